@@ -1,0 +1,251 @@
+/**
+ * Gateway merchant API: form bodies in, XML APIResponse out, HTTP Basic auth. Inputs are checked
+ * against the reference's rules before anything is sent. Only `payments` (a read) is retried;
+ * captureReservation, refundCapturedReservation and releaseReservation are sent once, and a lost
+ * answer surfaces as an error with `mayHaveReachedAltaPay` so the caller can look the payment up.
+ */
+import {
+  AltaPayBadResponseError,
+  AltaPayDeclinedError,
+  AltaPayGatewayError,
+  AltaPayValidationError,
+  errorForHttpStatus,
+  type ValidationIssue,
+} from "./errors"
+import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
+import type { HttpTransport } from "./http"
+import { currencyInfo, minorToDecimal } from "./money"
+import { toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
+import type { OrderLine } from "./types"
+import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse } from "./xml"
+
+export interface RefundInput {
+  transactionId: string
+  /** Omitted: AltaPay refunds everything not yet refunded. */
+  amountMinor?: number
+  /** Required with amountMinor or orderLines (to format amounts). */
+  currency?: string
+  /** 0-100 characters; shows up in reconciliation files and lets a lost refund be found again. */
+  reconciliationIdentifier?: string
+  allowOverRefund?: boolean
+  invoiceNumber?: string
+  orderLines?: OrderLine[]
+}
+
+export interface CaptureInput {
+  transactionId: string
+  /** Omitted: AltaPay captures the remaining reservation. */
+  amountMinor?: number
+  currency?: string
+  reconciliationIdentifier?: string
+  invoiceNumber?: string
+  salesTaxMinor?: number
+  orderLines?: OrderLine[]
+}
+
+export interface PaymentsFilter {
+  transactionId?: string
+  paymentId?: string
+  shopOrderId?: string
+}
+
+/** A gateway call AltaPay accepted: `Success`, or `Open` (not final yet; settle it later). */
+export interface GatewayResult {
+  result: "Success" | "Open"
+  response: GatewayResponse
+  /** The updated payment, when AltaPay sent it. */
+  transaction?: GatewayTransaction
+}
+
+const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
+const RECONCILIATION_ID_MAX = 100
+const SHOP_ORDER_ID_MAX = 100
+const API = "/merchant/API"
+
+export class GatewayApi {
+  private readonly authorization: string
+  private readonly base: URL
+
+  constructor(
+    private readonly http: HttpTransport,
+    options: { gatewayUrl: string; username: string; password: string }
+  ) {
+    this.base = new URL(options.gatewayUrl)
+    this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
+  }
+
+  refundCapturedReservation(input: RefundInput): Promise<GatewayResult> {
+    const fields = commonFields("refund", input)
+    if (input.allowOverRefund !== undefined) fields.allow_over_refund = input.allowOverRefund ? "1" : "0"
+    return this.change("refundCapturedReservation", "refund", fields)
+  }
+
+  captureReservation(input: CaptureInput): Promise<GatewayResult> {
+    const fields = commonFields("capture", input)
+    if (input.salesTaxMinor !== undefined) {
+      fields.sales_tax = minorToDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"))
+    }
+    return this.change("captureReservation", "capture", fields)
+  }
+
+  releaseReservation(input: { transactionId: string }): Promise<GatewayResult> {
+    return this.change("releaseReservation", "release", { transaction_id: checkTransactionId(input.transactionId) })
+  }
+
+  /** Every transaction matching the filter (one filter field is required), in AltaPay's order. */
+  async payments(filter: PaymentsFilter): Promise<GatewayTransaction[]> {
+    const query = paymentsQuery(filter)
+    const response = await this.send("payments", "GET", query, true)
+    return response.transactions
+  }
+
+  /** The transaction a look-up returns, latest first when several match (e.g. a retried payment). */
+  async latestPayment(filter: PaymentsFilter): Promise<GatewayTransaction | undefined> {
+    return latestTransaction(await this.payments(filter))
+  }
+
+  private async change(method: string, action: string, fields: Record<string, string>): Promise<GatewayResult> {
+    const response = await this.send(method, "POST", fields, false)
+    const result = response.result ?? response.refundResult ?? response.captureResult ?? response.releaseResult
+    const transaction = latestTransaction(response.transactions)
+    if (isSuccessResult(result)) return { result: "Success", response, transaction }
+    if (isOpenResult(result)) return { result: "Open", response, transaction }
+    const merchantMessage = response.merchantErrorMessage || undefined
+    if (isFailedResult(result)) {
+      throw new AltaPayDeclinedError(
+        `AltaPay refused the ${action} (${result})${merchantMessage ? `: ${merchantMessage}` : ""}.`,
+        { result: result ?? "", merchantMessage, cardHolderMessage: response.cardHolderErrorMessage || undefined, response },
+        { operation: `POST ${API}/${method}` }
+      )
+    }
+    throw new AltaPayBadResponseError(`AltaPay answered ${method} without a known Result ("${result ?? ""}").`, {
+      operation: `POST ${API}/${method}`,
+      mayHaveReachedAltaPay: true,
+    })
+  }
+
+  private async send(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean): Promise<GatewayResponse> {
+    const operation = `${verb} ${API}/${method}`
+    const form = new URLSearchParams(fields).toString()
+    const url = new URL(`${this.base.pathname.replace(/\/$/, "")}${API}/${method}`, this.base)
+    if (verb === "GET") url.search = form
+    const res = await this.http.request({
+      method: verb,
+      url,
+      headers: {
+        authorization: this.authorization,
+        accept: "application/xml, text/xml",
+        ...(verb === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      body: verb === "POST" ? form : undefined,
+      safeToRetry,
+      operation,
+    })
+    if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, !safeToRetry)
+    let response: GatewayResponse
+    try {
+      response = parseGatewayResponse(res.body)
+    } catch (error) {
+      if (!(error instanceof AltaPayBadResponseError)) throw error
+      throw new AltaPayBadResponseError(`${error.message} (${operation})`, {
+        status: res.status,
+        operation,
+        mayHaveReachedAltaPay: !safeToRetry,
+        bodySnippet: error.bodySnippet,
+        cause: error,
+      })
+    }
+    if (response.header.errorCode !== 0) {
+      throw new AltaPayGatewayError(response.header.errorCode, response.header.errorMessage, { status: res.status, operation })
+    }
+    return response
+  }
+}
+
+function commonFields(action: "refund" | "capture", input: RefundInput | CaptureInput): Record<string, string> {
+  const issues: ValidationIssue[] = []
+  const fields: Record<string, string> = {}
+  try {
+    fields.transaction_id = checkTransactionId(input.transactionId)
+  } catch (error) {
+    issues.push(...(error as AltaPayValidationError).issues)
+  }
+  let currency: string | undefined
+  if (input.amountMinor !== undefined || input.orderLines?.length || ("salesTaxMinor" in input && input.salesTaxMinor !== undefined)) {
+    if (!input.currency) issues.push({ field: "currency", message: "is required with an amount or order lines" })
+    else {
+      try {
+        currency = currencyInfo(input.currency).alpha
+      } catch {
+        issues.push({ field: "currency", message: `unknown ISO 4217 currency ${input.currency}` })
+      }
+    }
+  }
+  if (input.amountMinor !== undefined) {
+    if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) {
+      issues.push({ field: "amount", message: "must be greater than zero (an integer in minor units)" })
+    } else if (currency) fields.amount = minorToDecimal(input.amountMinor, currency)
+  }
+  if (input.reconciliationIdentifier !== undefined) {
+    if ([...input.reconciliationIdentifier].length > RECONCILIATION_ID_MAX) {
+      issues.push({ field: "reconciliation_identifier", message: `must be at most ${RECONCILIATION_ID_MAX} characters` })
+    } else fields.reconciliation_identifier = input.reconciliationIdentifier
+  }
+  if (input.invoiceNumber !== undefined) fields.invoice_number = input.invoiceNumber
+  if (input.orderLines?.length && currency) {
+    try {
+      // A partial refund or capture must be covered exactly by its lines (reference rule 4).
+      const expectedTotalMinor = issues.some((i) => i.field === "amount") ? undefined : input.amountMinor
+      validateOrderLines(input.orderLines, { currency, expectedTotalMinor })
+      Object.assign(fields, toGatewayOrderLineFields(input.orderLines, currency))
+    } catch (error) {
+      if (!(error instanceof AltaPayValidationError)) throw error
+      issues.push(...error.issues)
+    }
+  }
+  if (issues.length > 0) {
+    throw new AltaPayValidationError(
+      `The ${action} was not sent: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`,
+      issues
+    )
+  }
+  return fields
+}
+
+function checkTransactionId(transactionId: string): string {
+  if (typeof transactionId !== "string" || !TRANSACTION_ID.test(transactionId)) {
+    throw new AltaPayValidationError(`Invalid transaction_id "${String(transactionId).slice(0, 40)}": AltaPay ids are 1-32 characters of 0-9 and a-f.`, [
+      { field: "transaction_id", message: "must match [0-9a-f]{1,32}" },
+    ])
+  }
+  return transactionId
+}
+
+function requireCurrency(currency: string | undefined, field: string): string {
+  if (!currency) throw new AltaPayValidationError(`currency is required with ${field}.`, [{ field: "currency", message: `required with ${field}` }])
+  return currency
+}
+
+function paymentsQuery(filter: PaymentsFilter): Record<string, string> {
+  const query: Record<string, string> = {}
+  const issues: ValidationIssue[] = []
+  if (filter.transactionId !== undefined) {
+    if (TRANSACTION_ID.test(filter.transactionId)) query.transaction_id = filter.transactionId
+    else issues.push({ field: "transaction_id", message: "must match [0-9a-f]{1,32}" })
+  }
+  if (filter.paymentId !== undefined) {
+    if (/^[A-Za-z0-9-]{1,64}$/.test(filter.paymentId)) query.payment_id = filter.paymentId
+    else issues.push({ field: "payment_id", message: "must be an AltaPay payment id" })
+  }
+  if (filter.shopOrderId !== undefined) {
+    if (filter.shopOrderId.length > 0 && [...filter.shopOrderId].length <= SHOP_ORDER_ID_MAX) query.shop_orderid = filter.shopOrderId
+    else issues.push({ field: "shop_orderid", message: `must be 1-${SHOP_ORDER_ID_MAX} characters` })
+  }
+  if (issues.length === 0 && Object.keys(query).length === 0) {
+    issues.push({ field: "filter", message: "one of transactionId, paymentId or shopOrderId is required" })
+  }
+  if (issues.length > 0) {
+    throw new AltaPayValidationError(`The payments look-up was not sent: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
+  }
+  return query
+}

@@ -1,0 +1,179 @@
+/**
+ * The only file that touches sockets. One keep-alive undici Pool per origin, explicit timeouts, and
+ * retries with backoff and jitter for calls the caller marks safe to repeat. Captures, refunds and
+ * session creation are never retried here: a lost answer there needs a look-up, not a resend.
+ */
+import { Pool, errors as undiciErrors } from "undici"
+import { AltaPayNetworkError, AltaPayTimeoutError } from "./errors"
+
+export interface HttpTimeouts {
+  /** TCP/TLS connect. */
+  connectTimeoutMs: number
+  /** Time from sending the request to the response headers. */
+  headersTimeoutMs: number
+  /** Maximum silence while the body streams. */
+  bodyTimeoutMs: number
+}
+
+export interface RetryPolicy {
+  /** Extra attempts after the first, for safe calls only. */
+  maxRetries: number
+  baseDelayMs: number
+  maxDelayMs: number
+}
+
+export interface HttpRequest {
+  method: "GET" | "POST" | "PUT"
+  url: URL
+  headers: Record<string, string>
+  body?: string
+  /** True when sending the request twice cannot do anything twice (reads, authenticate, look-ups). */
+  safeToRetry: boolean
+  /** Human name for messages and logs: `METHOD path`, never credentials or query strings. */
+  operation: string
+}
+
+export interface HttpResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+export interface HttpLogger {
+  debug?(message: string): void
+  warn?(message: string): void
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectTimeoutMs: 5_000, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000 }
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 2_000 }
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504])
+const MAX_BODY_BYTES = 10 * 1024 * 1024
+
+export class HttpTransport {
+  private readonly pools = new Map<string, Pool>()
+  private closed = false
+
+  constructor(
+    private readonly timeouts: HttpTimeouts = DEFAULT_TIMEOUTS,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly logger?: HttpLogger,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))
+  ) {}
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const attempts = req.safeToRetry ? this.retry.maxRetries + 1 : 1
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now()
+      try {
+        const res = await this.send(req)
+        this.logger?.debug?.(`altapay ${req.operation} -> ${res.status} in ${Date.now() - started} ms`)
+        if (attempt < attempts && RETRYABLE_STATUS.has(res.status)) {
+          await this.backoff(req, attempt, `HTTP ${res.status}`, retryAfterMs(res.headers["retry-after"]))
+          continue
+        }
+        return res
+      } catch (error) {
+        if (!(error instanceof AltaPayNetworkError || error instanceof AltaPayTimeoutError) || attempt >= attempts) {
+          throw error
+        }
+        await this.backoff(req, attempt, error.message)
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const pools = [...this.pools.values()]
+    this.pools.clear()
+    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())))
+  }
+
+  private pool(origin: string): Pool {
+    if (this.closed) throw new AltaPayNetworkError("The AltaPay client was closed; create a new one.")
+    let pool = this.pools.get(origin)
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: 64,
+        pipelining: 1,
+        connect: { timeout: this.timeouts.connectTimeoutMs },
+        headersTimeout: this.timeouts.headersTimeoutMs,
+        bodyTimeout: this.timeouts.bodyTimeoutMs,
+        keepAliveTimeout: 4_000,
+      })
+      this.pools.set(origin, pool)
+    }
+    return pool
+  }
+
+  private async send(req: HttpRequest): Promise<HttpResponse> {
+    const pool = this.pool(req.url.origin)
+    try {
+      const res = await pool.request({
+        method: req.method,
+        path: `${req.url.pathname}${req.url.search}`,
+        headers: req.body === undefined ? req.headers : { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
+        body: req.body,
+      })
+      return { status: res.statusCode, headers: res.headers, body: await readBody(res.body) }
+    } catch (error) {
+      throw transportError(error, req)
+    }
+  }
+
+  private async backoff(req: HttpRequest, attempt: number, reason: string, hintMs?: number): Promise<void> {
+    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1))
+    const delay = hintMs !== undefined ? Math.min(hintMs, this.retry.maxDelayMs) : Math.floor(Math.random() * ceiling)
+    this.logger?.warn?.(`altapay ${req.operation} failed (${reason}); retry ${attempt} in ${delay} ms`)
+    await this.sleep(delay)
+  }
+}
+
+async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
+
+function retryAfterMs(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined
+  return Number(text.trim()) * 1000
+}
+
+/** Maps undici and socket errors to our typed errors, saying whether AltaPay may have acted. */
+function transportError(error: unknown, req: HttpRequest): Error {
+  const operation = req.operation
+  const code = (error as { code?: string } | null)?.code ?? ""
+  if (error instanceof undiciErrors.ConnectTimeoutError || code === "UND_ERR_CONNECT_TIMEOUT") {
+    return new AltaPayTimeoutError(`AltaPay did not accept a connection in time (${operation}); nothing was sent.`, {
+      operation,
+      mayHaveReachedAltaPay: false,
+      cause: error,
+    })
+  }
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT"
+  ) {
+    return new AltaPayTimeoutError(
+      `AltaPay did not answer in time (${operation}); the request was sent and may have been processed.`,
+      { operation, mayHaveReachedAltaPay: true, cause: error }
+    )
+  }
+  const notSent = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"].includes(code)
+  const reason = error instanceof Error ? error.message : String(error)
+  return new AltaPayNetworkError(
+    notSent
+      ? `Could not connect to AltaPay (${operation}): ${reason}; nothing was sent.`
+      : `The connection to AltaPay failed during ${operation} (${reason}); the request may have been processed.`,
+    { operation, mayHaveReachedAltaPay: !notSent, cause: error }
+  )
+}

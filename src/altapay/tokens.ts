@@ -1,0 +1,135 @@
+/**
+ * Checkout API tokens. One MERCHANT token is cached and shared: concurrent cold callers wait on a
+ * single authenticate (single flight), and it is refreshed before the `exp` in its JWT. CUSTOMER
+ * tokens are issued fresh for each call and never cached (AltaPay: one per customer session).
+ */
+import { z } from "zod"
+import { AltaPayBadResponseError, errorForHttpStatus, snippet } from "./errors"
+import type { HttpTransport } from "./http"
+
+export interface IssuedToken {
+  token: string
+  /** From the JWT's `exp`; falls back to one hour (the reference's lifetime) when absent. */
+  expiresAt: Date
+}
+
+/** Where the MERCHANT token lives; an in-memory store by default, a shared cache across instances. */
+export interface TokenStore {
+  get(key: string): Promise<IssuedToken | undefined> | IssuedToken | undefined
+  set(key: string, token: IssuedToken): Promise<void> | void
+  delete(key: string): Promise<void> | void
+}
+
+export interface TokenProviderOptions {
+  checkoutUrl: string
+  username: string
+  password: string
+  /** Refresh this long before `exp`. */
+  refreshMarginMs?: number
+  now?: () => number
+  store?: TokenStore
+}
+
+const TOKEN_LIFETIME_MS = 60 * 60 * 1000
+const tokenResponse = z.looseObject({ token: z.string().min(10) })
+
+export class MemoryTokenStore implements TokenStore {
+  private readonly tokens = new Map<string, IssuedToken>()
+  get(key: string) {
+    return this.tokens.get(key)
+  }
+  set(key: string, token: IssuedToken) {
+    this.tokens.set(key, token)
+  }
+  delete(key: string) {
+    this.tokens.delete(key)
+  }
+}
+
+export class TokenProvider {
+  private inflight?: Promise<IssuedToken>
+  private readonly now: () => number
+  private readonly refreshMarginMs: number
+  private readonly store: TokenStore
+  private readonly storeKey: string
+  private readonly authorization: string
+  private readonly url: URL
+
+  constructor(private readonly http: HttpTransport, options: TokenProviderOptions) {
+    this.now = options.now ?? Date.now
+    this.refreshMarginMs = options.refreshMarginMs ?? 60_000
+    this.store = options.store ?? new MemoryTokenStore()
+    this.url = new URL("/checkout/v1/api/authenticate", options.checkoutUrl)
+    // The key names the API user and environment, never the password.
+    this.storeKey = `altapay:merchant-token:${this.url.origin}:${options.username}`
+    this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
+  }
+
+  /** The cached MERCHANT token, issuing one (once, however many callers wait) when missing or near expiry. */
+  async merchantToken(): Promise<string> {
+    const cached = await this.store.get(this.storeKey)
+    if (cached && this.isFresh(cached)) return cached.token
+    this.inflight ??= this.issue({ role: "MERCHANT" })
+      .then(async (issued) => {
+        await this.store.set(this.storeKey, issued)
+        return issued
+      })
+      .finally(() => {
+        this.inflight = undefined
+      })
+    return (await this.inflight).token
+  }
+
+  /** Drops the cached MERCHANT token if it is still `token` (another caller may have refreshed it). */
+  async invalidateMerchantToken(token: string): Promise<void> {
+    const cached = await this.store.get(this.storeKey)
+    if (cached?.token === token) await this.store.delete(this.storeKey)
+  }
+
+  /** A new CUSTOMER token, for `sessionId` when given. Never cached. */
+  customerToken(sessionId?: string): Promise<IssuedToken> {
+    return this.issue(sessionId ? { role: "CUSTOMER", sessionId } : { role: "CUSTOMER" })
+  }
+
+  private isFresh(token: IssuedToken): boolean {
+    return token.expiresAt.getTime() - this.refreshMarginMs > this.now()
+  }
+
+  private async issue(body: { role: "MERCHANT" | "CUSTOMER"; sessionId?: string }): Promise<IssuedToken> {
+    const operation = "POST /checkout/v1/api/authenticate"
+    const res = await this.http.request({
+      method: "POST",
+      url: this.url,
+      headers: { authorization: this.authorization, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+      safeToRetry: true,
+      operation,
+    })
+    if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, false)
+    let parsed: z.infer<typeof tokenResponse>
+    try {
+      parsed = tokenResponse.parse(JSON.parse(res.body))
+    } catch (cause) {
+      throw new AltaPayBadResponseError(`AltaPay's authenticate answer carried no token (${operation}).`, {
+        status: res.status,
+        operation,
+        // The body of a good answer is a token: only show bodies that are clearly not one.
+        bodySnippet: res.body.includes("token") ? undefined : snippet(res.body),
+        cause,
+      })
+    }
+    return { token: parsed.token, expiresAt: new Date(jwtExpiryMs(parsed.token) ?? this.now() + TOKEN_LIFETIME_MS) }
+  }
+}
+
+/** Reads `exp` from a JWT without verifying it: we only need to know when to ask for a new one. */
+export function jwtExpiryMs(token: string): number | undefined {
+  const payload = token.split(".")[1]
+  if (!payload) return undefined
+  try {
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { exp?: unknown }
+    return typeof claims.exp === "number" && Number.isFinite(claims.exp) ? claims.exp * 1000 : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,39 @@
+/** What every handler can reach: configuration, the in-memory world, tokens, ledger, faults, clock. */
+import type { IncomingHttpHeaders } from "node:http"
+import type { ActiveFault, FaultBook } from "./faults"
+import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
+import type { Store } from "./state"
+import type { TokenService } from "./tokens"
+
+export interface SandboxConfig {
+  username: string
+  password: string
+  callbackSecret?: string
+  autoCallbacks: boolean
+}
+
+export interface SandboxEnv {
+  readonly config: SandboxConfig
+  readonly store: Store
+  readonly tokens: TokenService
+  readonly ledger: Ledger
+  readonly faults: FaultBook
+  /** Public origin, e.g. http://127.0.0.1:8787; set once the server listens. */
+  url: string
+  now(): number
+}
+
+/** One request as handlers see it; handlers fill `auth`, `params` and `effects` for the ledger. */
+export interface Exchange {
+  env: SandboxEnv
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  rawBody: string
+  /** Set only for faults a handler must act on itself (the gateway's "open"). */
+  fault?: ActiveFault
+  auth: LedgerAuth
+  params: Record<string, unknown>
+  effects: LedgerEffect[]
+}

@@ -1,0 +1,135 @@
+/** The gateway's XML: the APIResponse envelope and the Transaction record, in AltaPay's element order. */
+import { createHash } from "node:crypto"
+import { minorToDecimal } from "../altapay/money"
+import { gatewayDate, isoWithOffset } from "./clock"
+import type { StoredTransaction } from "./state"
+import { cdata, cdataEl, el, textEl } from "./xml"
+
+export const API_VERSION = "20170228"
+
+export function apiResponse(method: string, nowMs: number, body: string[], error?: { code: number; message: string }): string {
+  const header = el("Header", [
+    textEl("Date", isoWithOffset(nowMs)),
+    textEl("Path", `API/${method}`),
+    textEl("ErrorCode", error?.code ?? 0),
+    error ? cdataEl("ErrorMessage", error.message) : el("ErrorMessage"),
+  ])
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${el("APIResponse", [header, el("Body", body)], { version: API_VERSION })}`
+}
+
+const amount = (t: StoredTransaction, minor: number): string => minorToDecimal(minor, t.currency.alpha)
+
+// Card details are fixed test values; a token is derived from the transaction so it is stable per payment.
+const cardToken = (t: StoredTransaction, salt: string): string => createHash("sha1").update(`${salt}:${t.transactionId}`).digest("hex")
+const CARD = { maskedPan: "411111******1111", year: "2030", month: "12", country: "DK", lastFour: "1111", scheme: "Visa" }
+
+const str = (value: unknown): string | undefined => (typeof value === "string" || typeof value === "number" ? String(value) : undefined)
+const rec = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+
+function addressXml(name: string, customer: Record<string, unknown>, addressValue: unknown): string {
+  const address = rec(addressValue)
+  if (Object.keys(address).length === 0) return el(name)
+  return el(name, [
+    cdataEl("Firstname", str(address.firstName) ?? str(customer.firstName)),
+    cdataEl("Lastname", str(address.lastName) ?? str(customer.lastName)),
+    cdataEl("Address", str(address.street) ?? str(address.address)),
+    cdataEl("City", str(address.city)),
+    cdataEl("Region", str(address.region)),
+    cdataEl("PostalCode", str(address.zipCode) ?? str(address.postalCode)),
+    cdataEl("Country", str(address.country)),
+  ])
+}
+
+function customerXml(customer: Record<string, unknown>): string {
+  const billing = rec(customer.billingAddress)
+  return el("CustomerInfo", [
+    cdataEl("UserAgent", "AltaPay Sandbox Browser"),
+    textEl("IpAddress", "127.0.0.1"),
+    cdataEl("Email", str(customer.email)),
+    cdataEl("Username", str(customer.username)),
+    cdataEl("CustomerPhone", str(customer.phone) ?? str(customer.phoneNumber)),
+    cdataEl("OrganisationNumber", str(customer.organisationNumber)),
+    el("CountryOfOrigin", [textEl("Country", str(billing.country) ?? CARD.country), textEl("Source", "CardNumber")]),
+    addressXml("BillingAddress", customer, customer.billingAddress),
+    addressXml("ShippingAddress", customer, customer.shippingAddress),
+    addressXml("RegisteredAddress", customer, customer.registeredAddress),
+  ])
+}
+
+export function transactionXml(t: StoredTransaction): string {
+  const hasCard = t.status !== "preauth_error"
+  return el("Transaction", [
+    textEl("TransactionId", t.transactionId),
+    textEl("PaymentId", t.paymentId),
+    cdataEl("ShopOrderId", t.shopOrderId),
+    cdataEl("Shop", t.shop),
+    cdataEl("Terminal", t.terminal),
+    textEl("AuthType", t.authType),
+    textEl("TransactionStatus", t.status),
+    textEl("ReasonCode", t.status === "epayment_declined" ? "CARD_DECLINED" : "NONE"),
+    textEl("CardStatus", hasCard ? "Valid" : "NoCreditCard"),
+    el("CreditCardExpiry", [textEl("Year", CARD.year), textEl("Month", CARD.month)]),
+    textEl("CreditCardToken", cardToken(t, "card")),
+    textEl("CreditCardMaskedPan", CARD.maskedPan),
+    textEl("BlacklistToken", cardToken(t, "blacklist")),
+    el("CardInformation", [
+      textEl("IsTokenized", "false"),
+      textEl("Token", cardToken(t, "card")),
+      textEl("MaskedPan", CARD.maskedPan),
+      el("Expiry", [textEl("Year", CARD.year), textEl("Month", CARD.month)]),
+      textEl("IssuingCountry", CARD.country),
+      textEl("LastFourDigits", CARD.lastFour),
+      textEl("Scheme", CARD.scheme),
+    ]),
+    textEl("ThreeDSecureResult", "Not_Applicable"),
+    textEl("LiableForChargeback", "Merchant"),
+    textEl("MerchantCurrency", t.currency.numeric),
+    textEl("MerchantCurrencyAlpha", t.currency.alpha),
+    textEl("CardHolderCurrency", t.currency.numeric),
+    textEl("CardHolderCurrencyAlpha", t.currency.alpha),
+    textEl("ReservedAmount", amount(t, t.reservedMinor)),
+    textEl("CapturedAmount", amount(t, t.capturedMinor)),
+    textEl("RefundedAmount", amount(t, t.refundedMinor)),
+    textEl("RecurringDefaultAmount", amount(t, 0)),
+    textEl("CreatedDate", gatewayDate(t.createdAt)),
+    textEl("UpdatedDate", gatewayDate(t.updatedAt)),
+    textEl("PaymentNature", t.nature),
+    el(
+      "PaymentNatureService",
+      [
+        textEl("SupportsRefunds", "true"),
+        textEl("SupportsRelease", "true"),
+        textEl("SupportsMultipleCaptures", "true"),
+        textEl("SupportsMultipleRefunds", "true"),
+      ],
+      { name: "SoapTestAcquirer" },
+    ),
+    textEl("FraudRiskScore", "13.37"),
+    cdataEl("FraudExplanation", "The sandbox fraud service always scores 13.37."),
+    el(
+      "PaymentInfos",
+      Object.entries(t.paymentInfos).map(([name, value]) => el("PaymentInfo", value ? cdata(value) : "", { name })),
+    ),
+    customerXml(t.customer),
+    el(
+      "ReconciliationIdentifiers",
+      t.reconciliation.map((r) =>
+        el("ReconciliationIdentifier", [
+          textEl("Id", r.id),
+          textEl("Amount", amount(t, r.amountMinor), { currency: t.currency.alpha }),
+          textEl("Type", r.type),
+          textEl("Date", isoWithOffset(r.at)),
+        ]),
+      ),
+    ),
+    el("InvoiceOrderInfo"),
+  ])
+}
+
+export const transactionsXml = (transactions: StoredTransaction[]): string =>
+  el("Transactions", transactions.map(transactionXml))
+
+/** The `payments` answer for some transactions; also the `xml` field of a notification callback. */
+export const paymentsResponse = (transactions: StoredTransaction[], nowMs: number): string =>
+  apiResponse("payments", nowMs, [textEl("Result", "Success"), transactionsXml(transactions)])

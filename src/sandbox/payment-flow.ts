@@ -1,0 +1,163 @@
+/**
+ * A checkout payment's life at the "acquirer": created for a session, then authorized, declined or
+ * failed exactly once, which creates the gateway transaction. The hosted page, payment links and
+ * `simulatePayment` all go through here, so they behave the same.
+ */
+import { randomUUID } from "node:crypto"
+import type { SandboxEnv } from "./env"
+import type { LedgerEffect } from "./ledger"
+import {
+  type PaymentMethod,
+  type PaymentStatus,
+  type StoredPayment,
+  type StoredSession,
+  type StoredTransaction,
+  type TransactionStatus,
+  WAS_AUTHORIZED,
+} from "./state"
+
+export type Outcome = "authorize" | "decline" | "fail"
+
+export function createPayment(env: SandboxEnv, session: StoredSession, method: PaymentMethod): StoredPayment {
+  const now = env.now()
+  const payment: StoredPayment = {
+    paymentId: randomUUID(),
+    sessionId: session.sessionId,
+    shopOrderId: session.body.order.orderId,
+    status: "CREATED",
+    paymentMethodId: method.id,
+    terminal: method.terminalName,
+    amountMinor: session.amountMinor,
+    currency: session.currency,
+    createdAt: now,
+    updatedAt: now,
+  }
+  env.store.payments.set(payment.paymentId, payment)
+  session.paymentIds.push(payment.paymentId)
+  return payment
+}
+
+export type CompleteResult =
+  | { ok: true; transaction: StoredTransaction; effects: LedgerEffect[] }
+  | { ok: false; reason: "expired" | "completed"; message: string }
+
+const MESSAGES: Record<Exclude<Outcome, "authorize">, { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
+  decline: {
+    merchant: "Card declined by the sandbox acquirer (test outcome).",
+    cardHolder: "Your card was declined.",
+    status: "epayment_declined",
+    payment: "DECLINED",
+  },
+  fail: {
+    merchant: "The sandbox acquirer failed to process the payment (test outcome).",
+    cardHolder: "The payment could not be processed. Please try again.",
+    status: "preauth_error",
+    payment: "FAILED",
+  },
+}
+
+/** Performs the customer's outcome on a payment; a payment completes at most once. */
+export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome: Outcome): CompleteResult {
+  if (payment.status === "EXPIRED") {
+    return { ok: false, reason: "expired", message: "This payment expired because its session changed; start a new payment." }
+  }
+  if (payment.status !== "CREATED") {
+    return { ok: false, reason: "completed", message: `This payment was already completed (status ${payment.status}).` }
+  }
+  const session = env.store.sessions.get(payment.sessionId)
+  if (!session) return { ok: false, reason: "expired", message: "The session of this payment no longer exists." }
+  const now = env.now()
+  const transaction: StoredTransaction = {
+    transactionId: env.store.newTransactionId(),
+    paymentId: payment.paymentId,
+    shopOrderId: payment.shopOrderId,
+    shop: "AltaPay Sandbox Shop",
+    terminal: payment.terminal,
+    authType: "payment",
+    status: "preauth",
+    currency: payment.currency,
+    reservedMinor: 0,
+    capturedMinor: 0,
+    refundedMinor: 0,
+    nature: payment.terminal.startsWith("MobilePay") ? "Wallet" : "CreditCard",
+    customer: (session.body.order.customer as Record<string, unknown> | undefined) ?? {},
+    paymentInfos: { ...(session.body.order.transactionInfo ?? {}) },
+    reconciliation: [],
+    pending: [],
+    createdAt: now,
+    updatedAt: now,
+  }
+  const effects: LedgerEffect[] = []
+  const effect = (type: LedgerEffect["type"], amountMinor: number, result: string, reconciliationIdentifier?: string): void => {
+    effects.push({ type, transactionId: transaction.transactionId, amountMinor, currency: payment.currency.alpha, result, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) })
+  }
+
+  if (outcome === "authorize") {
+    transaction.reservedMinor = payment.amountMinor
+    payment.status = "AUTHORIZED"
+    payment.authType = "payment"
+    payment.maskedPan = "411111******1111"
+    payment.cardScheme = "Visa"
+    session.status = "COMPLETED"
+    effect("authorize", payment.amountMinor, "Success")
+    if (session.body.configuration?.autoCapture === true) {
+      const reconciliationId = randomUUID()
+      transaction.status = "captured"
+      transaction.authType = "paymentAndCapture"
+      transaction.capturedMinor = payment.amountMinor
+      transaction.reconciliation.push({ id: reconciliationId, amountMinor: payment.amountMinor, type: "captured", at: now })
+      payment.status = "CAPTURED"
+      payment.authType = "paymentAndCapture"
+      effect("capture", payment.amountMinor, "Success", reconciliationId)
+    }
+  } else {
+    const failure = MESSAGES[outcome]
+    transaction.status = failure.status
+    transaction.merchantErrorMessage = failure.merchant
+    transaction.cardHolderErrorMessage = failure.cardHolder
+    payment.status = failure.payment
+    payment.reason = failure.merchant
+    effect("decline", payment.amountMinor, outcome === "decline" ? "Declined" : "Failed")
+  }
+  payment.transactionId = transaction.transactionId
+  payment.updatedAt = now
+  env.store.transactions.set(transaction.transactionId, transaction)
+  return { ok: true, transaction, effects }
+}
+
+const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
+  preauth: "AUTHORIZED",
+  captured: "CAPTURED",
+  refunded: "REFUNDED",
+  released: "RELEASED",
+  epayment_declined: "DECLINED",
+  preauth_error: "FAILED",
+}
+
+/** Keeps the checkout payment in step with its gateway transaction after a capture/refund/release. */
+export function syncPayment(env: SandboxEnv, transaction: StoredTransaction): void {
+  const payment = env.store.payments.get(transaction.paymentId)
+  if (!payment) return
+  payment.status = PAYMENT_STATUS[transaction.status]
+  payment.authType = transaction.authType
+  payment.updatedAt = transaction.updatedAt
+}
+
+/** A session is settled once one of its payments authorized; after that it cannot change. */
+export const sessionIsSettled = (env: SandboxEnv, session: StoredSession): boolean =>
+  session.paymentIds.some((id) => {
+    const payment = env.store.payments.get(id)
+    return payment !== undefined && WAS_AUTHORIZED.has(payment.status)
+  })
+
+/** Session changes make earlier unpaid payments unpayable, so a stale amount can never be paid. */
+export function expireUnpaidPayments(env: SandboxEnv, session: StoredSession): void {
+  for (const id of session.paymentIds) {
+    const payment = env.store.payments.get(id)
+    if (payment?.status === "CREATED") {
+      payment.status = "EXPIRED"
+      payment.reason = "The session was updated after this payment was created."
+      payment.updatedAt = env.now()
+    }
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The sandbox's in-memory world: checkout sessions, checkout payments, gateway transactions and
+ * payment links. Amounts are integer minor units; the JSON/XML views are rendered elsewhere.
+ */
+import { randomUUID } from "node:crypto"
+import type { CurrencyInfo } from "../altapay/money"
+import type { SessionBody } from "./schemas"
+
+export type PaymentStatus =
+  | "CREATED"
+  | "AUTHORIZED"
+  | "CAPTURED"
+  | "DECLINED"
+  | "FAILED"
+  | "EXPIRED"
+  | "CANCELLED"
+  | "RELEASED"
+  | "REFUNDED"
+
+export type SessionStatus = "CREATED" | "COMPLETED"
+
+export interface StoredSession {
+  sessionId: string
+  body: SessionBody
+  status: SessionStatus
+  amountMinor: number
+  currency: CurrencyInfo
+  createdAt: number
+  updatedAt: number
+  paymentIds: string[]
+}
+
+export interface PaymentMethod {
+  id: string
+  type: "CARD" | "WALLET"
+  name: string
+  terminalName: string
+  nature: "CreditCard" | "Wallet"
+}
+
+export interface StoredPayment {
+  paymentId: string
+  sessionId: string
+  shopOrderId: string
+  status: PaymentStatus
+  paymentMethodId: string
+  terminal: string
+  amountMinor: number
+  currency: CurrencyInfo
+  transactionId?: string
+  authType?: "payment" | "paymentAndCapture"
+  maskedPan?: string
+  cardScheme?: string
+  reason?: string
+  createdAt: number
+  updatedAt: number
+}
+
+export type TransactionStatus = "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error"
+
+export interface ReconciliationEntry {
+  id: string
+  amountMinor: number
+  type: "captured" | "refunded"
+  at: number
+}
+
+/** A gateway operation answered `Open`: recorded, but no money moved. */
+export interface PendingOperation {
+  type: "capture" | "refund" | "release"
+  amountMinor: number
+  reconciliationIdentifier?: string
+  at: number
+}
+
+export interface StoredTransaction {
+  transactionId: string
+  paymentId: string
+  shopOrderId: string
+  shop: string
+  terminal: string
+  authType: "payment" | "paymentAndCapture"
+  status: TransactionStatus
+  currency: CurrencyInfo
+  reservedMinor: number
+  capturedMinor: number
+  refundedMinor: number
+  nature: "CreditCard" | "Wallet"
+  customer: Record<string, unknown>
+  paymentInfos: Record<string, string>
+  merchantErrorMessage?: string
+  cardHolderErrorMessage?: string
+  reconciliation: ReconciliationEntry[]
+  pending: PendingOperation[]
+  createdAt: number
+  updatedAt: number
+}
+
+export interface StoredLink {
+  id: string
+  sessionId: string
+  url?: string
+  size?: unknown
+  activationTime?: unknown
+  createdAt: number
+  expiresAt: number
+}
+
+/** Fixed ids, so tests and storefront fixtures can name a method without listing first. */
+export const PAYMENT_METHODS: readonly PaymentMethod[] = [
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0001",
+    type: "CARD",
+    name: "AltaPay Sandbox Test Terminal",
+    terminalName: "AltaPay Sandbox Test Terminal",
+    nature: "CreditCard",
+  },
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0002",
+    type: "WALLET",
+    name: "MobilePay Sandbox",
+    terminalName: "MobilePay Sandbox Terminal",
+    nature: "Wallet",
+  },
+]
+
+export const CARD_METHOD = PAYMENT_METHODS[0]
+
+export const findMethod = (id: string): PaymentMethod | undefined => PAYMENT_METHODS.find((m) => m.id === id)
+
+/** Statuses of a payment that once authorized: the session is then settled and cannot change. */
+export const WAS_AUTHORIZED: ReadonlySet<PaymentStatus> = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED", "RELEASED"])
+
+export class Store {
+  readonly sessions = new Map<string, StoredSession>()
+  readonly payments = new Map<string, StoredPayment>()
+  readonly transactions = new Map<string, StoredTransaction>()
+  readonly links = new Map<string, StoredLink>()
+  // Real AltaPay transaction ids are small decimal numbers, which also fit `[0-9a-f]{1,32}`.
+  private nextTransactionId = 10000001
+
+  newTransactionId(): string {
+    return String(this.nextTransactionId++)
+  }
+
+  newId(): string {
+    return randomUUID()
+  }
+
+  transactionsWhere(filter: { transactionId?: string; paymentId?: string; shopOrderId?: string }): StoredTransaction[] {
+    return [...this.transactions.values()].filter(
+      (t) =>
+        (filter.transactionId === undefined || t.transactionId === filter.transactionId) &&
+        (filter.paymentId === undefined || t.paymentId === filter.paymentId) &&
+        (filter.shopOrderId === undefined || t.shopOrderId === filter.shopOrderId),
+    )
+  }
+}
