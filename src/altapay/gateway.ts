@@ -17,7 +17,7 @@ import type { HttpTransport } from "./http"
 import { currencyInfo, minorToDecimal } from "./money"
 import { toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
-import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse } from "./xml"
+import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse, resultOf } from "./xml"
 
 export interface RefundInput {
   transactionId: string
@@ -106,7 +106,7 @@ export class GatewayApi {
 
   private async change(method: string, action: string, fields: Record<string, string>): Promise<GatewayResult> {
     const response = await this.send(method, "POST", fields, false)
-    const result = response.result ?? response.refundResult ?? response.captureResult ?? response.releaseResult
+    const result = resultOf(response)
     const transaction = latestTransaction(response.transactions)
     if (isSuccessResult(result)) return { result: "Success", response, transaction }
     if (isOpenResult(result)) return { result: "Open", response, transaction }
@@ -142,19 +142,7 @@ export class GatewayApi {
       operation,
     })
     if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, !safeToRetry)
-    let response: GatewayResponse
-    try {
-      response = parseGatewayResponse(res.body)
-    } catch (error) {
-      if (!(error instanceof AltaPayBadResponseError)) throw error
-      throw new AltaPayBadResponseError(`${error.message} (${operation})`, {
-        status: res.status,
-        operation,
-        mayHaveReachedAltaPay: !safeToRetry,
-        bodySnippet: error.bodySnippet,
-        cause: error,
-      })
-    }
+    const response = parseGatewayResponse(res.body, { status: res.status, operation, mayHaveReachedAltaPay: !safeToRetry })
     if (response.header.errorCode !== 0) {
       throw new AltaPayGatewayError(response.header.errorCode, response.header.errorMessage, { status: res.status, operation })
     }

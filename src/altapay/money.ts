@@ -16,6 +16,8 @@ export interface CurrencyInfo {
 }
 
 const infoCache = new Map<string, CurrencyInfo>()
+// ISO 4217 lists these, but they are not money a shop takes: testing, no currency, metals, bond units.
+const NOT_PAYABLE = new Set(["XTS", "XXX", "XAU", "XAG", "XPD", "XPT", "XBA", "XBB", "XBC", "XBD", "XDR", "XSU", "XUA"])
 
 /** Looks a currency up by alphabetic (`dkk`, `DKK`) or numeric (`208`, `8`) code. */
 export function currencyInfo(code: string | number): CurrencyInfo {
@@ -23,7 +25,7 @@ export function currencyInfo(code: string | number): CurrencyInfo {
   const cached = infoCache.get(key)
   if (cached) return cached
   const record = /^\d{1,3}$/.test(key) ? iso4217.number(key.padStart(3, "0")) : iso4217.code(key)
-  if (!record || !Number.isInteger(record.digits)) {
+  if (!record || !Number.isInteger(record.digits) || NOT_PAYABLE.has(record.code)) {
     throw new AltaPayValidationError(`Unknown currency "${String(code)}": use an ISO 4217 code such as DKK or 208.`, [
       { field: "currency", message: `unknown ISO 4217 currency ${String(code)}` },
     ])

@@ -151,6 +151,8 @@ interface Currency {
 }
 /** The reference: gateway amounts are decimals with two fraction digits. */
 const UNKNOWN_CURRENCY: Currency = { alpha: "", exponent: 2 }
+/** ISO 4217 "no currency" (999) and "testing" (963) codes: treated as unknown, not as 0 decimals. */
+const NOT_A_CURRENCY = new Set(["XXX", "XTS"])
 
 function toResponse(api: Raw): GatewayResponse {
   const header = obj(api.Header) ?? {}
@@ -276,7 +278,7 @@ function cardInformation(node: unknown): CardInformation | undefined {
 
 function paymentNatureService(node: unknown): PaymentNatureService | undefined {
   const raw = obj(node)
-  if (!raw) return attr(node, "name") === undefined ? undefined : { name: attr(node, "name") }
+  if (!raw) return undefined
   return {
     name: attr(raw, "name"),
     supportsRefunds: bool(raw.SupportsRefunds),
@@ -402,7 +404,7 @@ function resolveCurrency(...codes: Array<string | undefined>): Currency {
     if (!code) continue
     try {
       const info = currencyInfo(code)
-      return { alpha: info.alpha, exponent: info.exponent }
+      if (!NOT_A_CURRENCY.has(info.alpha)) return { alpha: info.alpha, exponent: info.exponent }
     } catch {
       // Not an ISO 4217 code we know: try the next one.
     }

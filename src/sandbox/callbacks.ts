@@ -1,0 +1,128 @@
+/**
+ * The notification callback AltaPay POSTs to the merchant: a form with the payment's outcome, its
+ * `payments` XML, a legacy md5 checksum and the `AltaPay-Signature` HMAC header. Delivery never
+ * throws: a target that is down is recorded in the ledger with status 0.
+ */
+import { createHash, createHmac, randomBytes } from "node:crypto"
+import * as http from "node:http"
+import * as https from "node:https"
+import { minorToDecimal } from "../altapay/money"
+import { unixSeconds } from "./clock"
+import type { SandboxEnv } from "./env"
+import { paymentsResponse } from "./gateway-xml"
+import type { StoredPayment, StoredTransaction } from "./state"
+
+export type SignatureMode = "valid" | "forged" | "none"
+
+export interface CallbackOptions {
+  signature?: SignatureMode
+  /** Unix seconds for the signature's `t`; defaults to the sandbox clock. */
+  timestamp?: number
+}
+
+export interface CallbackDelivery {
+  status: number
+  body: string
+}
+
+const TIMEOUT_MS = 5000
+
+function callbackStatus(t: StoredTransaction): string {
+  if (t.status === "epayment_declined") return "declined"
+  if (t.status === "preauth_error") return "failed"
+  return "succeeded"
+}
+
+/** md5 over the sorted `key=value` pairs AltaPay's legacy checksum uses. */
+export function legacyChecksum(fields: { amount: string; currency: string; shop_orderid: string }, secret: string): string {
+  const text = `amount=${fields.amount},currency=${fields.currency},secret=${secret},shop_orderid=${fields.shop_orderid}`
+  return createHash("md5").update(text).digest("hex")
+}
+
+export function signatureHeader(rawBody: string, timestamp: number, secret: string): string {
+  const s0 = createHmac("sha256", secret).update(`${rawBody}.${timestamp}`).digest("hex")
+  return `t=${timestamp};s0=${s0}`
+}
+
+export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: StoredTransaction, options: CallbackOptions): { body: string; headers: Record<string, string> } {
+  const mode = options.signature ?? "valid"
+  const secret = env.config.callbackSecret
+  // A forged callback is signed with a key the merchant does not know.
+  const signingKey = mode === "forged" ? randomBytes(16).toString("hex") : secret
+  const fields = new URLSearchParams()
+  const amount = minorToDecimal(payment.amountMinor, t.currency.alpha)
+  fields.set("shop_orderid", t.shopOrderId)
+  fields.set("amount", amount)
+  fields.set("currency", t.currency.numeric)
+  fields.set("type", t.authType)
+  fields.set("transaction_id", t.transactionId)
+  fields.set("payment_id", t.paymentId)
+  fields.set("status", callbackStatus(t))
+  fields.set("payment_status", t.status)
+  fields.set("require_capture", String(t.status === "preauth"))
+  fields.set("nature", t.nature)
+  if (t.merchantErrorMessage) {
+    fields.set("error_message", t.cardHolderErrorMessage ?? t.merchantErrorMessage)
+    fields.set("merchant_error_message", t.merchantErrorMessage)
+  }
+  for (const [key, value] of Object.entries(t.paymentInfos)) fields.set(`transaction_info[${key}]`, value)
+  fields.set("xml", paymentsResponse([t], env.now()))
+  if (signingKey && mode !== "none") {
+    fields.set("checksum", legacyChecksum({ amount, currency: t.currency.numeric, shop_orderid: t.shopOrderId }, signingKey))
+  }
+  const body = fields.toString()
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" }
+  if (signingKey && mode !== "none") {
+    headers["altapay-signature"] = signatureHeader(body, options.timestamp ?? unixSeconds(env.now()), signingKey)
+  }
+  return { body, headers }
+}
+
+/** POSTs the callback for a payment to its session's notification URL and records the delivery. */
+export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, options: CallbackOptions = {}): Promise<CallbackDelivery> {
+  const transaction = payment.transactionId ? env.store.transactions.get(payment.transactionId) : undefined
+  if (!transaction) throw new Error(`Payment ${payment.paymentId} has no transaction yet: pay it before sending its callback.`)
+  const session = env.store.sessions.get(payment.sessionId)
+  const target = session?.body.callbacks?.notification?.value
+  if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
+  const { body, headers } = buildCallback(env, payment, transaction, options)
+  const url = new URL(target)
+  const delivery = await post(url, body, headers)
+  env.ledger.record({
+    at: env.now(),
+    api: "callback",
+    method: "POST",
+    path: url.pathname,
+    url: `${url.origin}${url.pathname}`,
+    operation: "callback.notification",
+    auth: "none",
+    params: {
+      payment_id: payment.paymentId,
+      transaction_id: transaction.transactionId,
+      status: callbackStatus(transaction),
+      signed: options.signature ?? "valid",
+    },
+    status: delivery.status,
+    ...(delivery.error ? { error: delivery.error } : {}),
+  })
+  return { status: delivery.status, body: delivery.body }
+}
+
+function post(url: URL, body: string, headers: Record<string, string>): Promise<{ status: number; body: string; error?: string }> {
+  const transport = url.protocol === "https:" ? https : http
+  return new Promise((resolve) => {
+    const request = transport.request(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, agent: false, timeout: TIMEOUT_MS },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
+        response.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))
+      },
+    )
+    request.on("timeout", () => request.destroy(new Error(`callback timed out after ${TIMEOUT_MS} ms`)))
+    request.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))
+    request.end(body)
+  })
+}

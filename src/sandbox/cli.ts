@@ -1,0 +1,91 @@
+/**
+ * `altapay-sandbox`: runs the sandbox in the foreground for local development and prints where
+ * to point the provider. It prints its own (sandbox-only) credentials on purpose.
+ */
+import { startSandbox, type Sandbox } from "./index"
+
+export interface CliOptions {
+  port: number
+  host: string
+  username: string
+  password: string
+  callbackSecret?: string
+}
+
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>]`
+
+export function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const value = (): string => {
+      const next = inline ?? argv[++i]
+      if (next === undefined || next === "") throw new Error(`${flag} needs a value.\n${USAGE}`)
+      return next
+    }
+    switch (flag) {
+      case "--port": {
+        const port = Number(value())
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number.\n${USAGE}`)
+        options.port = port
+        break
+      }
+      case "--host":
+        options.host = value()
+        break
+      case "--username":
+        options.username = value()
+        break
+      case "--password":
+        options.password = value()
+        break
+      case "--callback-secret":
+        options.callbackSecret = value()
+        break
+      case "--help":
+      case "-h":
+        throw new Error(USAGE)
+      default:
+        throw new Error(`Unknown option ${arg}.\n${USAGE}`)
+    }
+  }
+  return options
+}
+
+export function describe(sandbox: Sandbox, options: CliOptions): string {
+  return [
+    `AltaPay sandbox listening on ${sandbox.url}`,
+    `  checkout URL:     ${sandbox.checkoutUrl}   (API at /checkout/v1/api)`,
+    `  gateway URL:      ${sandbox.gatewayUrl}   (API at /merchant/API)`,
+    `  hosted page base: ${sandbox.hostedPageUrl}/<paymentId>`,
+    `  username:         ${options.username}`,
+    `  password:         ${options.password}`,
+    `  callback secret:  ${options.callbackSecret ?? "(none: callbacks are unsigned)"}`,
+    `Press Ctrl+C to stop.`,
+  ].join("\n")
+}
+
+/** Starts the sandbox from command-line arguments; resolves once it is listening. */
+export async function main(argv: string[]): Promise<Sandbox> {
+  let options: CliOptions
+  try {
+    options = parseArgs(argv)
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exitCode = 1
+    throw error
+  }
+  const sandbox = await startSandbox(options)
+  console.log(describe(sandbox, options))
+  const stop = (signal: string): void => {
+    console.log(`\n${signal}: stopping the AltaPay sandbox.`)
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once("SIGINT", () => stop("SIGINT"))
+  process.once("SIGTERM", () => stop("SIGTERM"))
+  return sandbox
+}

@@ -1,0 +1,266 @@
+/**
+ * The gateway merchant API (form in, XML out, under /merchant/API): captureReservation,
+ * refundCapturedReservation, releaseReservation and payments. Malformed requests get a non-zero
+ * Header ErrorCode; refusals a merchant can act on get ErrorCode 0 and a failed Body/Result.
+ */
+import { randomUUID } from "node:crypto"
+import { decimalToMinor, minorToDecimal } from "../altapay/money"
+import { basicAuth } from "./auth"
+import type { Exchange } from "./env"
+import { GatewayErrorCode } from "./gateway-errors"
+import { apiResponse, transactionsXml } from "./gateway-xml"
+import { parseForm, xml, type Reply } from "./http"
+import type { LedgerEffect } from "./ledger"
+import { validateOrderLines } from "./order-lines"
+import { syncPayment } from "./payment-flow"
+import type { StoredTransaction } from "./state"
+import { cdataEl, textEl } from "./xml"
+
+const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
+const PLAIN_AMOUNT = /^\d+(\.\d+)?$/
+// The reference's test scenarios: these reserved (payment) amounts make every refund fail.
+const REFUND_FAIL_AMOUNT = "9.66"
+const REFUND_ERROR_AMOUNT = "9.67"
+const CARD_HOLDER_MESSAGE = "The operation could not be completed."
+
+interface GatewayRequest {
+  ex: Exchange
+  method: string
+  fields: Record<string, string>
+  orderLines?: Record<string, string>[]
+}
+
+class StructuralError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const errorReply = (ex: Exchange, method: string, code: number, message: string, status = 200): Reply =>
+  xml(status, apiResponse(method, ex.env.now(), [], { code, message }))
+
+export const unauthorizedReply = (): Reply => ({
+  status: 401,
+  headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": 'Basic realm="AltaPay Sandbox"' },
+  body: "Unauthorized: send Authorization: Basic with the sandbox API user's credentials.",
+})
+
+export async function gateway(ex: Exchange, method: string): Promise<Reply> {
+  if (!basicAuth(ex)) return unauthorizedReply()
+  const query = parseForm(ex.query.toString())
+  const form = ex.method === "POST" ? parseForm(ex.rawBody) : { fields: {} }
+  const request: GatewayRequest = {
+    ex,
+    method,
+    fields: { ...query.fields, ...form.fields },
+    orderLines: "orderLines" in form && form.orderLines ? form.orderLines : query.orderLines,
+  }
+  ex.params = { ...request.fields, ...(request.orderLines ? { orderLines: request.orderLines } : {}) }
+  try {
+    switch (method) {
+      case "captureReservation":
+        return capture(request)
+      case "refundCapturedReservation":
+        return refund(request)
+      case "releaseReservation":
+        return release(request)
+      case "payments":
+        return payments(request)
+      default:
+        return errorReply(ex, method, GatewayErrorCode.UNKNOWN_METHOD, `Unknown API method ${method}.`, 404)
+    }
+  } catch (error) {
+    if (error instanceof StructuralError) return errorReply(ex, method, error.code, error.message)
+    throw error
+  }
+}
+
+function lookup(request: GatewayRequest): StoredTransaction {
+  const id = request.fields.transaction_id
+  if (id === undefined || id === "") throw new StructuralError(GatewayErrorCode.MISSING_PARAMETER, "transaction_id is required.")
+  if (!TRANSACTION_ID.test(id)) throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "transaction_id must match [0-9a-f]{1,32}.")
+  const transaction = request.ex.env.store.transactions.get(id)
+  if (!transaction) throw new StructuralError(GatewayErrorCode.UNKNOWN_TRANSACTION, `No transaction with transaction_id ${id}.`)
+  return transaction
+}
+
+function optionalAmount(request: GatewayRequest, t: StoredTransaction): number | undefined {
+  const text = request.fields.amount
+  if (text === undefined || text.trim() === "") return undefined
+  let minor: number | undefined
+  if (PLAIN_AMOUNT.test(text.trim())) {
+    try {
+      minor = decimalToMinor(text, t.currency.alpha)
+    } catch {
+      minor = undefined
+    }
+  }
+  if (minor === undefined) {
+    throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, `amount "${text}" is not a decimal amount in ${t.currency.alpha}.`)
+  }
+  if (minor <= 0) throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "amount must be greater than zero.")
+  return minor
+}
+
+function reconciliationId(request: GatewayRequest): string | undefined {
+  const id = request.fields.reconciliation_identifier
+  if (id === undefined || id === "") return undefined
+  if (id.length > 100) throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "reconciliation_identifier is longer than 100 characters.")
+  return id
+}
+
+/** Total of the order lines in minor units, after checking each line's fields (undefined without lines). */
+function linesTotal(request: GatewayRequest, t: StoredTransaction): number | undefined {
+  if (!request.orderLines) return undefined
+  const { issues, totalMinor } = validateOrderLines(request.orderLines, t.currency.alpha, "orderLines")
+  if (issues.length > 0 || totalMinor === undefined) {
+    throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, issues.map((i) => `${i.path}: ${i.message}`).join("; ") || "orderLines are invalid.")
+  }
+  return totalMinor
+}
+
+function effect(request: GatewayRequest, t: StoredTransaction, type: LedgerEffect["type"], amountMinor: number, result: string, reconciliationIdentifier?: string): void {
+  request.ex.effects.push({
+    type,
+    transactionId: t.transactionId,
+    amountMinor,
+    currency: t.currency.alpha,
+    result,
+    ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}),
+  })
+}
+
+function touch(request: GatewayRequest, t: StoredTransaction): void {
+  t.updatedAt = request.ex.env.now()
+  syncPayment(request.ex.env, t)
+}
+
+/** The Body of a capture/refund/release answer; `kind` names the deprecated *Result element. */
+function outcomeReply(
+  request: GatewayRequest,
+  t: StoredTransaction,
+  kind: "Capture" | "Refund" | "Release",
+  result: string,
+  amountMinor: number | undefined,
+  merchantMessage?: string,
+): Reply {
+  const body: string[] = []
+  if (amountMinor !== undefined && kind !== "Release") {
+    body.push(textEl(`${kind}Amount`, minorToDecimal(amountMinor, t.currency.alpha)), textEl(`${kind}Currency`, t.currency.numeric))
+  }
+  body.push(textEl("Result", result), textEl(`${kind}Result`, result))
+  if (merchantMessage) body.push(cdataEl("MerchantErrorMessage", merchantMessage), cdataEl("CardHolderErrorMessage", CARD_HOLDER_MESSAGE))
+  body.push(transactionsXml([t]))
+  return xml(200, apiResponse(request.method, request.ex.env.now(), body))
+}
+
+/** The "open" fault: AltaPay took the request but has no final answer; no money moves. */
+function openReply(request: GatewayRequest, t: StoredTransaction, kind: "Capture" | "Refund" | "Release", type: LedgerEffect["type"], amountMinor: number, reconciliation?: string): Reply {
+  t.pending.push({ type: type as "capture" | "refund" | "release", amountMinor, reconciliationIdentifier: reconciliation, at: request.ex.env.now() })
+  effect(request, t, type, amountMinor, "Open", reconciliation)
+  return outcomeReply(request, t, kind, "Open", amountMinor)
+}
+
+function capture(request: GatewayRequest): Reply {
+  const t = lookup(request)
+  const requested = optionalAmount(request, t)
+  const reconciliation = reconciliationId(request)
+  const lines = linesTotal(request, t)
+  const remaining = t.reservedMinor - t.capturedMinor
+  const amount = requested ?? remaining
+  if (request.ex.fault?.kind === "open") return openReply(request, t, "Capture", "capture", amount, reconciliation)
+  const refuse = (message: string): Reply => {
+    effect(request, t, "capture", amount, "Failed", reconciliation)
+    return outcomeReply(request, t, "Capture", "Failed", amount, message)
+  }
+  if (!["preauth", "captured", "refunded"].includes(t.status)) return refuse(`The transaction is ${t.status}; only authorized transactions can be captured.`)
+  if (remaining <= 0) return refuse("The transaction is already fully captured.")
+  if (amount > remaining) {
+    return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
+  }
+  if (lines !== undefined && lines !== amount) return refuse(`The orderLines total ${fmt(t, lines)} but the capture amount is ${fmt(t, amount)}.`)
+  const id = reconciliation ?? randomUUID()
+  t.capturedMinor += amount
+  t.status = "captured"
+  t.reconciliation.push({ id, amountMinor: amount, type: "captured", at: request.ex.env.now() })
+  touch(request, t)
+  effect(request, t, "capture", amount, "Success", id)
+  return outcomeReply(request, t, "Capture", "Success", amount)
+}
+
+function refund(request: GatewayRequest): Reply {
+  const t = lookup(request)
+  const requested = optionalAmount(request, t)
+  const reconciliation = reconciliationId(request)
+  const overRefund = request.fields.allow_over_refund
+  if (overRefund !== undefined && overRefund !== "0" && overRefund !== "1") {
+    throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "allow_over_refund must be 1 or 0.")
+  }
+  const lines = linesTotal(request, t)
+  const refundable = t.capturedMinor - t.refundedMinor
+  const amount = requested ?? refundable
+  if (request.ex.fault?.kind === "open") return openReply(request, t, "Refund", "refund", amount, reconciliation)
+  const refuse = (result: "Fail" | "Error", message: string): Reply => {
+    effect(request, t, "refund", amount, result, reconciliation)
+    return outcomeReply(request, t, "Refund", result, amount, message)
+  }
+  const reserved = minorToDecimal(t.reservedMinor, t.currency.alpha)
+  if (reserved === REFUND_FAIL_AMOUNT) return refuse("Fail", "Refund failed: test scenario for a payment of 9.66 (the acquirer refused the refund).")
+  if (reserved === REFUND_ERROR_AMOUNT) return refuse("Error", "Refund error: test scenario for a payment of 9.67 (the acquirer answered with an error).")
+  if (t.capturedMinor === 0) return refuse("Fail", `Nothing has been captured on this transaction (status ${t.status}); only captured payments can be refunded.`)
+  if (amount <= 0) return refuse("Fail", "The captured amount is already fully refunded.")
+  if (amount > refundable && overRefund !== "1") {
+    return refuse("Fail", `Cannot refund ${fmt(t, amount)}: only ${fmt(t, refundable)} ${t.currency.alpha} is captured and not yet refunded (send allow_over_refund=1 to refund more).`)
+  }
+  // The reference requires matching lines for partial refunds only.
+  if (lines !== undefined && amount < refundable && lines !== amount) {
+    return refuse("Fail", `The orderLines total ${fmt(t, lines)} but the refund amount is ${fmt(t, amount)}.`)
+  }
+  const id = reconciliation ?? randomUUID()
+  t.refundedMinor += amount
+  t.status = "refunded"
+  t.reconciliation.push({ id, amountMinor: amount, type: "refunded", at: request.ex.env.now() })
+  touch(request, t)
+  effect(request, t, "refund", amount, "Success", id)
+  return outcomeReply(request, t, "Refund", "Success", amount)
+}
+
+function release(request: GatewayRequest): Reply {
+  const t = lookup(request)
+  const amount = t.reservedMinor - t.capturedMinor
+  if (request.ex.fault?.kind === "open") return openReply(request, t, "Release", "release", amount)
+  const refuse = (message: string): Reply => {
+    effect(request, t, "release", amount, "Failed")
+    return outcomeReply(request, t, "Release", "Failed", undefined, message)
+  }
+  if (t.status === "released") return refuse("The reservation is already released.")
+  if (t.status !== "preauth" || t.capturedMinor > 0) {
+    return refuse(`The transaction is ${t.status}; only a reservation with nothing captured can be released.`)
+  }
+  t.status = "released"
+  touch(request, t)
+  effect(request, t, "release", amount, "Success")
+  return outcomeReply(request, t, "Release", "Success", undefined)
+}
+
+function payments(request: GatewayRequest): Reply {
+  const { transaction_id: transactionId, payment_id: paymentId, shop_orderid: shopOrderId } = request.fields
+  const filter = {
+    transactionId: transactionId || undefined,
+    paymentId: paymentId || undefined,
+    shopOrderId: shopOrderId || undefined,
+  }
+  if (!filter.transactionId && !filter.paymentId && !filter.shopOrderId) {
+    throw new StructuralError(GatewayErrorCode.MISSING_PARAMETER, "Give transaction_id, payment_id or shop_orderid.")
+  }
+  if (filter.transactionId && !TRANSACTION_ID.test(filter.transactionId)) {
+    throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "transaction_id must match [0-9a-f]{1,32}.")
+  }
+  const found = request.ex.env.store.transactionsWhere(filter).sort((a, b) => a.createdAt - b.createdAt)
+  return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), transactionsXml(found)]))
+}
+
+const fmt = (t: StoredTransaction, minor: number): string => minorToDecimal(minor, t.currency.alpha)

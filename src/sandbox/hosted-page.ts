@@ -1,0 +1,108 @@
+/**
+ * The hosted test payment page (where the checkout API sends the customer) and payment links.
+ * Submitting the page performs the outcome, sends the notification callback, then redirects the
+ * browser to the session's success or failure URL like AltaPay's payment window does.
+ */
+import { minorToDecimal } from "../altapay/money"
+import { deliverCallback } from "./callbacks"
+import type { Exchange, SandboxEnv } from "./env"
+import { escapeHtml, html, redirect, withQuery, type Reply } from "./http"
+import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
+import { CARD_METHOD, type StoredPayment, type StoredTransaction } from "./state"
+
+const OUTCOMES: ReadonlySet<string> = new Set(["authorize", "decline", "fail"])
+
+function page(status: number, title: string, content: string): Reply {
+  return html(
+    status,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+      `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}` +
+      `button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}</style></head>` +
+      `<body><h1>${escapeHtml(title)}</h1>${content}<p><small>AltaPay sandbox: no real money moves.</small></p></body></html>`,
+  )
+}
+
+const amountText = (payment: StoredPayment): string =>
+  `${minorToDecimal(payment.amountMinor, payment.currency.alpha)} ${payment.currency.alpha}`
+
+export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
+  const payment = ex.env.store.payments.get(paymentId)
+  if (!payment) return page(404, "Payment not found", "<p>This payment does not exist.</p>")
+  if (payment.status === "EXPIRED") return page(410, "Payment expired", `<p>${escapeHtml(payment.reason ?? "This payment expired.")}</p>`)
+  if (payment.status !== "CREATED") {
+    return page(200, "Payment completed", `<p>This payment is already <strong>${escapeHtml(payment.status)}</strong>.</p>`)
+  }
+  const action = `/sandbox/pay/${encodeURIComponent(payment.paymentId)}`
+  return page(
+    200,
+    "AltaPay sandbox payment",
+    `<dl><dt>Order</dt><dd id="order">${escapeHtml(payment.shopOrderId)}</dd>` +
+      `<dt>Amount</dt><dd id="amount">${escapeHtml(amountText(payment))}</dd>` +
+      `<dt>Terminal</dt><dd>${escapeHtml(payment.terminal)}</dd></dl>` +
+      `<form method="post" action="${escapeHtml(action)}">` +
+      `<button type="submit" id="authorize" name="outcome" value="authorize">Authorize</button>` +
+      `<button type="submit" id="decline" name="outcome" value="decline">Decline</button>` +
+      `</form>`,
+  )
+}
+
+export interface PayResult {
+  result: CompleteResult
+  callbackStatus?: number
+}
+
+/** Completes a payment and, when asked and configured, delivers its notification callback. */
+export async function payAndNotify(env: SandboxEnv, payment: StoredPayment, outcome: Outcome, callback: boolean, onEffects?: (r: CompleteResult) => void): Promise<PayResult> {
+  const result = completePayment(env, payment, outcome)
+  onEffects?.(result)
+  if (!result.ok || !callback) return { result }
+  const session = env.store.sessions.get(payment.sessionId)
+  if (!session?.body.callbacks?.notification?.value) return { result }
+  const delivery = await deliverCallback(env, payment)
+  return { result, callbackStatus: delivery.status }
+}
+
+const customerStatus = (t: StoredTransaction): string =>
+  t.status === "epayment_declined" ? "declined" : t.status === "preauth_error" ? "failed" : "succeeded"
+
+export async function submitPayment(ex: Exchange, paymentId: string): Promise<Reply> {
+  const form = new URLSearchParams(ex.rawBody)
+  const outcome = form.get("outcome") ?? ""
+  ex.params = { outcome }
+  const payment = ex.env.store.payments.get(paymentId)
+  if (!payment) return page(404, "Payment not found", "<p>This payment does not exist.</p>")
+  if (!OUTCOMES.has(outcome)) return page(400, "Unknown outcome", "<p>Choose authorize or decline.</p>")
+  const { result } = await payAndNotify(ex.env, payment, outcome as Outcome, ex.env.config.autoCallbacks, (r) => {
+    if (r.ok) ex.effects.push(...r.effects)
+  })
+  if (!result.ok) {
+    return result.reason === "expired"
+      ? page(410, "Payment expired", `<p>${escapeHtml(result.message)}</p>`)
+      : page(409, "Already paid", `<p>${escapeHtml(result.message)}</p>`)
+  }
+  const t = result.transaction
+  const status = customerStatus(t)
+  const callbacks = ex.env.store.sessions.get(payment.sessionId)?.body.callbacks
+  const target = status === "succeeded" ? callbacks?.success?.value : callbacks?.failure?.value
+  if (target) {
+    return redirect(303, withQuery(target, { payment_id: payment.paymentId, shop_orderid: payment.shopOrderId, status, transaction_id: t.transactionId }))
+  }
+  return page(
+    200,
+    status === "succeeded" ? "Payment authorized" : "Payment not completed",
+    `<p id="result" data-status="${status}">Payment ${escapeHtml(payment.paymentId)}: ${escapeHtml(status)} ` +
+      `(transaction ${escapeHtml(t.transactionId)}, ${escapeHtml(amountText(payment))}).</p>`,
+  )
+}
+
+export function openLink(ex: Exchange, linkId: string): Reply {
+  const link = ex.env.store.links.get(linkId)
+  if (!link) return page(404, "Link not found", "<p>This payment link does not exist.</p>")
+  if (ex.env.now() > link.expiresAt) return page(410, "Link expired", "<p>This payment link has expired.</p>")
+  const session = ex.env.store.sessions.get(link.sessionId)
+  if (!session) return page(404, "Session not found", "<p>The session of this link no longer exists.</p>")
+  if (sessionIsSettled(ex.env, session)) return page(409, "Already paid", "<p>This order is already paid.</p>")
+  const payment = createPayment(ex.env, session, CARD_METHOD)
+  ex.params = { linkId, paymentId: payment.paymentId }
+  return redirect(302, `${ex.env.url}/sandbox/pay/${payment.paymentId}`)
+}

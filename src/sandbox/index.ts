@@ -1,0 +1,221 @@
+/**
+ * A local AltaPay: the checkout API, the gateway merchant API, a hosted test payment page,
+ * notification callbacks and switchable faults, on one node:http server. For tests, demos and
+ * local development of the provider; it is an independent emulator and shares no code with the
+ * client beyond money formatting.
+ */
+import type { AddressInfo } from "node:net"
+import { deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"
+import type { SandboxEnv } from "./env"
+import { FaultBook, type Faults } from "./faults"
+import { payAndNotify } from "./hosted-page"
+import { Ledger, type LedgerEntry } from "./ledger"
+import { createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
+import { createSandboxServer } from "./server"
+import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
+import { TokenService } from "./tokens"
+import { paymentJson } from "./views"
+
+export type { FaultKind, FaultSpec, Faults } from "./faults"
+export type { LedgerEntry, LedgerEffect, LedgerApi, LedgerAuth } from "./ledger"
+export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbacks"
+export type { Outcome } from "./payment-flow"
+export type { PaymentStatus, TransactionStatus } from "./state"
+export { PAYMENT_METHODS } from "./state"
+export { GatewayErrorCode } from "./gateway-errors"
+
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number
+  host?: string
+  username: string
+  password: string
+  /** Enables the callback checksum and the AltaPay-Signature header. */
+  callbackSecret?: string
+  /** Millisecond clock; inject one to test token and link expiry. */
+  now?: () => number
+  /** Send the notification callback when the hosted page is submitted (default true). */
+  autoCallbacks?: boolean
+}
+
+export interface SimulatePaymentOptions {
+  outcome?: Outcome
+  paymentMethodId?: string
+  /** Deliver the notification callback (default: the sandbox's autoCallbacks). */
+  callback?: boolean
+}
+
+export interface SimulatedPayment {
+  paymentId: string
+  transactionId?: string
+  status: PaymentStatus
+  callbackStatus?: number
+}
+
+export interface TransactionSnapshot {
+  transactionId: string
+  paymentId: string
+  shopOrderId: string
+  terminal: string
+  authType: "payment" | "paymentAndCapture"
+  status: TransactionStatus
+  currency: string
+  reservedMinor: number
+  capturedMinor: number
+  refundedMinor: number
+  reconciliationIdentifiers: Array<{ id: string; amountMinor: number; type: "captured" | "refunded"; at: number }>
+  /** Operations answered `Open` (fault "open"): recorded, no money moved. */
+  pending: Array<{ type: "capture" | "refund" | "release"; amountMinor: number; reconciliationIdentifier?: string; at: number }>
+  createdAt: number
+  updatedAt: number
+}
+
+export interface Sandbox {
+  /** Origin of the sandbox, e.g. http://127.0.0.1:8787. */
+  url: string
+  /** Same origin; the client appends /checkout/v1/api/... */
+  checkoutUrl: string
+  /** Same origin; the client appends /merchant/API/... */
+  gatewayUrl: string
+  /** Base of the hosted test payment pages: `${hostedPageUrl}/<paymentId>`. */
+  hostedPageUrl: string
+  /**
+   * Pays a session as a customer would: completes its latest unpaid payment (or a new one on the
+   * given or card method) with the outcome, then sends the callback.
+   */
+  simulatePayment(sessionId: string, opts?: SimulatePaymentOptions): Promise<SimulatedPayment>
+  /** (Re)delivers the notification callback of a paid payment: duplicates, late or forged callbacks. */
+  sendCallback(paymentId: string, opts?: CallbackOptions): Promise<CallbackDelivery>
+  ledger(): LedgerEntry[]
+  clearLedger(): void
+  transaction(transactionId: string): TransactionSnapshot | undefined
+  /** The checkout payment record as GET /payment/{id} returns it. */
+  payment(paymentId: string): Record<string, unknown> | undefined
+  faults: Faults
+  setClock(now: () => number): void
+  close(): Promise<void>
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  if (!options.username || !options.password) throw new Error("startSandbox needs a username and a password.")
+  let clock = options.now ?? Date.now
+  const now = (): number => clock()
+  const env: SandboxEnv = {
+    config: {
+      username: options.username,
+      password: options.password,
+      callbackSecret: options.callbackSecret,
+      autoCallbacks: options.autoCallbacks ?? true,
+    },
+    store: new Store(),
+    tokens: new TokenService(now, options.username),
+    ledger: new Ledger(),
+    faults: new FaultBook(),
+    url: "",
+    now,
+  }
+  const { server, destroySockets } = createSandboxServer(env)
+  const host = options.host ?? "127.0.0.1"
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const publicHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+  env.url = `http://${publicHost}:${port}`
+
+  const simulatePayment = async (sessionId: string, opts: SimulatePaymentOptions = {}): Promise<SimulatedPayment> => {
+    const session = env.store.sessions.get(sessionId)
+    if (!session) throw new Error(`Unknown session ${sessionId}.`)
+    if (sessionIsSettled(env, session)) throw new Error(`Session ${sessionId} already has an authorized payment.`)
+    const method = findMethod(opts.paymentMethodId ?? CARD_METHOD.id)
+    if (!method) throw new Error(`Unknown payment method ${opts.paymentMethodId}.`)
+    const unpaid = [...session.paymentIds]
+      .reverse()
+      .map((id) => env.store.payments.get(id))
+      .find((p): p is StoredPayment => p?.status === "CREATED" && (!opts.paymentMethodId || p.paymentMethodId === method.id))
+    const payment = unpaid ?? createPayment(env, session, method)
+    const outcome = opts.outcome ?? "authorize"
+    const { result, callbackStatus } = await payAndNotify(env, payment, outcome, opts.callback ?? env.config.autoCallbacks, (r) => {
+      env.ledger.record({
+        at: env.now(),
+        api: "hosted",
+        method: "SIMULATE",
+        path: `/sandbox/pay/${payment.paymentId}`,
+        operation: "payment.simulate",
+        auth: "none",
+        params: { sessionId, outcome },
+        status: r.ok ? 200 : 409,
+        ...(r.ok ? { effects: r.effects } : {}),
+      })
+    })
+    if (!result.ok) throw new Error(result.message)
+    return {
+      paymentId: payment.paymentId,
+      transactionId: result.transaction.transactionId,
+      status: payment.status,
+      ...(callbackStatus !== undefined ? { callbackStatus } : {}),
+    }
+  }
+
+  const sendCallback = async (paymentId: string, opts: CallbackOptions = {}): Promise<CallbackDelivery> => {
+    const payment = env.store.payments.get(paymentId)
+    if (!payment) throw new Error(`Unknown payment ${paymentId}.`)
+    return deliverCallback(env, payment, opts)
+  }
+
+  const transaction = (transactionId: string): TransactionSnapshot | undefined => {
+    const t = env.store.transactions.get(transactionId)
+    if (!t) return undefined
+    return structuredClone({
+      transactionId: t.transactionId,
+      paymentId: t.paymentId,
+      shopOrderId: t.shopOrderId,
+      terminal: t.terminal,
+      authType: t.authType,
+      status: t.status,
+      currency: t.currency.alpha,
+      reservedMinor: t.reservedMinor,
+      capturedMinor: t.capturedMinor,
+      refundedMinor: t.refundedMinor,
+      reconciliationIdentifiers: t.reconciliation,
+      pending: t.pending,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+    })
+  }
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+      destroySockets()
+    })
+    return closing
+  }
+
+  return {
+    url: env.url,
+    checkoutUrl: env.url,
+    gatewayUrl: env.url,
+    hostedPageUrl: `${env.url}/sandbox/pay`,
+    simulatePayment,
+    sendCallback,
+    ledger: () => env.ledger.list(),
+    clearLedger: () => env.ledger.clear(),
+    transaction,
+    payment: (paymentId) => {
+      const payment = env.store.payments.get(paymentId)
+      return payment ? paymentJson(payment) : undefined
+    },
+    faults: env.faults,
+    setClock: (next) => {
+      clock = next
+    },
+    close,
+  }
+}

@@ -1,0 +1,262 @@
+import fc from "fast-check"
+import { decimalToMinor, divRound } from "../../src/altapay/money"
+import {
+  ORDER_LINE_LIMITS,
+  buildOrderLines,
+  codePointLength,
+  lineTotalMinor,
+  orderLinesTotalMinor,
+  proportionalAdjustmentLine,
+  toCheckoutOrderLines,
+  toGatewayOrderLineFields,
+  truncateText,
+  validateOrderLines,
+  type OrderLineSource,
+} from "../../src/altapay/order-lines"
+import type { OrderLine } from "../../src/altapay/types"
+
+const RUNS = 10_000
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+// A rate as the shop stores it (a number) and the same rate in thousandths of a percent, so the
+// test's own "shop total" is computed in integers, independently of the code under test.
+const RATES = [
+  { rate: 0, milli: 0n },
+  { rate: 6, milli: 6000n },
+  { rate: 12.5, milli: 12500n },
+  { rate: 25, milli: 25000n },
+  { rate: 7.75, milli: 7750n },
+  { rate: 8.875, milli: 8875n },
+  { rate: 19, milli: 19000n },
+  { rate: 0.5, milli: 500n },
+  { rate: 10, milli: 10000n },
+]
+const rates = fc.array(fc.constantFrom(...RATES), { maxLength: 2 })
+
+const text = (maxLength: number) =>
+  fc.oneof(
+    fc.constantFrom("T-shirt", "Kaffekop", "Rødgrød med fløde", "お茶", "😀 emoji", "   ", ""),
+    fc.string({ unit: "grapheme", maxLength }),
+    fc.string({ unit: "grapheme-ascii", minLength: maxLength - 5, maxLength: maxLength + 20 })
+  )
+const id = fc.oneof(
+  fc.constantFrom("i1", "i2", "item_1", "rounding", "discount-i1", "SKU-1", "sm_1", "gc_1"),
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 120 }).filter((s) => s.trim() !== "")
+)
+const url = fc.option(
+  fc.constantFrom(
+    "https://cdn.example.com/a.png",
+    "http://shop.example.com/p/1",
+    "/relative.png",
+    "ftp://example.com/x",
+    `https://cdn.example.com/${"x".repeat(240)}`
+  ),
+  { nil: undefined }
+)
+
+const item = fc
+  .record({
+    id,
+    title: text(260),
+    sku: fc.option(fc.oneof(fc.constantFrom("SKU-1", "SKU-2", "i1"), text(110)), { nil: undefined }),
+    quantity: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.constant(0)),
+    unitPriceMinor: fc.oneof(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 1, max: 10 })),
+    taxInclusive: fc.boolean(),
+    rates,
+    discountShare: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1000 })),
+    goodsType: fc.option(fc.constantFrom("item", "physical", "digital", "gift_card") as fc.Arbitrary<"item">, { nil: undefined }),
+    imageUrl: url,
+    productUrl: url,
+    unitCode: fc.option(text(60), { nil: undefined }),
+  })
+  .map((r) => {
+    const gross = r.unitPriceMinor * r.quantity
+    return {
+      ...r,
+      // A promotion never exceeds the line it applies to.
+      discountMinor: Number((BigInt(gross) * BigInt(r.discountShare)) / 1000n),
+    }
+  })
+
+const shipping = fc
+  .record({
+    id,
+    name: text(260),
+    amountMinor: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20_000 })),
+    taxInclusive: fc.boolean(),
+    rates,
+    discountShare: fc.oneof(fc.constant(0), fc.constant(1000), fc.integer({ min: 0, max: 1000 })),
+  })
+  .map((r) => ({ ...r, discountMinor: Number((BigInt(r.amountMinor) * BigInt(r.discountShare)) / 1000n) }))
+
+const cart = fc.record({
+  currency: fc.constantFrom("JPY", "DKK", "EUR", "USD", "KWD", "BHD"),
+  items: fc.array(item, { maxLength: 6 }),
+  shipping: fc.array(shipping, { maxLength: 2 }),
+  creditShares: fc.array(fc.record({ id, label: text(40), share: fc.integer({ min: 0, max: 1000 }) }), { maxLength: 2 }),
+  // Most carts are charged their own total; some a little more or less, to force a rounding line.
+  offset: fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: -50, max: 50 })),
+})
+
+/** A shop's total: tax-inclusive lines at their price, tax-exclusive lines taxed after discounts. */
+function shopAmount(amount: bigint, discount: bigint, taxInclusive: boolean, lineRates: { milli: bigint }[]): bigint {
+  const base = amount - discount
+  if (taxInclusive) return base
+  const milli = lineRates.reduce((a, r) => a + r.milli, 0n)
+  return base + divRound(base * milli, 100_000n)
+}
+
+type Cart = typeof cart extends fc.Arbitrary<infer T> ? T : never
+
+function toSource(c: Cart): OrderLineSource {
+  let natural = 0n
+  for (const i of c.items) {
+    natural += shopAmount(BigInt(i.unitPriceMinor * i.quantity), BigInt(i.discountMinor), i.taxInclusive, i.rates)
+  }
+  for (const s of c.shipping) natural += shopAmount(BigInt(s.amountMinor), BigInt(s.discountMinor), s.taxInclusive, s.rates)
+  // Credits never exceed what is left to pay.
+  let left = natural
+  const credits = c.creditShares.map((cr) => {
+    const amountMinor = (left * BigInt(cr.share)) / 1000n
+    left -= amountMinor
+    return { id: cr.id, label: cr.label, amountMinor: Number(amountMinor) }
+  })
+  const total = left + BigInt(c.offset)
+  return {
+    currency: c.currency,
+    totalMinor: Number(total < 0n ? 0n : total),
+    items: c.items.map((i) => ({
+      id: i.id,
+      title: i.title,
+      sku: i.sku,
+      quantity: i.quantity,
+      unitPriceMinor: i.unitPriceMinor,
+      taxInclusive: i.taxInclusive,
+      taxRates: i.rates.map((r) => ({ rate: r.rate })),
+      discountMinor: i.discountMinor,
+      goodsType: i.goodsType,
+      imageUrl: i.imageUrl,
+      productUrl: i.productUrl,
+      unitCode: i.unitCode,
+    })),
+    shipping: c.shipping.map((s) => ({
+      id: s.id,
+      name: s.name,
+      amountMinor: s.amountMinor,
+      taxInclusive: s.taxInclusive,
+      taxRates: s.rates.map((r) => ({ rate: r.rate })),
+      discountMinor: s.discountMinor,
+    })),
+    credits,
+  }
+}
+
+/** Re-reads the gateway form fields the way AltaPay would: decimal text back to minor units. */
+function totalOfGatewayFields(fields: Record<string, string>, currency: string): number {
+  const byIndex = new Map<number, Record<string, string>>()
+  for (const [key, value] of Object.entries(fields)) {
+    const m = /^orderLines\[(\d+)\]\[(\w+)\]$/.exec(key)
+    if (!m) throw new Error(`unexpected field ${key}`)
+    const index = Number(m[1])
+    byIndex.set(index, { ...byIndex.get(index), [m[2]]: value })
+  }
+  let total = 0
+  for (const f of byIndex.values()) {
+    expect(f.taxPercent).toMatch(/^\d+(\.\d+)?$/)
+    total += lineTotalMinor({
+      description: f.description,
+      itemId: f.itemId,
+      quantity: Number(f.quantity),
+      unitPriceMinor: decimalToMinor(f.unitPrice, currency),
+      taxAmountMinor: decimalToMinor(f.taxAmount, currency),
+      taxPercent: Number(f.taxPercent),
+      discountPercent: f.discount === undefined ? undefined : Number(f.discount),
+    })
+  }
+  return total
+}
+
+describe("order lines for any cart", () => {
+  it("total exactly the amount charged, pass validation and survive both wire formats", () => {
+    fc.assert(
+      fc.property(cart, (c) => {
+        const source = toSource(c)
+        const lines = buildOrderLines(source)
+
+        expect(orderLinesTotalMinor(lines)).toBe(source.totalMinor)
+        expect(() => validateOrderLines(lines, { currency: source.currency, expectedTotalMinor: source.totalMinor })).not.toThrow()
+        expect(totalOfGatewayFields(toGatewayOrderLineFields(lines, source.currency), source.currency)).toBe(source.totalMinor)
+        toCheckoutOrderLines(lines, source.currency).forEach((wire, i) => {
+          expect(decimalToMinor(wire.unitPrice, source.currency)).toBe(lines[i].unitPriceMinor)
+          expect(decimalToMinor(wire.taxAmount, source.currency)).toBe(lines[i].taxAmountMinor)
+        })
+
+        expect(new Set(lines.map((l) => l.itemId)).size).toBe(lines.length)
+        for (const l of lines) {
+          expect(codePointLength(l.description)).toBeLessThanOrEqual(ORDER_LINE_LIMITS.description)
+          expect(codePointLength(l.itemId)).toBeLessThanOrEqual(ORDER_LINE_LIMITS.itemId)
+          if (l.unitCode !== undefined) expect(codePointLength(l.unitCode)).toBeLessThanOrEqual(ORDER_LINE_LIMITS.unitCode)
+          if (l.imageUrl !== undefined) expect(codePointLength(l.imageUrl)).toBeLessThanOrEqual(ORDER_LINE_LIMITS.imageUrl)
+          if (l.productUrl !== undefined) expect(codePointLength(l.productUrl)).toBeLessThanOrEqual(ORDER_LINE_LIMITS.productUrl)
+          expect(LONE_SURROGATE.test(l.description) || LONE_SURROGATE.test(l.itemId)).toBe(false)
+          if (l.goodsType !== "handling") expect(l.unitPriceMinor).toBeGreaterThan(0)
+          expect(Number.isSafeInteger(l.unitPriceMinor) && Number.isSafeInteger(l.taxAmountMinor)).toBe(true)
+        }
+        // At most one rounding line, and only when needed.
+        expect(lines.filter((l) => l.description === "Rounding adjustment" && l.goodsType === "handling").length).toBeLessThanOrEqual(1)
+      }),
+      { numRuns: RUNS }
+    )
+  })
+})
+
+describe("proportionalAdjustmentLine for any order", () => {
+  const orderLine = fc.oneof(
+    fc.record({
+      quantity: fc.integer({ min: 1, max: 20 }),
+      unitPriceMinor: fc.integer({ min: 1, max: 1_000_000 }),
+      taxAmountMinor: fc.integer({ min: 0, max: 500_000 }),
+      goodsType: fc.constant("item" as const),
+    }),
+    fc.record({
+      quantity: fc.constant(1),
+      unitPriceMinor: fc.integer({ min: -100_000, max: 0 }),
+      taxAmountMinor: fc.integer({ min: -25_000, max: 0 }),
+      goodsType: fc.constant("handling" as const),
+    })
+  )
+
+  it("always totals the amount exactly with a positive unit price", () => {
+    fc.assert(
+      fc.property(
+        fc.array(orderLine, { maxLength: 5 }),
+        fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1_000_000_000 })),
+        (raw, amountMinor) => {
+          const lines: OrderLine[] = raw.map((r, i) => ({ ...r, itemId: `l${i}`, description: `Line ${i}`, taxPercent: 25 }))
+          const adjustment = proportionalAdjustmentLine(lines, amountMinor, { itemId: "partial-refund", description: "Partial refund" })
+          expect(adjustment).toHaveLength(1)
+          expect(orderLinesTotalMinor(adjustment)).toBe(amountMinor)
+          expect(adjustment[0].unitPriceMinor).toBeGreaterThan(0)
+          expect(adjustment[0].taxAmountMinor).toBeGreaterThanOrEqual(0)
+          expect(() => validateOrderLines(adjustment, { currency: "DKK", expectedTotalMinor: amountMinor })).not.toThrow()
+        }
+      ),
+      { numRuns: RUNS }
+    )
+  })
+})
+
+describe("truncateText for any text", () => {
+  it("fits the limit, keeps a prefix and never leaves half a character", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), fc.integer({ min: 0, max: 60 }), (input, max) => {
+        const out = truncateText(input, max)
+        expect(codePointLength(out)).toBeLessThanOrEqual(max)
+        expect(LONE_SURROGATE.test(out)).toBe(false)
+        const body = out.endsWith("…") && !input.trim().endsWith("…") ? out.slice(0, -1) : out
+        expect(input.trim().startsWith(body)).toBe(true)
+      }),
+      { numRuns: RUNS }
+    )
+  })
+})
