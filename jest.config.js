@@ -1,5 +1,15 @@
 // Unit tests live in test/ (so `medusa plugin:build` never ships them); Medusa-backed tests in integration-tests/.
-module.exports = {
+//
+// Two jest projects share one transform:
+//   unit         test/**/*.test.ts            plain jest, 5 s default timeout, no database
+//   integration  integration-tests/**/*.spec.ts  Medusa test runners on an embedded Postgres that
+//                integration-tests/setup/global-setup.ts starts once per run (jest runs a project's
+//                globalSetup only when that project has tests in the run, so unit-only runs such
+//                as `npx jest test/altapay/xml.test.ts` never start Postgres) and 120 s timeouts.
+// Run everything with `npm test`; integration tests need --runInBand --forceExit and
+// NODE_OPTIONS=--experimental-vm-modules (both set by `npm test`).
+const shared = {
+  rootDir: __dirname,
   testEnvironment: "node",
   transform: {
     "^.+\\.[jt]sx?$": [
@@ -13,6 +23,23 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ["js", "ts", "json"],
-  testMatch: ["<rootDir>/test/**/*.test.ts", "<rootDir>/integration-tests/**/*.spec.ts"],
   modulePathIgnorePatterns: ["<rootDir>/.medusa/", "<rootDir>/demo/"],
+}
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: "unit",
+      testMatch: ["<rootDir>/test/**/*.test.ts"],
+    },
+    {
+      ...shared,
+      displayName: "integration",
+      testMatch: ["<rootDir>/integration-tests/**/*.spec.ts"],
+      globalSetup: "<rootDir>/integration-tests/setup/global-setup.ts",
+      globalTeardown: "<rootDir>/integration-tests/setup/global-teardown.ts",
+      setupFilesAfterEnv: ["<rootDir>/integration-tests/setup/jest.setup.ts"],
+    },
+  ],
 }

@@ -80,15 +80,15 @@ export class CheckoutApi {
     this.base = new URL(checkoutUrl)
   }
 
-  createSession(input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
+  async createSession(input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
     return this.call(sessionSchema, { method: "POST", path: "/session", template: "/session", body: sessionBody(input), ...options })
   }
 
-  getSession(sessionId: string, options: RequestOptions = {}): Promise<CheckoutSession> {
+  async getSession(sessionId: string, options: RequestOptions = {}): Promise<CheckoutSession> {
     return this.call(sessionSchema, { method: "GET", path: `/session/${segment(sessionId, "sessionId")}`, template: "/session/{sessionId}", ...options })
   }
 
-  updateSession(sessionId: string, input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
+  async updateSession(sessionId: string, input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
     return this.call(sessionSchema, {
       method: "PUT",
       path: `/session/${segment(sessionId, "sessionId")}`,
@@ -109,17 +109,17 @@ export class CheckoutApi {
   }
 
   /** Creates the payment for a session. AltaPay requires a CUSTOMER token for this call. */
-  createPayment(input: { sessionId: string; paymentMethodId: string }, options: Required<RequestOptions>): Promise<CreatedPayment> {
+  async createPayment(input: { sessionId: string; paymentMethodId: string }, options: Required<RequestOptions>): Promise<CreatedPayment> {
     segment(input.sessionId, "sessionId")
     segment(input.paymentMethodId, "paymentMethodId")
     return this.call(createdPaymentSchema, { method: "POST", path: "/payment", template: "/payment", body: input, ...options })
   }
 
-  getPayment(paymentId: string, options: RequestOptions = {}): Promise<CheckoutPayment> {
+  async getPayment(paymentId: string, options: RequestOptions = {}): Promise<CheckoutPayment> {
     return this.call(paymentSchema, { method: "GET", path: `/payment/${segment(paymentId, "paymentId")}`, template: "/payment/{paymentId}", ...options })
   }
 
-  createPaymentLink(sessionId: string, input: PaymentLinkInput = {}): Promise<PaymentLink> {
+  async createPaymentLink(sessionId: string, input: PaymentLinkInput = {}): Promise<PaymentLink> {
     return this.call(paymentLinkSchema, {
       method: "POST",
       path: `/session/${segment(sessionId, "sessionId")}/link`,

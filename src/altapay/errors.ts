@@ -167,7 +167,7 @@ export function errorForHttpStatus(
   operation: string,
   stateChanging: boolean
 ): AltaPayError {
-  const detail = messageFromBody(body)
+  const detail = messageFromBody(body).replace(/[.\s]+$/, "")
   const suffix = detail ? `: ${detail}` : ""
   if (status === 401 || status === 403) {
     return new AltaPayAuthError(

@@ -74,13 +74,13 @@ export class GatewayApi {
     this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
   }
 
-  refundCapturedReservation(input: RefundInput): Promise<GatewayResult> {
+  async refundCapturedReservation(input: RefundInput): Promise<GatewayResult> {
     const fields = commonFields("refund", input)
     if (input.allowOverRefund !== undefined) fields.allow_over_refund = input.allowOverRefund ? "1" : "0"
     return this.change("refundCapturedReservation", "refund", fields)
   }
 
-  captureReservation(input: CaptureInput): Promise<GatewayResult> {
+  async captureReservation(input: CaptureInput): Promise<GatewayResult> {
     const fields = commonFields("capture", input)
     if (input.salesTaxMinor !== undefined) {
       fields.sales_tax = minorToDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"))
@@ -88,7 +88,7 @@ export class GatewayApi {
     return this.change("captureReservation", "capture", fields)
   }
 
-  releaseReservation(input: { transactionId: string }): Promise<GatewayResult> {
+  async releaseReservation(input: { transactionId: string }): Promise<GatewayResult> {
     return this.change("releaseReservation", "release", { transaction_id: checkTransactionId(input.transactionId) })
   }
 

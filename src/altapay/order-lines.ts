@@ -29,11 +29,13 @@ interface Decimal {
   scale: number
 }
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n)
+const POW10 = Array.from({ length: 32 }, (_, i) => 10n ** BigInt(i))
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n)
 
 /** The exact decimal a finite JS number prints as (handles exponent notation such as 1e-7). */
 function decimalOf(n: number): Decimal | undefined {
   if (typeof n !== "number" || !Number.isFinite(n)) return undefined
+  if (Number.isSafeInteger(n)) return { units: BigInt(n), scale: 0 }
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n))
   if (!match) return undefined
   const [, sign, whole, fraction = "", exponent = "0"] = match
@@ -265,18 +267,16 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" })
 export function truncateText(text: string, maxChars: number): string {
   if (!Number.isInteger(maxChars) || maxChars < 0) throw new RangeError("maxChars must be a non-negative integer")
   const trimmed = text.trim()
-  if (codePointLength(trimmed) <= maxChars) return trimmed
+  if (trimmed.length <= maxChars) return trimmed // UTF-16 length is never below the code point count
+  const points = Array.from(trimmed)
+  if (points.length <= maxChars) return trimmed
   const budget = maxChars >= 2 ? maxChars - 1 : maxChars
-  let kept = ""
-  let used = 0
-  for (const { segment } of graphemes.segment(trimmed)) {
-    const size = codePointLength(segment)
-    if (used + size > budget) break
-    kept += segment
-    used += size
-  }
-  if (kept === "") kept = Array.from(trimmed).slice(0, budget).join("")
-  kept = kept.trimEnd()
+  let cut = 0 // in UTF-16 units
+  for (let i = 0; i < budget; i++) cut += points[i].length
+  // `containing` asks ICU for the one cluster around the cut instead of walking the whole text.
+  const cluster = graphemes.segment(trimmed).containing(cut)
+  if (cluster && cluster.index > 0 && cluster.index < cut) cut = cluster.index
+  const kept = trimmed.slice(0, cut).trimEnd()
   return maxChars >= 2 ? `${kept}…` : kept
 }
 
@@ -784,8 +784,10 @@ function inferTaxPercent(unitPriceMinor: number, quantity: number, taxAmountMino
 
 // ---------------------------------------------------------------------------------------------
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 function toSafeNumber(value: bigint, field: string): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (value > MAX_SAFE || value < -MAX_SAFE) {
     throw validationError("Amount out of range", [{ field, message: "amount is too large" }])
   }
   return Number(value)

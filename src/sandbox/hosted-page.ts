@@ -106,3 +106,17 @@ export function openLink(ex: Exchange, linkId: string): Reply {
   ex.params = { linkId, paymentId: payment.paymentId }
   return redirect(302, `${ex.env.url}/sandbox/pay/${payment.paymentId}`)
 }
+
+const LOGO_COLOURS: Record<string, string> = { card: "#1a1f71", wallet: "#5a78ff" }
+
+/** Placeholder logos, so the payment methods' logoUrl resolves. */
+export function logo(_ex: Exchange, name: string): Reply {
+  const key = name.replace(/\.svg$/, "")
+  const colour = LOGO_COLOURS[key]
+  if (!colour) return page(404, "Logo not found", "<p>No such logo.</p>")
+  return {
+    status: 200,
+    headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" },
+    body: `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="40"><rect width="64" height="40" rx="6" fill="${colour}"/><text x="32" y="25" font-size="11" fill="#fff" text-anchor="middle" font-family="sans-serif">${key.toUpperCase()}</text></svg>`,
+  }
+}

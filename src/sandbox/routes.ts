@@ -2,7 +2,7 @@
 import * as checkout from "./checkout-api"
 import type { Exchange } from "./env"
 import { gateway } from "./gateway-api"
-import { openLink, showPaymentPage, submitPayment } from "./hosted-page"
+import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page"
 import type { Reply } from "./http"
 import type { LedgerApi } from "./ledger"
 
@@ -37,6 +37,7 @@ export const ROUTES: readonly Route[] = [
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/pay/${ID}$`), operation: named("hosted.page"), handle: (ex, [id]) => showPaymentPage(ex, id) },
   { api: "hosted", methods: ["POST"], pattern: new RegExp(`^/sandbox/pay/${ID}$`), operation: named("hosted.submit"), handle: (ex, [id]) => submitPayment(ex, id) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/link/${ID}$`), operation: named("link.open"), handle: (ex, [id]) => openLink(ex, id) },
+  { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/logos/${ID}$`), operation: named("hosted.logo"), handle: (ex, [name]) => logo(ex, name) },
 ]
 
 export type RouteMatch = { route: Route; params: string[] } | { route: undefined; allowed: string[] }

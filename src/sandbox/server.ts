@@ -9,8 +9,7 @@ import { describeAuth } from "./auth"
 import { sleep } from "./clock"
 import type { Exchange, SandboxEnv } from "./env"
 import { PRE_PROCESSING_FAULTS, faultReply } from "./fault-replies"
-import { json, jsonError, type Reply } from "./http"
-import { readBody } from "./http"
+import { json, jsonError, readBody, type Reply } from "./http"
 import { apiOf, matchRoute } from "./routes"
 
 export interface SandboxServer {
@@ -95,7 +94,7 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
   if (!match.route) {
     reply =
       match.allowed.length > 0
-        ? jsonError(405, "method_not_allowed", `Use ${[...new Set(match.allowed)].join(" or ")} for ${path}.`, {})
+        ? jsonError(405, "method_not_allowed", `Use ${[...new Set(match.allowed)].join(" or ")} for ${path}.`)
         : jsonError(404, "not_found", `No sandbox endpoint at ${method} ${path}.`)
     if (match.allowed.length > 0) reply.headers.allow = [...new Set(match.allowed)].join(", ")
   } else if (fault && (fault.kind === "reset" || PRE_PROCESSING_FAULTS.has(fault.kind))) {
@@ -120,9 +119,11 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
   }
   record(reply.status)
   if (fault?.kind === "truncate" && match.route) {
-    const body = Buffer.from(reply.body)
-    res.writeHead(reply.status, { ...reply.headers, "content-length": String(body.length) })
-    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy())
+    // A proxy or crashed worker that delivers half a document, properly framed: the client must
+    // notice from the content (lost connections are the `reset` and `lost-answer` faults).
+    const half = Buffer.from(reply.body).subarray(0, Math.floor(Buffer.byteLength(reply.body) / 2))
+    res.writeHead(reply.status, { ...reply.headers, "content-length": String(half.length) })
+    res.end(half)
     return
   }
   write(res, reply)

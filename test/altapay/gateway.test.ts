@@ -42,11 +42,7 @@ describe("gateway API", () => {
       transaction_id: transactionId,
       amount: "100.00",
       reconciliation_identifier: "cap-1",
-      "orderLines[0][itemId]": "sku-1",
-      "orderLines[0][unitPrice]": "80.00",
-      "orderLines[0][taxAmount]": "20.00",
-      "orderLines[0][taxPercent]": "25",
-      "orderLines[0][quantity]": "1",
+      orderLines: [{ itemId: "sku-1", description: "Coffee beans", unitPrice: "80.00", taxAmount: "20.00", taxPercent: "25", quantity: "1", goodsType: "item" }],
     })
   })
 
@@ -75,7 +71,7 @@ describe("gateway API", () => {
       reconciliation_identifier: "refund-abc",
       allow_over_refund: "0",
       invoice_number: "INV-7",
-      "orderLines[0][description]": "Coffee beans",
+      orderLines: [expect.objectContaining({ description: "Coffee beans" })],
     })
   })
 

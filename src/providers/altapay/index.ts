@@ -1,0 +1,8 @@
+import { ModuleProvider, Modules } from "@medusajs/framework/utils"
+import { AltaPayProviderService } from "./service"
+
+export { AltaPayProviderService }
+export type { AltaPayOptions, AltaPayOptionsInput } from "./options"
+export type { AltaPayPaymentData } from "./payment-data"
+
+export default ModuleProvider(Modules.PAYMENT, { services: [AltaPayProviderService] })

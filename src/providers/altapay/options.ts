@@ -1,0 +1,83 @@
+/**
+ * Provider options, validated once at start-up. A bad config fails with one message that lists
+ * every problem, so a merchant fixes them all in one go.
+ */
+import { z } from "zod"
+
+const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+const positiveMs = z.number().int().positive()
+
+export const altapayOptionsSchema = z
+  .object({
+    /** Base URL of the Checkout API, e.g. https://testgateway.altapaysecure.com */
+    checkoutUrl: url,
+    /** Base URL of the gateway merchant API (often the same host). */
+    gatewayUrl: url,
+    username: z.string().min(1, "is required (the AltaPay API user)"),
+    password: z.string().min(1, "is required (the AltaPay API user's password)"),
+    /** Terminal used for every currency without its own entry in `terminals`. */
+    terminal: z.string().min(1).optional(),
+    /** Terminal per ISO 4217 currency, e.g. { DKK: "Shop DKK Terminal" }. */
+    terminals: z.record(z.string().regex(/^[A-Za-z]{3}$/, "keys must be ISO 4217 codes"), z.string().min(1)).optional(),
+    /** Capture at authorization (AltaPay paymentAndCapture). */
+    autoCapture: z.boolean().default(false),
+    /** Secret AltaPay signs callbacks with (AltaPay-Signature). Without it callbacks are confirmed by a look-up. */
+    callbackSecret: z.string().min(16, "must be at least 16 characters").optional(),
+    /** Accepted clock skew / replay window for signed callbacks, seconds. */
+    callbackToleranceSeconds: z.number().int().positive().default(300),
+    /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
+    backendUrl: url,
+    /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */
+    providerId: z.string().regex(/^[a-z0-9_-]+$/i).default("altapay"),
+    /** Where AltaPay sends the customer after paying / failing. `{session_id}` is replaced. */
+    successUrl: url.optional(),
+    failureUrl: url.optional(),
+    /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
+    flow: z.enum(["redirect", "storefront"]).default("redirect"),
+    /** ISO 639-1 language of the payment page, e.g. "da". */
+    language: z.string().regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en").default("en"),
+    /** ISO 3166-1 alpha-2 country, e.g. "DK". */
+    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as DK").optional(),
+    connectTimeoutMs: positiveMs.default(5_000),
+    headersTimeoutMs: positiveMs.default(30_000),
+    bodyTimeoutMs: positiveMs.default(30_000),
+    /** Retries for safe calls (reads, look-ups, authenticate). */
+    maxRetries: z.number().int().min(0).max(10).default(2),
+    /** Let refunds exceed the captured amount (only some acquirers allow it). */
+    allowOverRefund: z.boolean().default(false),
+  })
+  .strict()
+
+export type AltaPayOptions = z.output<typeof altapayOptionsSchema>
+export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
+
+const SECRET_FIELDS = new Set(["password", "callbackSecret", "username"])
+
+/** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
+export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {
+  const parsed = altapayOptionsSchema.safeParse(raw ?? {})
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map((issue) => {
+        const field = issue.path.join(".") || "options"
+        if (issue.code === "unrecognized_keys") return `unknown option(s) ${issue.keys.join(", ")}`
+        const message = SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message
+        return `${field}: ${message}`
+      }),
+    }
+  }
+  return { options: parsed.data }
+}
+
+/** The terminal for a currency: the per-currency entry, else the default. */
+export function terminalFor(options: AltaPayOptions, currency: string): string | undefined {
+  const upper = currency.toUpperCase()
+  const perCurrency = options.terminals
+    ? Object.entries(options.terminals).find(([code]) => code.toUpperCase() === upper)?.[1]
+    : undefined
+  return perCurrency ?? options.terminal
+}
+
+export function notificationUrl(options: AltaPayOptions): string {
+  return `${options.backendUrl.replace(/\/$/, "")}/hooks/payment/altapay_${options.providerId}`
+}

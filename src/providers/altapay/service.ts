@@ -1,0 +1,456 @@
+/**
+ * The AltaPay payment provider: one method per Medusa hook, in the order Medusa calls them. Each
+ * is a thin mapping onto the framework-free client in src/altapay; AltaPay failures become
+ * MedusaErrors in one place (medusa-errors.ts) and states map in one place (status.ts).
+ */
+import { randomUUID } from "node:crypto"
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { z } from "zod"
+import {
+  AltaPayDeclinedError,
+  AltaPayError,
+  createAltaPayClient,
+  orderLinesTotalMinor,
+  parseCallback,
+  proportionalAdjustmentLine,
+  verifyCallbackSignature,
+  withCompensationLine,
+  type AltaPayCallback,
+  type AltaPayClient,
+  type GatewayTransaction,
+  type OrderLine,
+} from "../../altapay"
+import { toBigNumber, toMinorUnits } from "./amounts"
+import { toCheckoutCustomer } from "./customer"
+import { IdempotencyCache } from "./idempotency"
+import { toMedusaError } from "./medusa-errors"
+import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "./options"
+import {
+  freshPaymentData,
+  orderLineSchema,
+  readPaymentData,
+  requireTransactionId,
+  type AltaPayPaymentData,
+  type RefundRecord,
+} from "./payment-data"
+import { pickTransaction, sessionStatusFor, webhookActionFor } from "./status"
+import { hasReconciliation, withTransaction } from "./transaction-state"
+
+type Cradle = Record<string, unknown> & { logger?: Logger }
+
+/** Lines the store route hands over in `context.altapay.order_lines` (server-built, never from the browser). */
+const contextLinesSchema = z.array(orderLineSchema).min(1)
+const RECONCILIATION_PREFIX = "medusa"
+
+export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptions> {
+  static override identifier = "altapay"
+
+  static override validateOptions(options: Record<string, unknown>): void {
+    const parsed = parseAltaPayOptions(options)
+    if ("problems" in parsed) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_ARGUMENT,
+        `AltaPay provider options are invalid:\n- ${parsed.problems.join("\n- ")}\nFix them in the Payment module's providers entry of medusa-config.`
+      )
+    }
+  }
+
+  protected readonly options_: AltaPayOptions
+  protected readonly logger_: Logger | undefined
+  protected readonly client: AltaPayClient
+  private readonly initiated = new IdempotencyCache<InitiatePaymentOutput>()
+
+  constructor(cradle: Cradle, options: AltaPayOptions) {
+    super(cradle, options)
+    AltaPayProviderService.validateOptions(options as unknown as Record<string, unknown>)
+    this.options_ = (parseAltaPayOptions(options) as { options: AltaPayOptions }).options
+    this.logger_ = cradle.logger
+    this.client = createAltaPayClient({
+      checkoutUrl: this.options_.checkoutUrl,
+      gatewayUrl: this.options_.gatewayUrl,
+      username: this.options_.username,
+      password: this.options_.password,
+      connectTimeoutMs: this.options_.connectTimeoutMs,
+      headersTimeoutMs: this.options_.headersTimeoutMs,
+      bodyTimeoutMs: this.options_.bodyTimeoutMs,
+      maxRetries: this.options_.maxRetries,
+      logger: { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) },
+    })
+  }
+
+  // --- checkout ---------------------------------------------------------------------------
+
+  async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const currency = input.currency_code.toUpperCase()
+    const amountMinor = this.minor(input.amount, currency, "initiate")
+    const key = input.context?.idempotency_key
+    const orderId = String(input.data?.session_id ?? key ?? "")
+    if (!orderId) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
+    }
+    const previous = key ? this.initiated.get(key) : undefined
+    if (previous && (previous.data as AltaPayPaymentData).amount_minor === amountMinor && (previous.data as AltaPayPaymentData).currency === currency) {
+      return previous
+    }
+
+    const { lines, source } = this.orderLinesFor(input, orderId, amountMinor, currency)
+    const terminal = terminalFor(this.options_, currency) ?? null
+    const session = await this.client.checkout
+      .createSession({
+        orderId,
+        amountMinor,
+        currency,
+        orderLines: lines,
+        customer: toCheckoutCustomer(input.context?.customer),
+        transactionInfo: { medusa_payment_session_id: orderId },
+        callbacks: this.callbackUrls(orderId),
+        configuration: { autoCapture: this.options_.autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) },
+      })
+      .catch((error: unknown) => {
+        throw toMedusaError(error, "session creation")
+      })
+
+    const output: InitiatePaymentOutput = {
+      id: session.sessionId,
+      status: PaymentSessionStatus.PENDING,
+      data: freshPaymentData({
+        altapay_session_id: session.sessionId,
+        order_id: orderId,
+        amount_minor: amountMinor,
+        currency,
+        terminal,
+        auto_capture: this.options_.autoCapture,
+        order_lines: lines,
+        order_lines_source: source,
+      }),
+    }
+    if (key) this.initiated.set(key, output)
+    return output
+  }
+
+  async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const data = readPaymentData(input.data, "update")
+    const currency = input.currency_code.toUpperCase()
+    const amountMinor = this.minor(input.amount, currency, "update")
+    const contextLines = this.contextLines(input.context)
+    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines) return { data }
+    if (data.transaction_id) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "AltaPay update: the customer has already paid this session; it cannot change amount. Cancel it and create a new payment session."
+      )
+    }
+    const { lines, source } = this.orderLinesFor(input, data.order_id, amountMinor, currency)
+    await this.client.checkout
+      .updateSession(data.altapay_session_id, {
+        orderId: data.order_id,
+        amountMinor,
+        currency,
+        orderLines: lines,
+        customer: toCheckoutCustomer(input.context?.customer),
+        callbacks: this.callbackUrls(data.order_id),
+        configuration: { autoCapture: data.auto_capture, language: this.options_.language },
+      })
+      .catch((error: unknown) => {
+        throw toMedusaError(error, "session update")
+      })
+    return { data: { ...data, amount_minor: amountMinor, currency, order_lines: lines, order_lines_source: source } }
+  }
+
+  async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    // An unpaid AltaPay session expires by itself; nothing to call.
+    return { data: input.data }
+  }
+
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const data = readPaymentData(input.data, "authorize")
+    const transaction = pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "authorization"))
+    const { status, reason } = sessionStatusFor(transaction, data.amount_minor)
+    if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
+    return { status, data: { ...withTransaction(data, transaction), failure_reason: reason ?? null } }
+  }
+
+  // --- after the order ------------------------------------------------------------------
+
+  async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const data = readPaymentData(input.data, "capture")
+    const transactionId = requireTransactionId(data, "capture")
+    const alreadyCaptured = data.captured_minor ?? 0
+    if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
+
+    const amountMinor = data.amount_minor - alreadyCaptured
+    const reconciliationIdentifier = reconciliationId("capture", input.context?.idempotency_key)
+    const orderLines =
+      alreadyCaptured === 0 ? data.order_lines : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "capture-remaining", description: "Remaining capture" })
+    try {
+      const result = await this.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
+      const captured = withCapture(data, input.context?.idempotency_key, reconciliationIdentifier, amountMinor)
+      return { data: withTransaction(captured, result.transaction) }
+    } catch (error) {
+      // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
+      if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
+        const transaction = await this.lookupOne(transactionId, "capture check").catch(() => undefined)
+        if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) {
+          return { data: withTransaction(data, transaction) }
+        }
+      }
+      throw toMedusaError(error, "capture")
+    }
+  }
+
+  async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const data = readPaymentData(input.data, "refund")
+    const transactionId = requireTransactionId(data, "refund")
+    const amountMinor = this.minor(input.amount, data.currency, "refund")
+    if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
+    const refundId = input.context?.idempotency_key ?? null
+    const reconciliationIdentifier = reconciliationId("refund", refundId ?? undefined)
+
+    // Look first: a refund with this identifier may already have gone through (a retried call).
+    const before = await this.lookupOne(transactionId, "refund check")
+    const current = withTransaction(data, before)
+    if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
+
+    const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
+    if (amountMinor > refundable && !this.options_.allowOverRefund) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
+      )
+    }
+    const orderLines = refundLines(current, amountMinor)
+    const record: RefundRecord = {
+      refund_id: refundId,
+      reconciliation_identifier: reconciliationIdentifier,
+      amount_minor: amountMinor,
+      status: "succeeded",
+      created_at: new Date().toISOString(),
+      order_lines: orderLines,
+    }
+    try {
+      const result = await this.client.gateway.refundCapturedReservation({
+        transactionId,
+        amountMinor,
+        currency: data.currency,
+        reconciliationIdentifier,
+        orderLines,
+        ...(this.options_.allowOverRefund ? { allowOverRefund: true } : {}),
+      })
+      const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
+      if (status === "open") this.logger_?.warn(`AltaPay refund ${reconciliationIdentifier} is Open: it settles when AltaPay reports it.`)
+      return { data: withTransaction({ ...current, refunds: [...current.refunds, { ...record, status }] }, result.transaction) }
+    } catch (error) {
+      if (error instanceof AltaPayError && error.mayHaveReachedAltaPay) {
+        const after = await this.lookupOne(transactionId, "refund reconciliation").catch(() => undefined)
+        if (after && hasReconciliation(after, reconciliationIdentifier, "refunded")) {
+          this.logger_?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
+          return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
+        }
+        if (!after) {
+          throw new MedusaError(
+            MedusaError.Types.UNEXPECTED_STATE,
+            `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: look for reconciliation identifier ${reconciliationIdentifier} in AltaPay before refunding again.`
+          )
+        }
+        throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay refund failed: ${error.message} AltaPay shows no such refund, so nothing was refunded; it is safe to try again.`)
+      }
+      throw toMedusaError(error, "refund")
+    }
+  }
+
+  async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const data = readPaymentData(input.data, "cancel")
+    if (!data.transaction_id) return { data } // never paid: nothing reserved at AltaPay
+    if ((data.captured_minor ?? 0) > 0) throw capturedCannotCancel()
+    try {
+      const result = await this.client.gateway.releaseReservation({ transactionId: data.transaction_id })
+      return { data: withTransaction(data, result.transaction) }
+    } catch (error) {
+      if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
+        const transaction = await this.lookupOne(data.transaction_id, "cancel check").catch(() => undefined)
+        if (transaction?.transactionStatus === "released") return { data: withTransaction(data, transaction) }
+        if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel()
+      }
+      throw toMedusaError(error, "release")
+    }
+  }
+
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    const data = readPaymentData(input.data, "retrieve")
+    return { data: withTransaction(data, await this.liveTransaction(data)) }
+  }
+
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const data = readPaymentData(input.data, "status")
+    const transaction = await this.liveTransaction(data)
+    return { status: sessionStatusFor(transaction, data.amount_minor).status, data: withTransaction(data, transaction) }
+  }
+
+  // --- callbacks ----------------------------------------------------------------------------
+
+  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    const rawBody = rawBodyOf(payload)
+    let callback: AltaPayCallback
+    try {
+      if (this.options_.callbackSecret) {
+        verifyCallbackSignature({
+          rawBody,
+          signatureHeader: headerOf(payload.headers, "altapay-signature"),
+          secret: this.options_.callbackSecret,
+          toleranceSeconds: this.options_.callbackToleranceSeconds,
+        })
+      }
+      callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
+    } catch (error) {
+      // Logged without the body: it may carry card and customer details.
+      this.logger_?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}`)
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
+    if (this.options_.callbackSecret) {
+      const action = webhookActionFor(callback)
+      if (callback.amountMinor === undefined || !callback.currency) return { action: PaymentActions.NOT_SUPPORTED }
+      return { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+    }
+    return this.confirmedAction(callback.shopOrderId)
+  }
+
+  // --- helpers ------------------------------------------------------------------------------
+
+  /** Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. */
+  private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {
+    const transaction = pickTransaction(await this.lookup({ shopOrderId }, "callback confirmation").catch(() => []))
+    const reserved = transaction?.reservedAmount
+    if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
+    const { status } = sessionStatusFor(transaction, reserved.minor)
+    const action =
+      status === PaymentSessionStatus.CAPTURED
+        ? PaymentActions.SUCCESSFUL
+        : status === PaymentSessionStatus.AUTHORIZED
+          ? PaymentActions.AUTHORIZED
+          : status === PaymentSessionStatus.ERROR
+            ? PaymentActions.FAILED
+            : PaymentActions.NOT_SUPPORTED
+    return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+  }
+
+  private orderLinesFor(
+    input: InitiatePaymentInput | UpdatePaymentInput,
+    orderId: string,
+    amountMinor: number,
+    currency: string
+  ): { lines: OrderLine[]; source: AltaPayPaymentData["order_lines_source"] } {
+    const fromContext = this.contextLines(input.context)
+    if (fromContext) {
+      const total = orderLinesTotalMinor(fromContext)
+      // The store route builds lines for the cart total; a difference of rounding size is absorbed.
+      if (Math.abs(total - amountMinor) <= fromContext.length) return { lines: withCompensationLine(fromContext, amountMinor, currency), source: "store_route" }
+      this.logger_?.warn(`AltaPay ${orderId}: the order lines from the store route total ${total}, not ${amountMinor}; sending one summary line instead.`)
+    }
+    return { lines: summaryLine(orderId, amountMinor), source: "summary" }
+  }
+
+  private contextLines(context: unknown): OrderLine[] | undefined {
+    const raw = (context as { altapay?: { order_lines?: unknown } } | undefined)?.altapay?.order_lines
+    if (raw === undefined) return undefined
+    const parsed = contextLinesSchema.safeParse(raw)
+    if (!parsed.success) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay: context.altapay.order_lines is invalid (${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}).`
+      )
+    }
+    return parsed.data
+  }
+
+  private callbackUrls(orderId: string) {
+    const fill = (url?: string) => url?.replace(/\{session_id\}/g, encodeURIComponent(orderId))
+    return { notification: notificationUrl(this.options_), success: fill(this.options_.successUrl), failure: fill(this.options_.failureUrl) }
+  }
+
+  private minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
+    try {
+      return toMinorUnits(amount, currency)
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  private lookup(filter: { shopOrderId?: string; transactionId?: string }, action: string): Promise<GatewayTransaction[]> {
+    return this.client.gateway.payments(filter).catch((error: unknown) => {
+      throw toMedusaError(error, action)
+    })
+  }
+
+  private async lookupOne(transactionId: string, action: string): Promise<GatewayTransaction | undefined> {
+    return pickTransaction(await this.lookup({ transactionId }, action))
+  }
+
+  private async liveTransaction(data: AltaPayPaymentData): Promise<GatewayTransaction | undefined> {
+    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "status read"))
+  }
+}
+
+/** Deterministic per Medusa capture/refund id, so a lost answer can be found again at AltaPay. */
+export function reconciliationId(kind: "capture" | "refund", medusaId: string | undefined): string {
+  return `${RECONCILIATION_PREFIX}-${kind}-${medusaId ?? randomUUID()}`.slice(0, 100)
+}
+
+function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number): AltaPayPaymentData {
+  return {
+    ...data,
+    captures: [...data.captures, { capture_id: captureId ?? null, reconciliation_identifier: reconciliationIdentifier, amount_minor: amountMinor, created_at: new Date().toISOString() }],
+  }
+}
+
+/** Full refund of an untouched payment: its own lines. Anything else: one proportional line. */
+function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
+  const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
+  if (untouched && amountMinor === data.amount_minor) return data.order_lines
+  return proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "refund", description: "Refund" })
+}
+
+function summaryLine(orderId: string, amountMinor: number): OrderLine[] {
+  return [{ itemId: "order", description: `Order ${orderId}`.slice(0, 255), quantity: 1, unitPriceMinor: amountMinor, taxAmountMinor: 0, taxPercent: 0, goodsType: "item" }]
+}
+
+function capturedCannotCancel(): MedusaError {
+  return new MedusaError(MedusaError.Types.NOT_ALLOWED, "AltaPay cancel: the payment is captured, so the reservation cannot be released. Refund it instead.")
+}
+
+function formatMinor(minor: number, currency: string): string {
+  return `${toBigNumber(minor, currency).toString()} ${currency}`
+}
+
+function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
+  if (Buffer.isBuffer(payload.rawData)) return payload.rawData
+  if (typeof payload.rawData === "string") return Buffer.from(payload.rawData, "utf8")
+  return Buffer.alloc(0)
+}
+
+function headerOf(headers: Record<string, unknown>, name: string): string | undefined {
+  const value = headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]
+  return Array.isArray(value) ? String(value[0]) : typeof value === "string" ? value : undefined
+}
