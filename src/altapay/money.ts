@@ -93,9 +93,9 @@ export function assertMinor(minor: number, field = "amount"): void {
  */
 export function allocate(total: number, weights: number[]): number[] {
   assertMinor(total, "total")
-  const sum = weights.reduce((a, w) => a + BigInt(w), 0n)
   if (weights.length === 0) throw invalid("weights", "cannot allocate over no parts")
   if (weights.some((w) => !Number.isSafeInteger(w) || w < 0)) throw invalid("weights", "weights must be non-negative integers")
+  const sum = weights.reduce((a, w) => a + BigInt(w), 0n)
   if (sum === 0n) {
     const parts = weights.map(() => 0)
     parts[0] = total

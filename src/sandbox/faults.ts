@@ -25,6 +25,8 @@ export interface FaultSpec {
   times?: number
   /** Delay for "latency" (default 100 ms). */
   ms?: number
+  /** Let this many matching requests through untouched first (e.g. fail only the second look-up). */
+  skip?: number
 }
 
 export interface ActiveFault {
@@ -40,12 +42,12 @@ export interface Faults {
 }
 
 export class FaultBook implements Faults {
-  private faults: Array<FaultSpec & { left: number }> = []
+  private faults: Array<FaultSpec & { left: number; toSkip: number }> = []
 
   add(fault: FaultSpec): void {
     const left = fault.times ?? 1
     if (!(left > 0)) throw new RangeError("fault times must be greater than zero")
-    this.faults.push({ ...fault, left })
+    this.faults.push({ ...fault, left, toSkip: fault.skip ?? 0 })
   }
 
   clear(): void {
@@ -53,7 +55,7 @@ export class FaultBook implements Faults {
   }
 
   pending(): FaultSpec[] {
-    return this.faults.map(({ left, ...spec }) => ({ ...spec, times: left }))
+    return this.faults.map(({ left, toSkip, ...spec }) => ({ ...spec, times: left, skip: toSkip }))
   }
 
   /** Consumes one use of the first fault matching `path`. */
@@ -61,6 +63,10 @@ export class FaultBook implements Faults {
     const index = this.faults.findIndex((f) => matches(f.route, path))
     if (index < 0) return undefined
     const fault = this.faults[index]
+    if (fault.toSkip > 0) {
+      fault.toSkip -= 1
+      return undefined
+    }
     fault.left -= 1
     if (fault.left <= 0) this.faults.splice(index, 1)
     return { kind: fault.kind, ms: fault.ms ?? 100 }

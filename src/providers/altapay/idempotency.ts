@@ -22,6 +22,10 @@ export class IdempotencyCache<T> {
     return entry.value
   }
 
+  delete(key: string): void {
+    this.entries.delete(key)
+  }
+
   set(key: string, value: T): void {
     this.entries.delete(key)
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs })

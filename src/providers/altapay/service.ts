@@ -46,6 +46,7 @@ import {
 import { toBigNumber, toMinorUnits } from "./amounts"
 import { toCheckoutCustomer } from "./customer"
 import { IdempotencyCache } from "./idempotency"
+import { UncertainRefunds } from "./uncertain-refunds"
 import { toMedusaError } from "./medusa-errors"
 import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "./options"
 import {
@@ -81,7 +82,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly options_: AltaPayOptions
   protected readonly logger_: Logger | undefined
   protected readonly client: AltaPayClient
-  private readonly initiated = new IdempotencyCache<InitiatePaymentOutput>()
+  private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
+  private readonly uncertainRefunds = new UncertainRefunds()
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
@@ -111,11 +113,19 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     if (!orderId) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
     }
-    const previous = key ? this.initiated.get(key) : undefined
-    if (previous && (previous.data as AltaPayPaymentData).amount_minor === amountMinor && (previous.data as AltaPayPaymentData).currency === currency) {
-      return previous
+    // Concurrent and repeated calls with one key share one AltaPay session (for the same amount).
+    const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
+    const previous = cacheKey ? this.initiated.get(cacheKey) : undefined
+    if (previous) return previous
+    const created = this.createSession(input, orderId, amountMinor, currency)
+    if (cacheKey) {
+      this.initiated.set(cacheKey, created)
+      created.catch(() => this.initiated.delete(cacheKey))
     }
+    return created
+  }
 
+  private async createSession(input: InitiatePaymentInput, orderId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
     const { lines, source } = this.orderLinesFor(input, orderId, amountMinor, currency)
     const terminal = terminalFor(this.options_, currency) ?? null
     const session = await this.client.checkout
@@ -132,8 +142,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       .catch((error: unknown) => {
         throw toMedusaError(error, "session creation")
       })
-
-    const output: InitiatePaymentOutput = {
+    return {
       id: session.sessionId,
       status: PaymentSessionStatus.PENDING,
       data: freshPaymentData({
@@ -147,8 +156,6 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         order_lines_source: source,
       }),
     }
-    if (key) this.initiated.set(key, output)
-    return output
   }
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
@@ -233,6 +240,11 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const before = await this.lookupOne(transactionId, "refund check")
     const current = withTransaction(data, before)
     if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
+    const adopted = this.adoptUncertainRefund(transactionId, before, amountMinor)
+    if (adopted) {
+      this.logger_?.warn(`AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`)
+      return { data: { ...current, refunds: current.refunds.map((r) => (r.reconciliation_identifier === adopted.reconciliation_identifier ? { ...r, refund_id: refundId } : r)) } }
+    }
 
     const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
     if (amountMinor > refundable && !this.options_.allowOverRefund) {
@@ -270,6 +282,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
         }
         if (!after) {
+          this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
           throw new MedusaError(
             MedusaError.Types.UNEXPECTED_STATE,
             `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: look for reconciliation identifier ${reconciliationIdentifier} in AltaPay before refunding again.`
@@ -354,6 +367,25 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
             ? PaymentActions.FAILED
             : PaymentActions.NOT_SUPPORTED
     return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+  }
+
+  /**
+   * An earlier refund of this amount whose answer was lost and which AltaPay shows as done: the
+   * record to attribute to the refund being asked for now. Attempts AltaPay never made are forgotten.
+   */
+  private adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): RefundRecord | undefined {
+    for (const attempt of this.uncertainRefunds.list(transactionId)) {
+      const happened = hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded")
+      if (!happened) {
+        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        continue
+      }
+      if (attempt.amountMinor === amountMinor) {
+        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        return { refund_id: null, reconciliation_identifier: attempt.reconciliationIdentifier, amount_minor: amountMinor, status: "succeeded", created_at: new Date(attempt.at).toISOString() }
+      }
+    }
+    return undefined
   }
 
   private orderLinesFor(

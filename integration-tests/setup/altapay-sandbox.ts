@@ -1,0 +1,56 @@
+/**
+ * A sandbox per spec file plus provider options pointing at it. Options are one object whose URL
+ * fields are filled in when the sandbox has started: Medusa runners read module options when a
+ * test boots the module, after the spec's own beforeAll.
+ */
+import path from "node:path"
+import { startSandbox, type Sandbox } from "../../src/sandbox"
+import type { AltaPayOptionsInput } from "../../src/providers/altapay"
+
+export const PROVIDER_RESOLVE = path.resolve(__dirname, "../../src/providers/altapay")
+export const PROVIDER_ID = "pp_altapay_altapay"
+export const API_USER = "medusa-shop@altapay.test"
+export const API_PASSWORD = "integration-password-123"
+export const CALLBACK_SECRET = "integration-callback-secret-0123456789"
+
+export interface SandboxedOptions {
+  options: AltaPayOptionsInput
+  sandbox(): Sandbox
+  start(): Promise<Sandbox>
+  stop(): Promise<void>
+}
+
+export function sandboxedAltaPay(overrides: Partial<AltaPayOptionsInput> = {}): SandboxedOptions {
+  let sandbox: Sandbox | undefined
+  const options: AltaPayOptionsInput = {
+    checkoutUrl: "http://127.0.0.1:1",
+    gatewayUrl: "http://127.0.0.1:1",
+    username: API_USER,
+    password: API_PASSWORD,
+    terminal: "AltaPay Sandbox Test Terminal",
+    callbackSecret: CALLBACK_SECRET,
+    backendUrl: "http://127.0.0.1:9000",
+    successUrl: "http://127.0.0.1:8000/checkout/altapay/success?session={session_id}",
+    failureUrl: "http://127.0.0.1:8000/checkout/altapay/failure?session={session_id}",
+    language: "da",
+    country: "DK",
+    headersTimeoutMs: 2_000,
+    ...overrides,
+  }
+  return {
+    options,
+    sandbox: () => {
+      if (!sandbox) throw new Error("sandbox not started: call start() in beforeAll")
+      return sandbox
+    },
+    async start() {
+      sandbox = await startSandbox({ port: 0, username: API_USER, password: API_PASSWORD, callbackSecret: CALLBACK_SECRET })
+      options.checkoutUrl = sandbox.checkoutUrl
+      options.gatewayUrl = sandbox.gatewayUrl
+      return sandbox
+    },
+    async stop() {
+      await sandbox?.close()
+    },
+  }
+}
