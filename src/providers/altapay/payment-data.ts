@@ -30,8 +30,20 @@ const refundRecordSchema = z.object({
   status: z.enum(["succeeded", "open"]),
   created_at: z.string(),
   order_lines: z.array(orderLineSchema).optional(),
+  /** Order items this refund returned money for (item-level refunds), to track refundable quantities. */
+  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  note: z.string().optional(),
 })
 export type RefundRecord = z.infer<typeof refundRecordSchema>
+
+export const pendingRefundSchema = z.object({
+  amount_minor: z.number().int().positive(),
+  order_lines: z.array(orderLineSchema).min(1),
+  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  note: z.string().optional(),
+  requested_at: z.string(),
+})
+export type PendingRefund = z.infer<typeof pendingRefundSchema>
 
 const captureRecordSchema = z.object({
   capture_id: z.string().nullable(),
@@ -64,6 +76,11 @@ export const paymentDataSchema = z.looseObject({
   failure_reason: z.string().nullable(),
   captures: z.array(captureRecordSchema),
   refunds: z.array(refundRecordSchema),
+  /**
+   * Lines for the next refund of exactly `amount_minor`, written by the admin item-refund route
+   * just before it runs Medusa's refund workflow (Medusa passes only an amount to the provider).
+   */
+  pending_refund: pendingRefundSchema.nullish(),
 })
 export type AltaPayPaymentData = z.infer<typeof paymentDataSchema>
 

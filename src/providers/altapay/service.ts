@@ -55,6 +55,7 @@ import {
   readPaymentData,
   requireTransactionId,
   type AltaPayPaymentData,
+  type PendingRefund,
   type RefundRecord,
 } from "./payment-data"
 import { pickTransaction, sessionStatusFor, webhookActionFor } from "./status"
@@ -253,7 +254,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
       )
     }
-    const orderLines = refundLines(current, amountMinor)
+    // Item-level refunds leave their exact lines in data for this amount; they are used once.
+    const pending = isPendingRefundFor(current.pending_refund, amountMinor) ? current.pending_refund! : undefined
+    const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
     const record: RefundRecord = {
       refund_id: refundId,
       reconciliation_identifier: reconciliationIdentifier,
@@ -261,7 +264,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       status: "succeeded",
       created_at: new Date().toISOString(),
       order_lines: orderLines,
+      ...(pending?.items ? { items: pending.items } : {}),
+      ...(pending?.note ? { note: pending.note } : {}),
     }
+    if (pending) current.pending_refund = null
     try {
       const result = await this.client.gateway.refundCapturedReservation({
         transactionId,
@@ -462,6 +468,13 @@ function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[]
   const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
   if (untouched && amountMinor === data.amount_minor) return data.order_lines
   return proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "refund", description: "Refund" })
+}
+
+const PENDING_REFUND_MAX_AGE_MS = 15 * 60 * 1000
+
+/** A stale pending refund (its workflow failed long ago) must not shape an unrelated refund. */
+function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMinor: number): boolean {
+  return !!pending && pending.amount_minor === amountMinor && Date.now() - Date.parse(pending.requested_at) < PENDING_REFUND_MAX_AGE_MS
 }
 
 function summaryLine(orderId: string, amountMinor: number): OrderLine[] {
