@@ -34,6 +34,8 @@ export const altapayOptionsSchema = z
     failureUrl: url.optional(),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
     flow: z.enum(["redirect", "storefront"]).default("redirect"),
+    /** Product page URL for order lines, e.g. "https://shop.example/products/{handle}". */
+    productUrlTemplate: z.string().regex(/^https?:\/\/.*\{handle\}/, "must be an absolute URL containing {handle}").optional(),
     /** ISO 639-1 language of the payment page, e.g. "da". */
     language: z.string().regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en").default("en"),
     /** ISO 3166-1 alpha-2 country, e.g. "DK". */

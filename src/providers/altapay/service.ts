@@ -20,6 +20,7 @@ import type {
   Logger,
   ProviderWebhookPayload,
   RefundPaymentInput,
+  RemoteQueryFunction,
   RefundPaymentOutput,
   RetrievePaymentInput,
   RetrievePaymentOutput,
@@ -27,17 +28,16 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { z } from "zod"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import {
   AltaPayDeclinedError,
   AltaPayError,
+  AUTHORIZED_STATUSES,
   createAltaPayClient,
-  orderLinesTotalMinor,
   parseCallback,
   proportionalAdjustmentLine,
+  statusIn,
   verifyCallbackSignature,
-  withCompensationLine,
   type AltaPayCallback,
   type AltaPayClient,
   type GatewayTransaction,
@@ -46,12 +46,14 @@ import {
 import { toBigNumber, toMinorUnits } from "./amounts"
 import { toCheckoutCustomer } from "./customer"
 import { IdempotencyCache } from "./idempotency"
+import { createRedirectPayment } from "./redirect-payment"
+import { contextLines, SessionLines } from "./session-lines"
 import { UncertainRefunds } from "./uncertain-refunds"
 import { toMedusaError } from "./medusa-errors"
 import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "./options"
 import {
   freshPaymentData,
-  orderLineSchema,
+  paymentDataSchema,
   readPaymentData,
   requireTransactionId,
   type AltaPayPaymentData,
@@ -63,8 +65,6 @@ import { hasReconciliation, withTransaction } from "./transaction-state"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
-/** Lines the store route hands over in `context.altapay.order_lines` (server-built, never from the browser). */
-const contextLinesSchema = z.array(orderLineSchema).min(1)
 const RECONCILIATION_PREFIX = "medusa"
 
 export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptions> {
@@ -83,6 +83,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly options_: AltaPayOptions
   protected readonly logger_: Logger | undefined
   protected readonly client: AltaPayClient
+  private readonly sessionLines: SessionLines
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly uncertainRefunds = new UncertainRefunds()
 
@@ -90,7 +91,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     super(cradle, options)
     AltaPayProviderService.validateOptions(options as unknown as Record<string, unknown>)
     this.options_ = (parseAltaPayOptions(options) as { options: AltaPayOptions }).options
-    this.logger_ = cradle.logger
+    this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
+    const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
+    this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
     this.client = createAltaPayClient({
       checkoutUrl: this.options_.checkoutUrl,
       gatewayUrl: this.options_.gatewayUrl,
@@ -127,10 +130,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   private async createSession(input: InitiatePaymentInput, orderId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
-    const { lines, source } = this.orderLinesFor(input, orderId, amountMinor, currency)
+    const { lines, source } = await this.sessionLines.resolve({ context: input.context, paymentSessionId: orderId, amountMinor, currency })
     const terminal = terminalFor(this.options_, currency) ?? null
-    const session = await this.client.checkout
-      .createSession({
+    try {
+      const session = await this.client.checkout.createSession({
         orderId,
         amountMinor,
         currency,
@@ -138,24 +141,27 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         customer: toCheckoutCustomer(input.context?.customer),
         transactionInfo: { medusa_payment_session_id: orderId },
         callbacks: this.callbackUrls(orderId),
-        configuration: { autoCapture: this.options_.autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) },
+        configuration: this.sessionConfiguration(this.options_.autoCapture),
       })
-      .catch((error: unknown) => {
-        throw toMedusaError(error, "session creation")
-      })
-    return {
-      id: session.sessionId,
-      status: PaymentSessionStatus.PENDING,
-      data: freshPaymentData({
-        altapay_session_id: session.sessionId,
-        order_id: orderId,
-        amount_minor: amountMinor,
-        currency,
-        terminal,
-        auto_capture: this.options_.autoCapture,
-        order_lines: lines,
-        order_lines_source: source,
-      }),
+      const redirect = this.options_.flow === "redirect" ? await createRedirectPayment(this.client, session.sessionId, terminal) : undefined
+      return {
+        id: session.sessionId,
+        status: PaymentSessionStatus.PENDING,
+        data: freshPaymentData({
+          altapay_session_id: session.sessionId,
+          order_id: orderId,
+          amount_minor: amountMinor,
+          currency,
+          terminal,
+          auto_capture: this.options_.autoCapture,
+          order_lines: lines,
+          order_lines_source: source,
+          redirect_url: redirect?.url ?? null,
+          payment_id: redirect?.paymentId ?? null,
+        }),
+      }
+    } catch (error) {
+      throw toMedusaError(error, "session creation")
     }
   }
 
@@ -163,33 +169,71 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const data = readPaymentData(input.data, "update")
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update")
-    const contextLines = this.contextLines(input.context)
-    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines) return { data }
+    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines(input.context)) return { data }
     if (data.transaction_id) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "AltaPay update: the customer has already paid this session; it cannot change amount. Cancel it and create a new payment session."
       )
     }
-    const { lines, source } = this.orderLinesFor(input, data.order_id, amountMinor, currency)
-    await this.client.checkout
-      .updateSession(data.altapay_session_id, {
+    const { lines, source } = await this.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
+    try {
+      await this.client.checkout.updateSession(data.altapay_session_id, {
         orderId: data.order_id,
         amountMinor,
         currency,
         orderLines: lines,
         customer: toCheckoutCustomer(input.context?.customer),
         callbacks: this.callbackUrls(data.order_id),
-        configuration: { autoCapture: data.auto_capture, language: this.options_.language },
+        configuration: this.sessionConfiguration(data.auto_capture),
       })
-      .catch((error: unknown) => {
-        throw toMedusaError(error, "session update")
-      })
-    return { data: { ...data, amount_minor: amountMinor, currency, order_lines: lines, order_lines_source: source } }
+      // The old payment page was for the old amount; a new one replaces it.
+      const redirect = data.redirect_url ? await createRedirectPayment(this.client, data.altapay_session_id, data.terminal) : undefined
+      return {
+        data: {
+          ...data,
+          amount_minor: amountMinor,
+          currency,
+          order_lines: lines,
+          order_lines_source: source,
+          ...(redirect ? { redirect_url: redirect.url, payment_id: redirect.paymentId } : {}),
+        },
+      }
+    } catch (error) {
+      throw toMedusaError(error, "session update")
+    }
   }
 
+  /**
+   * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
+   * not stay payable: its pending payment pages are expired (by updating the session), and a
+   * reservation a customer made on it anyway is released, since no order will ever claim it.
+   */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    // An unpaid AltaPay session expires by itself; nothing to call.
+    const parsed = paymentDataSchema.safeParse(input.data ?? {})
+    if (!parsed.success) return { data: input.data }
+    const data = parsed.data
+    try {
+      const transaction = pickTransaction(await this.client.gateway.payments({ shopOrderId: data.order_id }))
+      if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
+        await this.client.gateway.releaseReservation({ transactionId: transaction.transactionId })
+        this.logger_?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
+        return { data: withTransaction(data, transaction) }
+      }
+      if (!transaction) {
+        await this.client.checkout.updateSession(data.altapay_session_id, {
+          orderId: data.order_id,
+          amountMinor: data.amount_minor,
+          currency: data.currency,
+          orderLines: data.order_lines,
+          callbacks: this.callbackUrls(data.order_id),
+          configuration: this.sessionConfiguration(data.auto_capture),
+        })
+      }
+    } catch (error) {
+      // Deleting must not block the cart; the amount check at authorization still guards it.
+      this.logger_?.warn(`AltaPay ${data.order_id}: could not retire the replaced session: ${error instanceof Error ? error.message : String(error)}`)
+    }
     return { data: input.data }
   }
 
@@ -394,33 +438,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return undefined
   }
 
-  private orderLinesFor(
-    input: InitiatePaymentInput | UpdatePaymentInput,
-    orderId: string,
-    amountMinor: number,
-    currency: string
-  ): { lines: OrderLine[]; source: AltaPayPaymentData["order_lines_source"] } {
-    const fromContext = this.contextLines(input.context)
-    if (fromContext) {
-      const total = orderLinesTotalMinor(fromContext)
-      // The store route builds lines for the cart total; a difference of rounding size is absorbed.
-      if (Math.abs(total - amountMinor) <= fromContext.length) return { lines: withCompensationLine(fromContext, amountMinor, currency), source: "store_route" }
-      this.logger_?.warn(`AltaPay ${orderId}: the order lines from the store route total ${total}, not ${amountMinor}; sending one summary line instead.`)
-    }
-    return { lines: summaryLine(orderId, amountMinor), source: "summary" }
-  }
-
-  private contextLines(context: unknown): OrderLine[] | undefined {
-    const raw = (context as { altapay?: { order_lines?: unknown } } | undefined)?.altapay?.order_lines
-    if (raw === undefined) return undefined
-    const parsed = contextLinesSchema.safeParse(raw)
-    if (!parsed.success) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `AltaPay: context.altapay.order_lines is invalid (${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}).`
-      )
-    }
-    return parsed.data
+  private sessionConfiguration(autoCapture: boolean) {
+    return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
   }
 
   private callbackUrls(orderId: string) {
@@ -451,6 +470,15 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 }
 
+/** A module dependency that may not be registered (awilix throws on unknown names). */
+function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
+  try {
+    return cradle[name] as T | undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Deterministic per Medusa capture/refund id, so a lost answer can be found again at AltaPay. */
 export function reconciliationId(kind: "capture" | "refund", medusaId: string | undefined): string {
   return `${RECONCILIATION_PREFIX}-${kind}-${medusaId ?? randomUUID()}`.slice(0, 100)
@@ -477,9 +505,6 @@ function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMin
   return !!pending && pending.amount_minor === amountMinor && Date.now() - Date.parse(pending.requested_at) < PENDING_REFUND_MAX_AGE_MS
 }
 
-function summaryLine(orderId: string, amountMinor: number): OrderLine[] {
-  return [{ itemId: "order", description: `Order ${orderId}`.slice(0, 255), quantity: 1, unitPriceMinor: amountMinor, taxAmountMinor: 0, taxPercent: 0, goodsType: "item" }]
-}
 
 function capturedCannotCancel(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_ALLOWED, "AltaPay cancel: the payment is captured, so the reservation cannot be released. Refund it instead.")
