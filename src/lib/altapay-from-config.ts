@@ -1,14 +1,13 @@
 /**
  * Routes need the same AltaPay client the provider uses (CUSTOMER tokens, live transaction reads,
- * payment links). They find the provider's options in the Payment module's config and share one
- * client per options object, so tokens and connections are pooled per process.
+ * payment links). They find the provider's options in the Payment module's config and use the
+ * process-wide shared client, so the MERCHANT token and connections are the provider's too.
  */
 import type { ConfigModule } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { createAltaPayClient, type AltaPayClient } from "../altapay"
+import type { AltaPayClient } from "../altapay"
 import { parseAltaPayOptions, type AltaPayOptions } from "../providers/altapay/options"
-
-const clients = new WeakMap<object, { options: AltaPayOptions; client: AltaPayClient }>()
+import { sharedAltaPayClient } from "../providers/altapay/shared-client"
 
 interface ProviderEntry {
   resolve?: unknown
@@ -32,25 +31,7 @@ export function altapayFromConfig(configModule: ConfigModule): { options: AltaPa
       "The AltaPay provider is not configured: add medusa-payment-altapay/providers/altapay to the Payment module's providers in medusa-config."
     )
   }
-  let cached = clients.get(entry.options)
-  if (!cached) {
-    const parsed = parseAltaPayOptions(entry.options)
-    if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
-    const o = parsed.options
-    cached = {
-      options: o,
-      client: createAltaPayClient({
-        checkoutUrl: o.checkoutUrl,
-        gatewayUrl: o.gatewayUrl,
-        username: o.username,
-        password: o.password,
-        connectTimeoutMs: o.connectTimeoutMs,
-        headersTimeoutMs: o.headersTimeoutMs,
-        bodyTimeoutMs: o.bodyTimeoutMs,
-        maxRetries: o.maxRetries,
-      }),
-    }
-    clients.set(entry.options, cached)
-  }
-  return { ...cached, providerId: `pp_altapay_${entry.id ?? "altapay"}` }
+  const parsed = parseAltaPayOptions(entry.options)
+  if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
+  return { options: parsed.options, client: sharedAltaPayClient(parsed.options), providerId: `pp_altapay_${entry.id ?? "altapay"}` }
 }

@@ -33,7 +33,6 @@ import {
   AltaPayDeclinedError,
   AltaPayError,
   AUTHORIZED_STATUSES,
-  createAltaPayClient,
   parseCallback,
   proportionalAdjustmentLine,
   statusIn,
@@ -47,6 +46,7 @@ import { toBigNumber, toMinorUnits } from "./amounts"
 import { toCheckoutCustomer } from "./customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
+import { sharedAltaPayClient } from "./shared-client"
 import { contextLines, SessionLines } from "./session-lines"
 import { UncertainRefunds } from "./uncertain-refunds"
 import { toMedusaError } from "./medusa-errors"
@@ -94,17 +94,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
     const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
     this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
-    this.client = createAltaPayClient({
-      checkoutUrl: this.options_.checkoutUrl,
-      gatewayUrl: this.options_.gatewayUrl,
-      username: this.options_.username,
-      password: this.options_.password,
-      connectTimeoutMs: this.options_.connectTimeoutMs,
-      headersTimeoutMs: this.options_.headersTimeoutMs,
-      bodyTimeoutMs: this.options_.bodyTimeoutMs,
-      maxRetries: this.options_.maxRetries,
-      logger: { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) },
-    })
+    this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) })
   }
 
   // --- checkout ---------------------------------------------------------------------------
