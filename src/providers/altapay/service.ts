@@ -321,14 +321,14 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           this.logger_?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
           return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
         }
-        if (!after) {
-          this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
-          throw new MedusaError(
-            MedusaError.Types.UNEXPECTED_STATE,
-            `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: look for reconciliation identifier ${reconciliationIdentifier} in AltaPay before refunding again.`
-          )
-        }
-        throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay refund failed: ${error.message} AltaPay shows no such refund, so nothing was refunded; it is safe to try again.`)
+        // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
+        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
+        throw new MedusaError(
+          MedusaError.Types.UNEXPECTED_STATE,
+          after
+            ? `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay (${error.message}), and AltaPay shows no such refund yet. Trying again is safe: the plugin checks AltaPay for this attempt before sending another.`
+            : `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${reconciliationIdentifier} in AltaPay.`
+        )
       }
       throw toMedusaError(error, "refund")
     }
@@ -417,6 +417,14 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     for (const attempt of this.uncertainRefunds.list(transactionId)) {
       const happened = hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded")
       if (!happened) {
+        // A request AltaPay may still be working on: refunding again now could refund twice.
+        const waitMs = attempt.at + 2 * this.options_.headersTimeoutMs - Date.now()
+        if (waitMs > 0) {
+          throw new MedusaError(
+            MedusaError.Types.CONFLICT,
+            `AltaPay refund: an earlier refund attempt (${attempt.reconciliationIdentifier}) got no answer and AltaPay does not show it yet. Try again in ${Math.ceil(waitMs / 1000)} s.`
+          )
+        }
         this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
         continue
       }

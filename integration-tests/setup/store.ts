@@ -1,0 +1,405 @@
+/**
+ * Seeding and shopping helpers for whole-app specs on the AltaPay test store
+ * (integration-tests/setup/store-app). The runner restores the database before every test, so
+ * seed in `beforeEach` (or at the start of each test):
+ *
+ *   const store = useAltaPayStore()                          // top level of the spec
+ *   medusaIntegrationTestRunner({ cwd: STORE_APP_DIR, testSuite: ({ api, getContainer }) => {
+ *     let seed: SeededStore
+ *     beforeEach(async () => { seed = await seedStore(getContainer()) })
+ *     it("...", async () => {
+ *       const { orderId } = await createAltaPayOrder(api, seed, store.sandbox())
+ *     })
+ *   }})
+ *
+ * Everything is created with Medusa's own core-flows workflows, as Medusa's seed script does.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import {
+  createApiKeysWorkflow,
+  createProductsWorkflow,
+  createPromotionsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
+  createTaxRatesWorkflow,
+  createTaxRegionsWorkflow,
+  createUserAccountWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
+} from "@medusajs/medusa/core-flows"
+import { createPayment, listPaymentMethods, startAltaPayCheckout, type AltaPaySession } from "../../src/storefront"
+import { PROVIDER_ID } from "./altapay-sandbox"
+
+/** The runner's axios instance (`api`), typed as far as these helpers use it. */
+export interface Api {
+  get(url: string, config?: RequestConfig): Promise<ApiResponse>
+  post(url: string, data?: unknown, config?: RequestConfig): Promise<ApiResponse>
+  delete(url: string, config?: RequestConfig): Promise<ApiResponse>
+  defaults: { baseURL?: string }
+}
+export interface RequestConfig {
+  headers?: Record<string, string>
+  validateStatus?: (status: number) => boolean
+}
+export interface ApiResponse<T = any> {
+  status: number
+  data: T
+  headers: Record<string, unknown>
+}
+
+export type StoreCurrency = "dkk" | "jpy" | "eur"
+
+export interface SeedStoreOptions {
+  /** Region currency (default dkk). dkk: Denmark, 25 % VAT; jpy: Japan, 10 %; eur: Germany, 19 %. */
+  currency?: StoreCurrency
+  /** Prices (products and shipping) include tax (a region price preference). */
+  taxInclusive?: boolean
+  /** A second tax rate (percent) on the second product ("tea"), overriding the region's rate. */
+  reducedTaxRate?: number
+  /** Adds an active, manual promotion: `code`, percentage off items. */
+  promotion?: { code: string; percent: number }
+  /** Shipping price in major units (default 49 dkk/eur, 700 jpy). */
+  shippingAmount?: number
+}
+
+export interface SeededProduct {
+  id: string
+  handle: string
+  title: string
+  variantId: string
+  sku: string
+  /** Major units in the region currency. */
+  price: number
+}
+
+export interface SeededStore {
+  currency: StoreCurrency
+  countryCode: string
+  region: { id: string; name: string; currency_code: string }
+  salesChannel: { id: string }
+  publishableKey: string
+  stockLocation: { id: string }
+  shippingProfile: { id: string }
+  shippingOption: { id: string; name: string }
+  /** coffee (region rate), tea (reducedTaxRate when given). */
+  products: { coffee: SeededProduct; tea: SeededProduct }
+  promotionCode?: string
+}
+
+const REGIONS: Record<StoreCurrency, { country: string; name: string; vat: number; prices: { coffee: number; tea: number; shipping: number } }> = {
+  dkk: { country: "dk", name: "Denmark", vat: 25, prices: { coffee: 89.95, tea: 45.5, shipping: 49 } },
+  eur: { country: "de", name: "Germany", vat: 19, prices: { coffee: 12.99, tea: 6.49, shipping: 4.9 } },
+  jpy: { country: "jp", name: "Japan", vat: 10, prices: { coffee: 1980, tea: 735, shipping: 700 } },
+}
+
+/** A region, tax region, sales channel, publishable key, stock location, shipping option and two products. */
+export async function seedStore(container: MedusaContainer, options: SeedStoreOptions = {}): Promise<SeededStore> {
+  const currency = options.currency ?? "dkk"
+  const spec = REGIONS[currency]
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  const fulfillment = container.resolve(Modules.FULFILLMENT)
+
+  const {
+    result: [salesChannel],
+  } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: `Webshop ${currency.toUpperCase()}` }] } })
+
+  const {
+    result: [apiKey],
+  } = await createApiKeysWorkflow(container).run({ input: { api_keys: [{ title: "Storefront", type: "publishable", created_by: "" }] } })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: apiKey.id, add: [salesChannel.id] } })
+
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
+    input: {
+      regions: [
+        {
+          name: spec.name,
+          currency_code: currency,
+          countries: [spec.country],
+          payment_providers: [PROVIDER_ID, "pp_system_default"],
+          automatic_taxes: true,
+          is_tax_inclusive: !!options.taxInclusive,
+        },
+      ],
+    },
+  })
+
+  const {
+    result: [taxRegion],
+  } = await createTaxRegionsWorkflow(container).run({
+    input: [{ country_code: spec.country, provider_id: "tp_system", default_tax_rate: { rate: spec.vat, code: `VAT${spec.vat}`, name: `VAT ${spec.vat} %` } }],
+  })
+
+  const {
+    result: [stockLocation],
+  } = await createStockLocationsWorkflow(container).run({
+    input: { locations: [{ name: `Warehouse ${spec.name}`, address: { address_1: "Lagervej 1", city: "Copenhagen", country_code: spec.country.toUpperCase() } }] },
+  })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: stockLocation.id, add: [salesChannel.id] } })
+  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: stockLocation.id }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } })
+
+  const existingProfiles = await fulfillment.listShippingProfiles({ type: "default" })
+  const shippingProfile =
+    existingProfiles[0] ??
+    (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Default", type: "default" }] } })).result[0]
+
+  const fulfillmentSet = await fulfillment.createFulfillmentSets({
+    name: `Shipping from ${spec.name}`,
+    type: "shipping",
+    service_zones: [{ name: spec.name, geo_zones: [{ country_code: spec.country, type: "country" }] }],
+  })
+  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: stockLocation.id }, [Modules.FULFILLMENT]: { fulfillment_set_id: fulfillmentSet.id } })
+
+  const shippingAmount = options.shippingAmount ?? spec.prices.shipping
+  const {
+    result: [shippingOption],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Standard delivery",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fulfillmentSet.service_zones[0].id,
+        shipping_profile_id: shippingProfile.id,
+        type: { label: "Standard", description: "2-3 days", code: "standard" },
+        prices: [
+          { currency_code: currency, amount: shippingAmount },
+          { region_id: region.id, amount: shippingAmount },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+
+  const product = (key: "coffee" | "tea", title: string, sku: string, thumbnail: string) => ({
+    title,
+    handle: `${key}-${currency}`,
+    status: "published" as const,
+    shipping_profile_id: shippingProfile.id,
+    thumbnail,
+    options: [{ title: "Size", values: ["Standard"] }],
+    variants: [{ title: "Standard", sku: `${sku}-${currency.toUpperCase()}`, options: { Size: "Standard" }, manage_inventory: false, prices: [{ currency_code: currency, amount: spec.prices[key] }] }],
+    sales_channels: [{ id: salesChannel.id }],
+  })
+  const { result: created } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        product("coffee", "Coffee beans", "COFFEE-1KG", "https://images.shop.example/coffee.png"),
+        product("tea", "Green tea", "TEA-100G", "https://images.shop.example/tea.png"),
+      ],
+    },
+  })
+  const seeded = (key: "coffee" | "tea"): SeededProduct => {
+    const p = created.find((c) => c.handle === `${key}-${currency}`)!
+    const variant = p.variants[0]
+    return { id: p.id, handle: p.handle, title: p.title, variantId: variant.id, sku: variant.sku ?? "", price: spec.prices[key] }
+  }
+  const products = { coffee: seeded("coffee"), tea: seeded("tea") }
+
+  if (options.reducedTaxRate !== undefined) {
+    await createTaxRatesWorkflow(container).run({
+      input: [
+        {
+          tax_region_id: taxRegion.id,
+          rate: options.reducedTaxRate,
+          code: `REDUCED${options.reducedTaxRate}`,
+          name: `Reduced ${options.reducedTaxRate} %`,
+          rules: [{ reference: "product", reference_id: products.tea.id }],
+        },
+      ],
+    })
+  }
+
+  if (options.promotion) {
+    await createPromotionsWorkflow(container).run({
+      input: {
+        promotionsData: [
+          {
+            code: options.promotion.code,
+            type: "standard",
+            status: "active",
+            is_automatic: false,
+            application_method: { type: "percentage", target_type: "items", allocation: "each", value: options.promotion.percent, currency_code: currency },
+          },
+        ],
+      },
+    })
+  }
+
+  return {
+    currency,
+    countryCode: spec.country,
+    region: { id: region.id, name: region.name, currency_code: region.currency_code },
+    salesChannel: { id: salesChannel.id },
+    publishableKey: apiKey.token,
+    stockLocation: { id: stockLocation.id },
+    shippingProfile: { id: shippingProfile.id },
+    shippingOption: { id: shippingOption.id, name: shippingOption.name },
+    products,
+    ...(options.promotion ? { promotionCode: options.promotion.code } : {}),
+  }
+}
+
+/** Headers for /store calls: the publishable key, plus a customer's bearer token when given. */
+export function storeHeaders(seed: Pick<SeededStore, "publishableKey">, customerToken?: string): Record<string, string> {
+  return { "x-publishable-api-key": seed.publishableKey, ...(customerToken ? { authorization: `Bearer ${customerToken}` } : {}) }
+}
+
+export interface CreateCartOptions {
+  /** Items by product key (default: 2 coffee + 1 tea). */
+  items?: Array<{ product: "coffee" | "tea"; quantity: number }>
+  /** Add the seeded shipping option (default true). */
+  shipping?: boolean
+  /** Apply the seeded promotion code (default: when the seed has one). */
+  promotion?: boolean
+  email?: string
+  /** A signed-in customer's token: the cart becomes theirs. */
+  customerToken?: string
+}
+
+const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", phone: "+4512345678" }
+
+/** A cart built through the store API as a storefront would: items, address, shipping, promotion. Returns the cart. */
+export async function createCart(api: Api, seed: SeededStore, options: CreateCartOptions = {}): Promise<any> {
+  const headers = storeHeaders(seed, options.customerToken)
+  const opts = { headers }
+  const { data } = await api.post("/store/carts", { region_id: seed.region.id, sales_channel_id: seed.salesChannel.id, email: options.email ?? "karen@example.com" }, opts)
+  const cartId: string = data.cart.id
+  for (const item of options.items ?? [
+    { product: "coffee" as const, quantity: 2 },
+    { product: "tea" as const, quantity: 1 },
+  ]) {
+    await api.post(`/store/carts/${cartId}/line-items`, { variant_id: seed.products[item.product].variantId, quantity: item.quantity }, opts)
+  }
+  const address = { ...ADDRESS, country_code: seed.countryCode }
+  await api.post(`/store/carts/${cartId}`, { shipping_address: address, billing_address: address }, opts)
+  if (options.shipping ?? true) await api.post(`/store/carts/${cartId}/shipping-methods`, { option_id: seed.shippingOption.id }, opts)
+  if ((options.promotion ?? !!seed.promotionCode) && seed.promotionCode) await api.post(`/store/carts/${cartId}/promotions`, { promo_codes: [seed.promotionCode] }, opts)
+  const { data: fetched } = await api.get(`/store/carts/${cartId}`, opts)
+  return fetched.cart
+}
+
+/** POST /store/carts/:id/altapay-session through the storefront helper, as a browser would. */
+export function startSession(api: Api, seed: SeededStore, cartId: string, customerToken?: string): Promise<AltaPaySession> {
+  return startAltaPayCheckout({
+    medusaUrl: api.defaults.baseURL!,
+    publishableKey: seed.publishableKey,
+    cartId,
+    ...(customerToken ? { headers: { authorization: `Bearer ${customerToken}` } } : {}),
+  })
+}
+
+export interface PaidSession {
+  session: AltaPaySession
+  paymentId: string
+  /** Status of the hosted page's answer (303 to the success URL when it has one). */
+  pageStatus: number
+  /** Where the payment page sent the customer back to. */
+  returnUrl: string | null
+}
+
+/**
+ * Pays an AltaPay session the way a customer does: lists the methods with the CUSTOMER token,
+ * creates the payment, and submits the hosted payment page (the sandbox then sends its
+ * notification callback to the session's notification URL before redirecting the customer).
+ */
+export async function payWithAltaPay(session: AltaPaySession, outcome: "authorize" | "decline" = "authorize"): Promise<PaidSession> {
+  const methods = await listPaymentMethods(session)
+  const card = methods.find((m) => m.type === "CARD") ?? methods[0]
+  if (!card) throw new Error("AltaPay offered no payment method")
+  const payment = await createPayment(session, card.id)
+  const page = await fetch(payment.redirectUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ outcome }).toString(),
+    redirect: "manual",
+  })
+  await page.text()
+  return { session, paymentId: payment.paymentId, pageStatus: page.status, returnUrl: page.headers.get("location") }
+}
+
+/** The order created from a cart (by the customer completing it, or by the callback), if any. */
+export async function orderForCart(container: MedusaContainer, cartId: string): Promise<{ id: string } | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  const orderId = (data[0] as { order_id?: string } | undefined)?.order_id
+  return orderId ? { id: orderId } : undefined
+}
+
+/** Polls until the cart has an order (the callback path completes it about webhook_delay later). */
+export async function waitForOrder(container: MedusaContainer, cartId: string, timeoutMs = 15_000): Promise<{ id: string }> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const order = await orderForCart(container, cartId)
+    if (order) return order
+    if (Date.now() > deadline) throw new Error(`No order for cart ${cartId} after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/** The order's payments (Medusa), with their AltaPay data. */
+export async function orderPayments(container: MedusaContainer, orderId: string): Promise<Array<{ id: string; amount: unknown; authorized_at?: unknown; captured_at?: unknown; data: Record<string, any> }>> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "payment_collections.payments.id", "payment_collections.payments.amount", "payment_collections.payments.data", "payment_collections.payments.authorized_at", "payment_collections.payments.captured_at"],
+    filters: { id: orderId },
+  })
+  const order = data[0] as { payment_collections?: Array<{ payments?: any[] }> } | undefined
+  return (order?.payment_collections ?? []).flatMap((c) => c.payments ?? [])
+}
+
+export interface AltaPayOrder {
+  cart: any
+  session: AltaPaySession
+  orderId: string
+  paymentId: string
+}
+
+/**
+ * The whole storefront path: cart -> our route -> pay on AltaPay's page -> complete the cart.
+ * Returns the Medusa order and payment ids (the payment is authorized; capture it from the admin).
+ */
+export async function createAltaPayOrder(api: Api, seed: SeededStore, container: MedusaContainer, cartOptions: CreateCartOptions = {}): Promise<AltaPayOrder> {
+  const cart = await createCart(api, seed, cartOptions)
+  const session = await startSession(api, seed, cart.id, cartOptions.customerToken)
+  await payWithAltaPay(session)
+  const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed, cartOptions.customerToken) })
+  if (data.type !== "order") throw new Error(`Cart ${cart.id} did not complete: ${JSON.stringify(data.error ?? data)}`)
+  const [payment] = await orderPayments(container, data.order.id)
+  return { cart, session, orderId: data.order.id, paymentId: payment.id }
+}
+
+// --- customers and admins -------------------------------------------------------------------
+
+/** Registers a customer through the store API and returns a signed-in bearer token. */
+export async function createCustomer(api: Api, seed: SeededStore, email = `customer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password = "secret-password-123"): Promise<{ id: string; email: string; token: string }> {
+  const { data: registration } = await api.post("/auth/customer/emailpass/register", { email, password })
+  const { data } = await api.post("/store/customers", { email, first_name: "Karen", last_name: "Blixen" }, { headers: storeHeaders(seed, registration.token) })
+  const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+  return { id: data.customer.id, email, token: login.token }
+}
+
+/**
+ * An admin user and headers for /admin calls: registered through the auth API, made a user with
+ * Medusa's createUserAccountWorkflow (what accepting an invite does), then signed in.
+ */
+export async function createAdminUser(api: Api, container: MedusaContainer, email = "admin@shop.example", password = "admin-password-123"): Promise<{ id: string; token: string; headers: Record<string, string> }> {
+  const { data: registration } = await api.post("/auth/user/emailpass/register", { email, password })
+  const authIdentityId = jwtClaims(registration.token).auth_identity_id as string
+  const { result: user } = await createUserAccountWorkflow(container).run({ input: { authIdentityId, userData: { email, first_name: "Shop", last_name: "Admin" } } })
+  const { data: login } = await api.post("/auth/user/emailpass", { email, password })
+  return { id: user.id, token: login.token, headers: { authorization: `Bearer ${login.token}` } }
+}
+
+function jwtClaims(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+}

@@ -1,0 +1,14 @@
+/** AltaPay's current record of a payment, for display: a failure to read it is shown, not thrown. */
+import type { AltaPayClient } from "../../../../altapay"
+import type { AltaPayPaymentData } from "../../../../providers/altapay/payment-data"
+import { pickTransaction } from "../../../../providers/altapay/status"
+import type { LiveTransaction } from "./payment-view"
+
+export async function readLiveTransaction(client: AltaPayClient, data: AltaPayPaymentData): Promise<LiveTransaction> {
+  try {
+    const transactions = await client.gateway.payments(data.transaction_id ? { transactionId: data.transaction_id } : { shopOrderId: data.order_id })
+    return { transaction: pickTransaction(transactions) }
+  } catch (error) {
+    return { error: `AltaPay could not be reached to read the payment: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * What the admin sees of an AltaPay payment: AltaPay's live transaction (state, amounts, card,
+ * fraud score, reconciliation identifiers) beside the refunds we recorded, open ones marked, and
+ * what can still be refunded item by item. Pure: the route fetches, this shapes.
+ */
+import { minorToDecimal, type GatewayAmount, type GatewayTransaction } from "../../../../altapay"
+import { withTransaction } from "../../../../providers/altapay/transaction-state"
+import type { AltaPayPayment } from "./altapay-payment"
+import { orderEntries, refundedQuantities, type RefundedItem } from "./item-refund-lines"
+
+export interface Money {
+  /** Integer minor units. */
+  minor: number
+  /** Exact decimal text, e.g. "96.66". */
+  decimal: string
+  /** ISO 4217, upper case. */
+  currency: string
+}
+
+export interface AdminAltaPayRefund {
+  /** Medusa's refund id; null for a refund made outside Medusa (seen only at AltaPay). */
+  refund_id: string | null
+  reconciliation_identifier: string
+  amount: Money
+  status: "succeeded" | "open"
+  /** AltaPay answered Open: the money has not moved yet. */
+  open: boolean
+  created_at: string
+  note: string | null
+  items: Array<RefundedItem & { title: string }>
+  source: "medusa" | "altapay"
+}
+
+export interface AdminAltaPayPayment {
+  id: string
+  currency_code: string
+  order_id: string | null
+  order_display_id: number | null
+  /** Medusa's own records of this payment. */
+  medusa: { amount: Money; captured: Money; refunded: Money; canceled_at: string | null }
+  altapay: {
+    /** False when AltaPay could not be reached: the values are the last ones stored. */
+    live: boolean
+    error: string | null
+    transaction_id: string | null
+    payment_id: string | null
+    shop_order_id: string
+    session_id: string
+    status: string | null
+    terminal: string | null
+    auto_capture: boolean
+    reserved: Money | null
+    captured: Money | null
+    refunded: Money | null
+    card: { scheme: string | null; masked_pan: string | null; expiry: string | null; issuing_country: string | null }
+    fraud: { score: string | null; explanation: string | null }
+    payment_nature: string | null
+    reconciliation_identifiers: Array<{ id: string; type: string; amount: Money | null; date: string | null }>
+    created_at: string | null
+    updated_at: string | null
+  }
+  refunds: AdminAltaPayRefund[]
+  open_refunds: number
+  refundable: {
+    /** Captured and not yet refunded, by Medusa's records. */
+    amount: Money
+    items: Array<{ line_item_id: string; title: string; sku: string | null; quantity: number; refunded_quantity: number; refundable_quantity: number }>
+    shipping: Array<{ id: string; name: string; amount: Money; refunded: boolean }>
+  }
+  /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
+  pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
+}
+
+export interface LiveTransaction {
+  transaction?: GatewayTransaction
+  /** Why AltaPay's state could not be read. */
+  error?: string
+}
+
+export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransaction): AdminAltaPayPayment {
+  const currency = payment.currency_code.toUpperCase()
+  const money = (minor: number): Money => ({ minor, decimal: minorToDecimal(minor, currency), currency })
+  const fromGateway = (amount: GatewayAmount | undefined): Money | null => (amount ? { minor: amount.minor, decimal: amount.decimal, currency: amount.currency || currency } : null)
+  const stored = (minor: number | null): Money | null => (minor === null ? null : money(minor))
+
+  const data = withTransaction(payment.data, live.transaction)
+  const tx = live.transaction
+  const entries = payment.order ? safeEntries(payment) : undefined
+  const titles = new Map<string, string>()
+  for (const item of entries?.source.items ?? []) titles.set(item.id, item.title)
+  for (const method of entries?.source.shipping ?? []) titles.set(method.id, method.name)
+
+  const medusaRefundIds = new Set(payment.medusa_refunds.map((r) => r.id))
+  const refunds: AdminAltaPayRefund[] = data.refunds.map((r) => ({
+    refund_id: r.refund_id,
+    reconciliation_identifier: r.reconciliation_identifier,
+    amount: money(r.amount_minor),
+    status: r.status,
+    open: r.status === "open",
+    created_at: r.created_at,
+    note: r.note ?? null,
+    items: (r.items ?? []).map((item) => ({ ...item, title: titles.get(item.line_item_id) ?? item.line_item_id })),
+    source: r.refund_id && medusaRefundIds.has(r.refund_id) ? "medusa" : "altapay",
+  }))
+
+  const refunded = refundedQuantities(payment.data.refunds)
+  const expiry = tx?.cardInformation?.expiry ?? tx?.creditCardExpiry
+  return {
+    id: payment.id,
+    currency_code: payment.currency_code,
+    order_id: payment.order?.id ?? null,
+    order_display_id: payment.order?.display_id ?? null,
+    medusa: { amount: money(payment.amount_minor), captured: money(payment.captured_minor), refunded: money(payment.refunded_minor), canceled_at: payment.canceled_at },
+    altapay: {
+      live: !!tx,
+      error: live.error ?? null,
+      transaction_id: data.transaction_id,
+      payment_id: data.payment_id,
+      shop_order_id: data.order_id,
+      session_id: data.altapay_session_id,
+      status: data.transaction_status,
+      terminal: data.terminal,
+      auto_capture: data.auto_capture,
+      reserved: fromGateway(tx?.reservedAmount) ?? stored(data.reserved_minor),
+      captured: fromGateway(tx?.capturedAmount) ?? stored(data.captured_minor),
+      refunded: fromGateway(tx?.refundedAmount) ?? stored(data.refunded_minor),
+      card: {
+        scheme: data.card_scheme,
+        masked_pan: data.masked_pan,
+        expiry: expiry?.month && expiry.year ? `${expiry.month}/${expiry.year}` : null,
+        issuing_country: tx?.cardInformation?.issuingCountry ?? null,
+      },
+      fraud: { score: tx?.fraudRiskScore ?? null, explanation: tx?.fraudExplanation ?? null },
+      payment_nature: tx?.paymentNature ?? null,
+      reconciliation_identifiers: (tx?.reconciliationIdentifiers ?? []).map((r) => ({ id: r.id, type: r.type, amount: fromGateway(r.amount), date: r.date?.toISOString() ?? null })),
+      created_at: tx?.createdDate?.toISOString() ?? null,
+      updated_at: tx?.updatedDate?.toISOString() ?? null,
+    },
+    refunds,
+    open_refunds: refunds.filter((r) => r.open).length,
+    refundable: {
+      amount: money(Math.max(payment.captured_minor - payment.refunded_minor, 0)),
+      items: (entries?.source.items ?? []).map((item) => {
+        const done = refunded.get(item.id) ?? 0
+        return { line_item_id: item.id, title: item.title, sku: item.sku ?? null, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(item.quantity - done, 0) }
+      }),
+      shipping: (entries?.source.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
+    },
+    pending_refund: data.pending_refund
+      ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
+      : null,
+  }
+}
+
+/** An order the builder cannot read (odd data) still shows its payment, just without item refunds. */
+function safeEntries(payment: AltaPayPayment) {
+  try {
+    return payment.order ? orderEntries(payment.order) : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * POST /admin/altapay/payments/:id/refunds  { items: [{ line_item_id, quantity }], shipping?, note? }
+ *
+ * Refunds order items through AltaPay with their exact lines (their tax, their share of
+ * promotions) and through Medusa's refund workflow, so Medusa's refund and order records match.
+ * Refunds of one payment run one at a time: each sees what the previous one refunded.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { ILockingModule } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { minorToDecimal, type OrderLine } from "../../../../../../altapay"
+import { altapayFromConfig } from "../../../../../../lib/altapay-from-config"
+import { loadAltaPayPayment, type AltaPayPayment } from "../../../_lib/altapay-payment"
+import { ItemRefundError, planItemRefund } from "../../../_lib/item-refund-lines"
+import { readLiveTransaction } from "../../../_lib/live-transaction"
+import { parseBody } from "../../../_lib/parse-body"
+import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
+import { refundAltaPayItemsWorkflow } from "../../../_lib/refund-items-workflow"
+
+const AdminAltaPayItemRefund = z
+  .object({
+    items: z.array(z.object({ line_item_id: z.string().min(1), quantity: z.number().int().positive() }).strict()).max(500).default([]),
+    /** Also refund the order's shipping (each shipping method once). */
+    shipping: z.boolean().optional(),
+    note: z.string().trim().max(1000).optional(),
+  })
+  .strict()
+
+export interface AdminAltaPayItemRefundResponse {
+  refund: AdminAltaPayRefund & { order_lines: OrderLine[] }
+  altapay_payment: AdminAltaPayPayment
+}
+
+/** Seconds a refund waits for another refund of the same payment to finish. */
+const LOCK_TIMEOUT_SECONDS = 30
+
+export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayItemRefundResponse>) => {
+  const body = parseBody(AdminAltaPayItemRefund, req.body)
+  const { client, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const paymentId = req.params.id
+  const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
+
+  let started = false
+  const done = await locking
+    .execute(
+      `altapay-item-refund:${paymentId}`,
+      async () => {
+        started = true
+        const payment = await loadAltaPayPayment(req.scope, paymentId, providerId)
+        const plan = planFor(payment, body)
+        const before = new Set(payment.medusa_refunds.map((r) => r.id))
+        await refundAltaPayItemsWorkflow(req.scope).run({
+          input: {
+            payment_id: paymentId,
+            amount: minorToDecimal(plan.amountMinor, payment.currency_code),
+            pending_refund: { amount_minor: plan.amountMinor, order_lines: plan.lines, items: plan.items, ...(body.note ? { note: body.note } : {}), requested_at: new Date().toISOString() },
+            note: body.note,
+            created_by: req.auth_context?.actor_id,
+          },
+        })
+        return { before, lines: plan.lines }
+      },
+      { timeout: LOCK_TIMEOUT_SECONDS }
+    )
+    .catch((error: unknown) => {
+      if (started) throw error
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Another refund of payment ${paymentId} is still running; try again in a moment.`)
+    })
+
+  const after = await loadAltaPayPayment(req.scope, paymentId, providerId)
+  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data))
+  const refund = [...view.refunds].reverse().find((r) => r.refund_id && !done.before.has(r.refund_id) && r.source === "medusa")
+  if (!refund) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The refund of payment ${paymentId} went through but its record was not found; reload the order.`)
+  res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
+}
+
+function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>) {
+  if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
+  if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
+  let plan
+  try {
+    plan = planItemRefund(payment.order, payment.data.refunds, { items: body.items, shipping: body.shipping })
+  } catch (error) {
+    if (error instanceof ItemRefundError) throw new MedusaError(MedusaError.Types.INVALID_DATA, error.message)
+    throw error
+  }
+  const refundable = payment.captured_minor - payment.refunded_minor
+  if (plan.amountMinor > refundable) {
+    const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      payment.captured_minor === 0
+        ? `Payment ${payment.id} is not captured yet: capture it before refunding.`
+        : `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
+    )
+  }
+  return plan
+}

@@ -1,0 +1,26 @@
+/**
+ * GET /admin/altapay/payments/:id
+ *
+ * An AltaPay payment for the order page: AltaPay's live transaction (state, reserved, captured
+ * and refunded amounts, reconciliation identifiers, card, fraud score) next to the refunds Medusa
+ * recorded (open ones marked) and what can still be refunded per item. When AltaPay cannot be
+ * reached the stored values are returned with `altapay.live: false` and the reason.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
+import { loadAltaPayPayment } from "../../_lib/altapay-payment"
+import { readLiveTransaction } from "../../_lib/live-transaction"
+import { adminAltaPayPayment, type AdminAltaPayPayment } from "../../_lib/payment-view"
+
+export interface AdminAltaPayPaymentResponse {
+  altapay_payment: AdminAltaPayPayment
+}
+
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentResponse>) => {
+  const { client, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const payment = await loadAltaPayPayment(req.scope, req.params.id, providerId)
+  const live = await readLiveTransaction(client, payment.data)
+  res.setHeader("Cache-Control", "no-store")
+  res.json({ altapay_payment: adminAltaPayPayment(payment, live) })
+}

@@ -1,0 +1,256 @@
+/**
+ * medusa-payment-altapay/storefront: the browser side of an AltaPay checkout on Medusa.
+ *
+ *   const session = await startAltaPayCheckout({ sdk, cartId })        // our store route
+ *   const methods = await listPaymentMethods(session)                 // AltaPay, CUSTOMER token
+ *   const { redirectUrl } = await createPayment(session, methods[0].id)
+ *   window.location.assign(redirectUrl)                               // AltaPay's payment page
+ *
+ * The server builds the AltaPay session from the cart; the browser only ever holds a CUSTOMER
+ * token for that one session. Browser-safe: fetch only, no Node or Medusa imports.
+ */
+import {
+  AltaPayCheckoutError,
+  AltaPayRequestError,
+  AltaPaySessionRequestError,
+  AltaPayTokenError,
+  AltaPayUnavailableError,
+} from "./errors"
+
+export * from "./errors"
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
+
+/**
+ * The part of a `@medusajs/js-sdk` instance the helper uses: `sdk.client.fetch` sends the
+ * publishable key and the signed-in customer's token or session cookie for you.
+ */
+export interface MedusaSdkLike {
+  client: {
+    fetch<T>(input: string, init?: { method?: string; body?: unknown; headers?: Record<string, string | null>; signal?: AbortSignal | null }): Promise<T>
+  }
+}
+
+export interface StartAltaPayCheckoutOptions {
+  cartId: string
+  /** A @medusajs/js-sdk instance (preferred): it knows the backend URL, key and customer auth. */
+  sdk?: MedusaSdkLike
+  /** Without `sdk`: the Medusa backend URL, e.g. https://api.shop.example */
+  medusaUrl?: string
+  /** Without `sdk`: the store's publishable API key. */
+  publishableKey?: string
+  /** Without `sdk`: extra headers, e.g. { authorization: `Bearer ${customerToken}` } for a signed-in customer. */
+  headers?: Record<string, string>
+  /** Without `sdk`: "include" to send Medusa's session cookie cross-origin. */
+  credentials?: RequestCredentials
+  /** fetch to use (default: globalThis.fetch). */
+  fetch?: FetchLike
+  signal?: AbortSignal
+}
+
+/** What the store route hands the browser for one AltaPay checkout session. */
+export interface AltaPaySession {
+  /** AltaPay checkout session id. */
+  sessionId: string
+  /** CUSTOMER token for this session only. One payment per token. */
+  token: string
+  /** ISO 8601 expiry of the token. */
+  expiresAt: string
+  /** AltaPay Checkout API base URL. */
+  checkoutUrl: string
+  /** Medusa payment session id (AltaPay's shop_orderid). */
+  paymentSessionId: string
+}
+
+export interface AltaPayPaymentMethod {
+  id: string
+  type?: string
+  name?: string
+  logoUrl?: string
+  onInitiatePayment?: { type?: string; value?: unknown }
+  metadata?: { terminalName?: string; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+export interface AltaPayPayment {
+  paymentId: string
+  /** Where to send the customer (AltaPay's payment page). */
+  redirectUrl: string
+  status?: string
+}
+
+export interface AltaPayCallOptions {
+  fetch?: FetchLike
+  signal?: AbortSignal
+  /** Clock for the expiry check (ms). */
+  now?: () => number
+}
+
+interface RouteAnswer {
+  payment_session_id: string
+  altapay: { session_id: string; token: string; expires_at: string; checkout_url: string }
+}
+
+/**
+ * Asks Medusa (POST /store/carts/:id/altapay-session) for the cart's AltaPay session and a fresh
+ * CUSTOMER token. Call it again whenever a token is needed: after a payment attempt, on reload,
+ * after the cart changed (a new session is made only when amount or lines changed).
+ */
+export async function startAltaPayCheckout(options: StartAltaPayCheckoutOptions): Promise<AltaPaySession> {
+  if (!options.cartId) throw new AltaPaySessionRequestError("startAltaPayCheckout: cartId is required.")
+  const path = `/store/carts/${encodeURIComponent(options.cartId)}/altapay-session`
+  const answer = options.sdk ? await viaSdk(options.sdk, path, options.signal) : await viaFetch(path, options)
+  if (!answer?.altapay?.token || !answer.altapay.session_id || !answer.altapay.checkout_url) {
+    throw new AltaPaySessionRequestError(`Medusa's ${path} answered without an AltaPay session: is medusa-payment-altapay's plugin loaded (plugins: [...] in medusa-config)?`)
+  }
+  return {
+    sessionId: answer.altapay.session_id,
+    token: answer.altapay.token,
+    expiresAt: answer.altapay.expires_at,
+    checkoutUrl: answer.altapay.checkout_url.replace(/\/+$/, ""),
+    paymentSessionId: answer.payment_session_id,
+  }
+}
+
+/** The payment methods AltaPay offers for this session (cards, wallets, ...). */
+export async function listPaymentMethods(session: AltaPaySession, options: AltaPayCallOptions = {}): Promise<AltaPayPaymentMethod[]> {
+  const body = await callAltaPay<{ methods?: AltaPayPaymentMethod[] }>(
+    session,
+    "GET",
+    `/checkout/v1/api/session/${encodeURIComponent(session.sessionId)}/payment-methods`,
+    undefined,
+    options
+  )
+  return Array.isArray(body.methods) ? body.methods : []
+}
+
+/**
+ * Creates the payment for a chosen method and returns where to send the customer. The token is
+ * spent by this call: for another attempt, call startAltaPayCheckout() again.
+ */
+export async function createPayment(session: AltaPaySession, paymentMethodId: string, options: AltaPayCallOptions = {}): Promise<AltaPayPayment> {
+  if (!paymentMethodId) throw new AltaPayRequestError("createPayment: paymentMethodId is required (an id from listPaymentMethods).")
+  const body = await callAltaPay<{ paymentId?: string; url?: string; status?: string }>(
+    session,
+    "POST",
+    "/checkout/v1/api/payment",
+    { paymentMethodId, sessionId: session.sessionId },
+    options
+  )
+  if (!body.paymentId || !body.url) {
+    throw new AltaPayUnavailableError("AltaPay created no payment page for this payment (no paymentId or url in its answer).")
+  }
+  return { paymentId: body.paymentId, redirectUrl: body.url, ...(body.status ? { status: body.status } : {}) }
+}
+
+// --- Medusa -------------------------------------------------------------------------------
+
+async function viaSdk(sdk: MedusaSdkLike, path: string, signal?: AbortSignal): Promise<RouteAnswer> {
+  try {
+    return await sdk.client.fetch<RouteAnswer>(path, { method: "POST", body: {}, signal })
+  } catch (error) {
+    // js-sdk's FetchError carries status and Medusa's message, not the error type.
+    const e = error as { status?: unknown; message?: unknown }
+    const status = typeof e?.status === "number" ? e.status : undefined
+    const message = typeof e?.message === "string" && e.message ? e.message : "Medusa could not start the AltaPay payment."
+    if (status === undefined) throw new AltaPayCheckoutError(`Could not reach Medusa: ${message}`, { cause: error })
+    throw medusaError(status, undefined, message, error)
+  }
+}
+
+async function viaFetch(path: string, options: StartAltaPayCheckoutOptions): Promise<RouteAnswer> {
+  if (!options.medusaUrl) throw new AltaPaySessionRequestError("startAltaPayCheckout: pass `sdk` (a @medusajs/js-sdk instance) or `medusaUrl` and `publishableKey`.")
+  if (!options.publishableKey) throw new AltaPaySessionRequestError("startAltaPayCheckout: `publishableKey` is required with `medusaUrl` (Medusa's /store routes need it).")
+  const doFetch = options.fetch ?? defaultFetch()
+  let res: Response
+  try {
+    res = await doFetch(`${options.medusaUrl.replace(/\/+$/, "")}${path}`, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json", "x-publishable-api-key": options.publishableKey, ...options.headers },
+      body: "{}",
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+  } catch (error) {
+    throw new AltaPayCheckoutError(`Could not reach Medusa at ${options.medusaUrl}: ${errorText(error)}`, { cause: error })
+  }
+  const body = await readJson(res)
+  if (!res.ok) {
+    const b = body as { type?: unknown; message?: unknown } | undefined
+    throw medusaError(res.status, typeof b?.type === "string" ? b.type : undefined, typeof b?.message === "string" ? b.message : `HTTP ${res.status}`)
+  }
+  return body as RouteAnswer
+}
+
+function medusaError(status: number | undefined, type: string | undefined, message: string, cause?: unknown): AltaPayCheckoutError {
+  const details = { status, type, cause }
+  if (status === 502 || type === "altapay_unreachable") return new AltaPayUnavailableError(message, { ...details, type: type ?? "altapay_unreachable" })
+  return new AltaPaySessionRequestError(message, details)
+}
+
+// --- AltaPay ------------------------------------------------------------------------------
+
+async function callAltaPay<T>(session: AltaPaySession, method: "GET" | "POST", path: string, body: unknown, options: AltaPayCallOptions): Promise<T> {
+  const now = options.now ?? Date.now
+  const expiresAt = Date.parse(session.expiresAt)
+  if (Number.isFinite(expiresAt) && expiresAt <= now()) {
+    throw new AltaPayTokenError("The AltaPay customer token has expired: call startAltaPayCheckout() again for a new one.")
+  }
+  const doFetch = options.fetch ?? defaultFetch()
+  let res: Response
+  try {
+    res = await doFetch(`${session.checkoutUrl}${path}`, {
+      method,
+      headers: {
+        accept: "application/json",
+        authorization: `Bearer ${session.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+  } catch (error) {
+    throw new AltaPayUnavailableError(`Could not reach AltaPay (${method} ${path}): ${errorText(error)}`, { cause: error })
+  }
+  const answer = await readJson(res)
+  if (res.ok) return (answer ?? {}) as T
+  const detail = altapayMessage(answer)
+  const suffix = detail ? `: ${detail}` : ""
+  if (res.status === 401 || res.status === 403) {
+    throw new AltaPayTokenError(
+      `AltaPay refused the customer token (${res.status})${suffix}. It may be expired, spent on an earlier payment, or for another session: call startAltaPayCheckout() again.`,
+      { status: res.status }
+    )
+  }
+  if (res.status >= 500) throw new AltaPayUnavailableError(`AltaPay failed (${method} ${path}, HTTP ${res.status})${suffix}. Try again shortly.`, { status: res.status })
+  throw new AltaPayRequestError(
+    res.status === 409 ? `AltaPay refused: the session is already paid${suffix}. Complete the cart instead of paying again.` : `AltaPay refused ${method} ${path} (HTTP ${res.status})${suffix}.`,
+    { status: res.status }
+  )
+}
+
+function altapayMessage(body: unknown): string {
+  if (!body || typeof body !== "object") return ""
+  const b = body as Record<string, unknown>
+  const message = b.message ?? b.error_description ?? b.errorMessage ?? b.error
+  return typeof message === "string" ? message.replace(/[.\s]+$/, "").slice(0, 300) : ""
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text()
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+function defaultFetch(): FetchLike {
+  if (typeof globalThis.fetch !== "function") throw new AltaPayCheckoutError("No fetch available: pass `fetch` in the options.")
+  return globalThis.fetch.bind(globalThis) as FetchLike
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

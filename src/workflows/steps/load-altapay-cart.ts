@@ -1,0 +1,171 @@
+/**
+ * Loads a cart server-side and decides what the AltaPay session for it must look like: the order
+ * lines (built from the cart, never from the browser), the payment collection to use, and an
+ * existing AltaPay session that already matches and can be reused. Read-only: nothing to undo.
+ */
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
+import { toMinorUnits } from "../../providers/altapay/amounts"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../providers/altapay/cart-lines"
+
+export interface LoadAltaPayCartInput {
+  cart_id: string
+  /** The authenticated customer making the request (req.auth_context.actor_id), if any. */
+  customer_id?: string
+  provider_id: string
+  product_url_template?: string
+  /** Currencies the store can take with AltaPay; undefined: any ISO 4217 currency. */
+  supported_currencies?: string[]
+}
+
+export interface LoadedAltaPayCart {
+  cart_id: string
+  currency_code: string
+  total_minor: number
+  order_lines: OrderLine[]
+  /** Undefined: the cart has none yet. */
+  payment_collection_id?: string
+  /** The collection's amount is not the cart total (Medusa refreshes it before a new session). */
+  payment_collection_stale: boolean
+  /** An AltaPay session of this collection for exactly this amount and these lines. */
+  reusable_session?: { payment_session_id: string; altapay_session_id: string }
+}
+
+export const ALTAPAY_CART_FIELDS = [
+  ...CART_FIELDS_FOR_LINES,
+  "completed_at",
+  "region_id",
+  "customer.id",
+  "customer.has_account",
+  "payment_collection.id",
+  "payment_collection.amount",
+  "payment_collection.currency_code",
+  "payment_collection.payment_sessions.id",
+  "payment_collection.payment_sessions.provider_id",
+  "payment_collection.payment_sessions.status",
+  "payment_collection.payment_sessions.amount",
+  "payment_collection.payment_sessions.currency_code",
+  "payment_collection.payment_sessions.data",
+]
+
+type Amount = CartForLines["total"]
+
+interface LoadedCart extends CartForLines {
+  completed_at?: string | Date | null
+  customer_id?: string | null
+  customer?: { id: string; has_account?: boolean | null } | null
+  payment_collection?: {
+    id: string
+    amount?: Amount
+    currency_code?: string | null
+    payment_sessions?: Array<{ id: string; provider_id: string; status: string; amount?: Amount; currency_code?: string | null; data?: Record<string, unknown> | null } | null> | null
+  } | null
+}
+
+/** Statuses of a session that may still be (or already has been) paid: never replace those blindly. */
+const REUSABLE_STATUSES = new Set(["pending", "requires_more", "authorized"])
+
+export const loadAltaPayCartStepId = "load-altapay-cart"
+
+export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (input: LoadAltaPayCartInput, { container }) => {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "cart", fields: ALTAPAY_CART_FIELDS, filters: { id: input.cart_id } })
+  const cart = data[0] as LoadedCart | undefined
+  if (!cart) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${input.cart_id} was not found.`)
+  assertCustomerMayPay(cart, input.customer_id)
+  if (cart.completed_at) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cart ${cart.id} is already completed: it has an order and needs no new payment.`)
+  }
+  const currency = cart.currency_code.toUpperCase()
+  assertCurrencySupported(currency, input.supported_currencies)
+  if (!(cart.items ?? []).some(Boolean)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} is empty: add line items before starting the AltaPay payment.`)
+  }
+  const totalMinor = cartTotalMinor(cart)
+  if (totalMinor <= 0) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} has nothing to pay (total ${String(cart.total)} ${currency}): complete it without AltaPay.`)
+  }
+  const orderLines = cartOrderLines(cart, { productUrlTemplate: input.product_url_template }, totalMinor)
+  if (orderLinesTotalMinor(orderLines) !== totalMinor) {
+    // cartOrderLines adds a compensation line, so this only guards against a future regression.
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The AltaPay order lines of cart ${cart.id} do not add up to its total.`)
+  }
+
+  const collection = cart.payment_collection ?? undefined
+  const stale =
+    !!collection &&
+    (collection.amount == null ||
+      toMinorUnits(collection.amount, currency) !== totalMinor ||
+      (collection.currency_code ?? "").toUpperCase() !== currency)
+  const result: LoadedAltaPayCart = {
+    cart_id: cart.id,
+    currency_code: currency,
+    total_minor: totalMinor,
+    order_lines: orderLines,
+    payment_collection_id: collection?.id,
+    payment_collection_stale: stale,
+    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines),
+  }
+  return new StepResponse(result)
+})
+
+/**
+ * A cart that belongs to a registered customer (has_account) is paid only by that customer,
+ * signed in: its AltaPay session carries their name, address and order. Guest carts follow
+ * Medusa's own rule (whoever holds the cart id may check it out).
+ */
+function assertCustomerMayPay(cart: LoadedCart, actorId: string | undefined): void {
+  if (!cart.customer_id || !cart.customer?.has_account) return
+  if (!actorId) {
+    throw new MedusaError(
+      MedusaError.Types.UNAUTHORIZED,
+      `Cart ${cart.id} belongs to a registered customer: send that customer's authentication (session cookie or Authorization: Bearer <token>) with this request.`
+    )
+  }
+  if (actorId !== cart.customer_id) {
+    throw new MedusaError(MedusaError.Types.FORBIDDEN, `Cart ${cart.id} belongs to another customer.`)
+  }
+}
+
+function assertCurrencySupported(currency: string, supported: string[] | undefined): void {
+  try {
+    currencyInfo(currency)
+  } catch {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay cannot take payments in ${currency}: it is not an ISO 4217 currency.`)
+  }
+  if (supported && !supported.some((code) => code.toUpperCase() === currency)) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `AltaPay has no terminal for ${currency} in this store (configured: ${supported.join(", ") || "none"}). Add one to the provider's terminals option or use another region.`
+    )
+  }
+}
+
+function reusableSession(
+  collection: LoadedCart["payment_collection"] | undefined,
+  providerId: string,
+  totalMinor: number,
+  currency: string,
+  lines: OrderLine[]
+): LoadedAltaPayCart["reusable_session"] {
+  for (const session of collection?.payment_sessions ?? []) {
+    if (!session || session.provider_id !== providerId || !REUSABLE_STATUSES.has(session.status)) continue
+    const data = session.data ?? {}
+    const altapaySessionId = typeof data.altapay_session_id === "string" ? data.altapay_session_id : undefined
+    if (!altapaySessionId || session.amount == null) continue
+    if (toMinorUnits(session.amount, currency) !== totalMinor || (session.currency_code ?? "").toUpperCase() !== currency) continue
+    if (canonical(data.order_lines) !== canonical(lines)) continue
+    return { payment_session_id: session.id, altapay_session_id: altapaySessionId }
+  }
+  return undefined
+}
+
+/** JSON with sorted keys and no undefined values: stored lines come back in another key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v
+  )
+}
