@@ -5,7 +5,7 @@
  * client beyond money formatting.
  */
 import type { AddressInfo } from "node:net"
-import { deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"
+import { buildCallback, deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"
 import type { SandboxEnv } from "./env"
 import { FaultBook, type Faults } from "./faults"
 import { payAndNotify } from "./hosted-page"
@@ -86,6 +86,8 @@ export interface Sandbox {
   simulatePayment(sessionId: string, opts?: SimulatePaymentOptions): Promise<SimulatedPayment>
   /** (Re)delivers the notification callback of a paid payment: duplicates, late or forged callbacks. */
   sendCallback(paymentId: string, opts?: CallbackOptions): Promise<CallbackDelivery>
+  /** The callback a paid payment would send (raw form body and headers), without sending it. */
+  callbackFor(paymentId: string, opts?: CallbackOptions): { rawBody: string; headers: Record<string, string> }
   ledger(): LedgerEntry[]
   clearLedger(): void
   transaction(transactionId: string): TransactionSnapshot | undefined
@@ -167,6 +169,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return deliverCallback(env, payment, opts)
   }
 
+  const callbackFor = (paymentId: string, opts: CallbackOptions = {}) => {
+    const payment = env.store.payments.get(paymentId)
+    const t = payment?.transactionId ? env.store.transactions.get(payment.transactionId) : undefined
+    if (!payment || !t) throw new Error(`Payment ${paymentId} is unknown or not paid yet.`)
+    const { body, headers } = buildCallback(env, payment, t, opts)
+    return { rawBody: body, headers }
+  }
+
   const transaction = (transactionId: string): TransactionSnapshot | undefined => {
     const t = env.store.transactions.get(transactionId)
     if (!t) return undefined
@@ -205,6 +215,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     hostedPageUrl: `${env.url}/sandbox/pay`,
     simulatePayment,
     sendCallback,
+    callbackFor,
     ledger: () => env.ledger.list(),
     clearLedger: () => env.ledger.clear(),
     transaction,
