@@ -23,6 +23,8 @@ const optionsSchema = z.object({
 export interface AltaPayClientOptions extends z.input<typeof optionsSchema> {
   /** Where the MERCHANT token is kept; share one across processes to authenticate once. */
   tokenStore?: TokenStore
+  /** A lock shared across processes for issuing the MERCHANT token (see TokenProviderOptions). */
+  tokenIssueLock?: <T>(key: string, job: () => Promise<T>) => Promise<T>
   logger?: HttpLogger
   /** Clock for token expiry (ms). */
   now?: () => number
@@ -66,6 +68,7 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
     refreshMarginMs: o.tokenRefreshMarginMs,
     now: options.now,
     store: options.tokenStore,
+    issueLock: options.tokenIssueLock,
   })
   return {
     tokens,

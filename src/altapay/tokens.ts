@@ -28,6 +28,11 @@ export interface TokenProviderOptions {
   refreshMarginMs?: number
   now?: () => number
   store?: TokenStore
+  /**
+   * Runs token issuance under a lock shared by every process using the same store, so a cold
+   * start of several servers authenticates once. Without it, single flight is per process.
+   */
+  issueLock?: <T>(key: string, job: () => Promise<T>) => Promise<T>
 }
 
 const TOKEN_LIFETIME_MS = 60 * 60 * 1000
@@ -54,12 +59,14 @@ export class TokenProvider {
   private readonly storeKey: string
   private readonly authorization: string
   private readonly url: URL
+  private readonly issueLock?: TokenProviderOptions["issueLock"]
 
   constructor(private readonly http: HttpTransport, options: TokenProviderOptions) {
     this.now = options.now ?? Date.now
     this.refreshMarginMs = options.refreshMarginMs ?? 60_000
     this.store = options.store ?? new MemoryTokenStore()
     this.url = new URL("/checkout/v1/api/authenticate", options.checkoutUrl)
+    this.issueLock = options.issueLock
     // The key names the API user and environment, never the password.
     this.storeKey = `altapay:merchant-token:${this.url.origin}:${options.username}`
     this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
@@ -69,15 +76,19 @@ export class TokenProvider {
   async merchantToken(): Promise<string> {
     const cached = await this.store.get(this.storeKey)
     if (cached && this.isFresh(cached)) return cached.token
-    this.inflight ??= this.issue({ role: "MERCHANT" })
-      .then(async (issued) => {
-        await this.store.set(this.storeKey, issued)
-        return issued
-      })
-      .finally(() => {
-        this.inflight = undefined
-      })
+    this.inflight ??= (this.issueLock ? this.issueLock(`${this.storeKey}:issue`, () => this.refreshMerchantToken()) : this.refreshMerchantToken()).finally(() => {
+      this.inflight = undefined
+    })
     return (await this.inflight).token
+  }
+
+  /** Issues and stores a MERCHANT token unless another process stored a fresh one meanwhile. */
+  private async refreshMerchantToken(): Promise<IssuedToken> {
+    const stored = await this.store.get(this.storeKey)
+    if (stored && this.isFresh(stored)) return stored
+    const issued = await this.issue({ role: "MERCHANT" })
+    await this.store.set(this.storeKey, issued)
+    return issued
   }
 
   /** Drops the cached MERCHANT token if it is still `token` (another caller may have refreshed it). */

@@ -46,6 +46,7 @@ import { toBigNumber, toMinorUnits } from "./amounts"
 import { toCheckoutCustomer } from "./customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
+import { scaleOutFrom, type ScaleOut } from "./scale-out"
 import { sharedAltaPayClient } from "./shared-client"
 import { contextLines, SessionLines } from "./session-lines"
 import { UncertainRefunds } from "./uncertain-refunds"
@@ -83,6 +84,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly options_: AltaPayOptions
   protected readonly logger_: Logger | undefined
   protected readonly client: AltaPayClient
+  private readonly scaleOut: ScaleOut
   private readonly sessionLines: SessionLines
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly uncertainRefunds = new UncertainRefunds()
@@ -94,7 +96,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
     const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
     this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
-    this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) })
+    this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
+    this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
   }
 
   // --- checkout ---------------------------------------------------------------------------
@@ -240,6 +243,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const data = readPaymentData(input.data, "capture")
     const transactionId = requireTransactionId(data, "capture")
+    return this.serialized(transactionId, () => this.capture(input, data, transactionId))
+  }
+
+  private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<CapturePaymentOutput> {
     const alreadyCaptured = data.captured_minor ?? 0
     if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
 
@@ -266,6 +273,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const data = readPaymentData(input.data, "refund")
     const transactionId = requireTransactionId(data, "refund")
+    return this.serialized(transactionId, () => this.refund(input, data, transactionId))
+  }
+
+  private async refund(input: RefundPaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<RefundPaymentOutput> {
     const amountMinor = this.minor(input.amount, data.currency, "refund")
     if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
     const refundId = input.context?.idempotency_key ?? null
@@ -391,6 +402,11 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   // --- helpers ------------------------------------------------------------------------------
+
+  /** One capture or refund per AltaPay transaction at a time, across servers when locking is shared. */
+  private serialized<T>(transactionId: string, job: () => Promise<T>): Promise<T> {
+    return this.scaleOut.lock ? this.scaleOut.lock(`altapay:transaction:${transactionId}`, job) : job()
+  }
 
   /** Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. */
   private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {

@@ -1,14 +1,25 @@
 /**
  * One AltaPay client per API user and environment in a process, shared by the provider and the
- * plugin's routes: one MERCHANT token cache and one connection pool, not one per caller.
+ * plugin's routes: one MERCHANT token cache and one connection pool, not one per caller. A
+ * provider with Medusa's cache/locking modules gets a client wired to those (see scale-out.ts).
  */
 import { createHash } from "node:crypto"
 import { createAltaPayClient, type AltaPayClient, type HttpLogger } from "../../altapay"
 import type { AltaPayOptions } from "./options"
+import type { ScaleOut } from "./scale-out"
 
 const clients = new Map<string, AltaPayClient>()
+const identities = new WeakMap<object, number>()
+let nextIdentity = 1
 
-export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger): AltaPayClient {
+function identity(value: object | undefined): number {
+  if (!value) return 0
+  let id = identities.get(value)
+  if (!id) identities.set(value, (id = nextIdentity++))
+  return id
+}
+
+export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger, scaleOut: ScaleOut = {}): AltaPayClient {
   const key = [
     options.checkoutUrl,
     options.gatewayUrl,
@@ -19,6 +30,8 @@ export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger
     options.headersTimeoutMs,
     options.bodyTimeoutMs,
     options.maxRetries,
+    identity(scaleOut.tokenStore),
+    identity(scaleOut.lock),
   ].join("|")
   let client = clients.get(key)
   if (!client) {
@@ -32,6 +45,8 @@ export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger
       bodyTimeoutMs: options.bodyTimeoutMs,
       maxRetries: options.maxRetries,
       logger,
+      tokenStore: scaleOut.tokenStore,
+      tokenIssueLock: scaleOut.lock,
     })
     clients.set(key, client)
   }
