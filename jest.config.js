@@ -32,8 +32,7 @@ module.exports = {
       ...shared,
       displayName: "unit",
       testMatch: ["<rootDir>/test/**/*.test.ts"],
-      // Property tests run 10,000 cases; on a loaded 2-core CI machine that can pass 5 s.
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ["<rootDir>/test/jest.setup.ts"],
     },
     {
       ...shared,
