@@ -8,7 +8,7 @@
  *     let seed: SeededStore
  *     beforeEach(async () => { seed = await seedStore(getContainer()) })
  *     it("...", async () => {
- *       const { orderId } = await createAltaPayOrder(api, seed, store.sandbox())
+ *       const { orderId, paymentId } = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
  *     })
  *   }})
  *
@@ -18,6 +18,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
+  createPricePreferencesWorkflow,
   createProductsWorkflow,
   createPromotionsWorkflow,
   createRegionsWorkflow,
@@ -31,6 +32,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
 } from "@medusajs/medusa/core-flows"
+import type { Sandbox } from "../../src/sandbox"
 import { createPayment, listPaymentMethods, startAltaPayCheckout, type AltaPaySession } from "../../src/storefront"
 import { PROVIDER_ID } from "./altapay-sandbox"
 
@@ -128,6 +130,12 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
       ],
     },
   })
+
+  if (options.taxInclusive) {
+    // The region's preference covers region-priced prices only; product and shipping prices here
+    // are per currency, so the currency gets the preference too.
+    await createPricePreferencesWorkflow(container).run({ input: [{ attribute: "currency_code", value: currency, is_tax_inclusive: true }] })
+  }
 
   const {
     result: [taxRegion],
@@ -227,7 +235,7 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
             type: "standard",
             status: "active",
             is_automatic: false,
-            application_method: { type: "percentage", target_type: "items", allocation: "each", value: options.promotion.percent, currency_code: currency },
+            application_method: { type: "percentage", target_type: "items", allocation: "across", value: options.promotion.percent, currency_code: currency },
           },
         ],
       },
@@ -267,24 +275,34 @@ export interface CreateCartOptions {
 
 const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", phone: "+4512345678" }
 
-/** A cart built through the store API as a storefront would: items, address, shipping, promotion. Returns the cart. */
+/**
+ * A cart built through the store API as a storefront would: items, addresses and promotion code
+ * in the create call, then the shipping method. Returns the cart as GET /store/carts/:id does.
+ */
 export async function createCart(api: Api, seed: SeededStore, options: CreateCartOptions = {}): Promise<any> {
-  const headers = storeHeaders(seed, options.customerToken)
-  const opts = { headers }
-  const { data } = await api.post("/store/carts", { region_id: seed.region.id, sales_channel_id: seed.salesChannel.id, email: options.email ?? "karen@example.com" }, opts)
-  const cartId: string = data.cart.id
-  for (const item of options.items ?? [
+  const opts = { headers: storeHeaders(seed, options.customerToken) }
+  const address = { ...ADDRESS, country_code: seed.countryCode }
+  const items = options.items ?? [
     { product: "coffee" as const, quantity: 2 },
     { product: "tea" as const, quantity: 1 },
-  ]) {
-    await api.post(`/store/carts/${cartId}/line-items`, { variant_id: seed.products[item.product].variantId, quantity: item.quantity }, opts)
-  }
-  const address = { ...ADDRESS, country_code: seed.countryCode }
-  await api.post(`/store/carts/${cartId}`, { shipping_address: address, billing_address: address }, opts)
-  if (options.shipping ?? true) await api.post(`/store/carts/${cartId}/shipping-methods`, { option_id: seed.shippingOption.id }, opts)
-  if ((options.promotion ?? !!seed.promotionCode) && seed.promotionCode) await api.post(`/store/carts/${cartId}/promotions`, { promo_codes: [seed.promotionCode] }, opts)
-  const { data: fetched } = await api.get(`/store/carts/${cartId}`, opts)
-  return fetched.cart
+  ]
+  const usePromotion = (options.promotion ?? !!seed.promotionCode) && !!seed.promotionCode
+  const { data } = await api.post(
+    "/store/carts",
+    {
+      region_id: seed.region.id,
+      sales_channel_id: seed.salesChannel.id,
+      email: options.email ?? "karen@example.com",
+      items: items.map((i) => ({ variant_id: seed.products[i.product].variantId, quantity: i.quantity })),
+      shipping_address: address,
+      billing_address: address,
+      ...(usePromotion ? { promo_codes: [seed.promotionCode] } : {}),
+    },
+    opts
+  )
+  if (!(options.shipping ?? true)) return data.cart
+  const { data: shipped } = await api.post(`/store/carts/${data.cart.id}/shipping-methods`, { option_id: seed.shippingOption.id }, opts)
+  return shipped.cart
 }
 
 /** POST /store/carts/:id/altapay-session through the storefront helper, as a browser would. */
@@ -300,10 +318,22 @@ export function startSession(api: Api, seed: SeededStore, cartId: string, custom
 export interface PaidSession {
   session: AltaPaySession
   paymentId: string
-  /** Status of the hosted page's answer (303 to the success URL when it has one). */
-  pageStatus: number
+  /** Status of the hosted page's answer (303 to the success URL when it has one); undefined without the page. */
+  pageStatus?: number
   /** Where the payment page sent the customer back to. */
-  returnUrl: string | null
+  returnUrl?: string | null
+}
+
+export interface PayOptions {
+  outcome?: "authorize" | "decline"
+  /**
+   * Without a sandbox: submit AltaPay's hosted page, which also sends the notification callback
+   * to Medusa (processed about 5 s later: wait for it in the same test, or it lands in the next
+   * test's restored database and only logs "PaymentSession ... was not found").
+   * With `{ sandbox, callback: false }`: the same payment completed in the sandbox without a callback.
+   */
+  sandbox?: Sandbox
+  callback?: boolean
 }
 
 /**
@@ -311,11 +341,17 @@ export interface PaidSession {
  * creates the payment, and submits the hosted payment page (the sandbox then sends its
  * notification callback to the session's notification URL before redirecting the customer).
  */
-export async function payWithAltaPay(session: AltaPaySession, outcome: "authorize" | "decline" = "authorize"): Promise<PaidSession> {
+export async function payWithAltaPay(session: AltaPaySession, outcomeOrOptions: "authorize" | "decline" | PayOptions = "authorize"): Promise<PaidSession> {
+  const options: PayOptions = typeof outcomeOrOptions === "string" ? { outcome: outcomeOrOptions } : outcomeOrOptions
+  const outcome = options.outcome ?? "authorize"
   const methods = await listPaymentMethods(session)
   const card = methods.find((m) => m.type === "CARD") ?? methods[0]
   if (!card) throw new Error("AltaPay offered no payment method")
   const payment = await createPayment(session, card.id)
+  if (options.sandbox && options.callback === false) {
+    await options.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
+    return { session, paymentId: payment.paymentId }
+  }
   const page = await fetch(payment.redirectUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -323,6 +359,7 @@ export async function payWithAltaPay(session: AltaPaySession, outcome: "authoriz
     redirect: "manual",
   })
   await page.text()
+  if (page.status >= 400) throw new Error(`The AltaPay payment page answered ${page.status}`)
   return { session, paymentId: payment.paymentId, pageStatus: page.status, returnUrl: page.headers.get("location") }
 }
 
@@ -346,11 +383,11 @@ export async function waitForOrder(container: MedusaContainer, cartId: string, t
 }
 
 /** The order's payments (Medusa), with their AltaPay data. */
-export async function orderPayments(container: MedusaContainer, orderId: string): Promise<Array<{ id: string; amount: unknown; authorized_at?: unknown; captured_at?: unknown; data: Record<string, any> }>> {
+export async function orderPayments(container: MedusaContainer, orderId: string): Promise<Array<{ id: string; amount: unknown; captured_at?: unknown; canceled_at?: unknown; payment_session_id: string; data: Record<string, any> }>> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
-    fields: ["id", "payment_collections.payments.id", "payment_collections.payments.amount", "payment_collections.payments.data", "payment_collections.payments.authorized_at", "payment_collections.payments.captured_at"],
+    fields: ["id", "payment_collections.id", "payment_collections.payments.*"],
     filters: { id: orderId },
   })
   const order = data[0] as { payment_collections?: Array<{ payments?: any[] }> } | undefined
@@ -365,14 +402,21 @@ export interface AltaPayOrder {
 }
 
 /**
- * The whole storefront path: cart -> our route -> pay on AltaPay's page -> complete the cart.
- * Returns the Medusa order and payment ids (the payment is authorized; capture it from the admin).
+ * The whole storefront path: cart -> our route -> pay on AltaPay -> the customer completes the
+ * cart. Returns the Medusa order and payment ids (the payment is authorized; capture it from the
+ * admin). No callback is sent unless `callback: true` (then wait ~5 s before the test ends).
  */
-export async function createAltaPayOrder(api: Api, seed: SeededStore, container: MedusaContainer, cartOptions: CreateCartOptions = {}): Promise<AltaPayOrder> {
-  const cart = await createCart(api, seed, cartOptions)
-  const session = await startSession(api, seed, cart.id, cartOptions.customerToken)
-  await payWithAltaPay(session)
-  const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed, cartOptions.customerToken) })
+export async function createAltaPayOrder(
+  api: Api,
+  seed: SeededStore,
+  container: MedusaContainer,
+  sandbox: Sandbox,
+  options: CreateCartOptions & { callback?: boolean } = {}
+): Promise<AltaPayOrder> {
+  const cart = await createCart(api, seed, options)
+  const session = await startSession(api, seed, cart.id, options.customerToken)
+  await payWithAltaPay(session, options.callback ? {} : { sandbox, callback: false })
+  const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed, options.customerToken) })
   if (data.type !== "order") throw new Error(`Cart ${cart.id} did not complete: ${JSON.stringify(data.error ?? data)}`)
   const [payment] = await orderPayments(container, data.order.id)
   return { cart, session, orderId: data.order.id, paymentId: payment.id }

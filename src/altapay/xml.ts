@@ -65,8 +65,13 @@ export function parseGatewayResponse(xml: string, details: ParseErrorDetails = {
     })
 
   if (text.trim() === "") throw fail("the body is empty")
-  const validation = XMLValidator.validate(text)
-  if (validation !== true) throw fail(`${describeNonXml(text)} (${validation.err.msg})`)
+  // A full validation pass costs about as much as the parse itself; a complete APIResponse ends
+  // with its closing tag, so only bodies that do not are validated (to say what is wrong).
+  if (!/<\/APIResponse>\s*$/.test(text)) {
+    const validation = XMLValidator.validate(text)
+    if (validation !== true) throw fail(`${describeNonXml(text)} (${validation.err.msg})`)
+    throw fail(looksLikeHtml(text) ? "it is an HTML page, not an APIResponse" : "the XML has no APIResponse root, or it is cut short")
+  }
 
   let document: unknown
   try {

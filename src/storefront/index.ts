@@ -27,7 +27,7 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
  */
 export interface MedusaSdkLike {
   client: {
-    fetch<T>(input: string, init?: { method?: string; body?: unknown; headers?: Record<string, string | null>; signal?: AbortSignal | null }): Promise<T>
+    fetch<T>(input: string, init?: { method?: string; body?: Record<string, unknown>; signal?: AbortSignal | null }): Promise<T>
   }
 }
 

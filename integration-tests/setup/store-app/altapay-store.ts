@@ -64,8 +64,12 @@ function prepareStoreAppDir(): string {
 /** The provider options the store's medusa-config reads. Mutated in place by useAltaPayStore(). */
 export const storeAltaPay: SandboxedOptions = sandboxedAltaPay({ flow: "storefront" })
 
-/** Payment module option: delay before Medusa processes a webhook (Medusa's default is 5000 ms). */
-export const STORE_WEBHOOK_DELAY_MS = 300
+/**
+ * Medusa processes a webhook this long after it arrived (payment.webhook_received is emitted with
+ * a 5 s delay; the Payment module's `webhook_delay` option is not read in 2.21.2). Wait at least
+ * this long before asserting what a callback did or did not do.
+ */
+export const WEBHOOK_PROCESSING_DELAY_MS = 5_000
 
 let medusaPort = 0
 

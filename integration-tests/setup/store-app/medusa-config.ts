@@ -13,7 +13,7 @@
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../app/config"
-import { STORE_WEBHOOK_DELAY_MS, storeAltaPay } from "./altapay-store"
+import { storeAltaPay } from "./altapay-store"
 
 export default createTestAppConfig({
   modules: [
@@ -23,7 +23,6 @@ export default createTestAppConfig({
       dependencies: [ContainerRegistrationKeys.QUERY],
       options: {
         providers: [{ resolve: ALTAPAY_PROVIDER_SOURCE, id: "altapay", options: storeAltaPay.options }],
-        webhook_delay: STORE_WEBHOOK_DELAY_MS,
       },
     },
   ],

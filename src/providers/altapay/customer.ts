@@ -1,25 +1,62 @@
-/** Medusa's payment context customer -> AltaPay's session customer. */
+/** Medusa's customer and cart addresses -> AltaPay's session customer. */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import type { CheckoutCustomer } from "../../altapay"
+import { customerSchema, type CheckoutCustomer } from "../../altapay/checkout-schemas"
+
+interface CartAddress {
+  first_name?: string | null
+  last_name?: string | null
+  address_1?: string | null
+  address_2?: string | null
+  city?: string | null
+  postal_code?: string | null
+  province?: string | null
+  country_code?: string | null
+  phone?: string | null
+}
+
+/** The buyer as the cart knows them (also for guests, whom Medusa passes no customer for). */
+export function cartCustomer(cart: { email?: string | null; billing_address?: CartAddress | null; shipping_address?: CartAddress | null }): CheckoutCustomer {
+  const billing = cart.billing_address ?? cart.shipping_address ?? undefined
+  return compact({
+    email: cart.email || undefined,
+    firstName: billing?.first_name ?? undefined,
+    lastName: billing?.last_name ?? undefined,
+    phone: billing?.phone ?? undefined,
+    billingAddress: billing ? address(billing) : undefined,
+    shippingAddress: cart.shipping_address ? address(cart.shipping_address) : undefined,
+  })
+}
+
+/** The session customer: Medusa's signed-in customer, completed by the cart's addresses from the store route. */
+export function sessionCustomer(context: unknown): CheckoutCustomer | undefined {
+  const fromMedusa = toCheckoutCustomer((context as { customer?: PaymentCustomerDTO } | undefined)?.customer)
+  const parsed = customerSchema.safeParse((context as { altapay?: { customer?: unknown } } | undefined)?.altapay?.customer)
+  const fromCart = parsed.success ? parsed.data : undefined
+  if (!fromMedusa && !fromCart) return undefined
+  return compact({ ...fromCart, ...fromMedusa, billingAddress: fromCart?.billingAddress ?? fromMedusa?.billingAddress })
+}
+
+function address(a: CartAddress) {
+  return compact({
+    firstName: a.first_name ?? undefined,
+    lastName: a.last_name ?? undefined,
+    street: [a.address_1, a.address_2].filter(Boolean).join(", ") || undefined,
+    city: a.city ?? undefined,
+    zipCode: a.postal_code ?? undefined,
+    region: a.province ?? undefined,
+    country: a.country_code?.toUpperCase() ?? undefined,
+  })
+}
 
 export function toCheckoutCustomer(customer: PaymentCustomerDTO | undefined): CheckoutCustomer | undefined {
   if (!customer) return undefined
-  const address = customer.billing_address ?? undefined
-  const billingAddress = address
-    ? compact({
-        street: [address.address_1, address.address_2].filter(Boolean).join(", ") || undefined,
-        city: address.city ?? undefined,
-        zipCode: address.postal_code ?? undefined,
-        region: address.province ?? undefined,
-        country: address.country_code?.toUpperCase() ?? undefined,
-      })
-    : undefined
+  const billing = customer.billing_address ?? undefined
   return compact({
     email: customer.email || undefined,
     firstName: customer.first_name ?? undefined,
     lastName: customer.last_name ?? undefined,
     phone: customer.phone ?? undefined,
-    billingAddress,
+    billingAddress: billing ? address(billing) : undefined,
   })
 }
 

@@ -2,6 +2,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, AltaPayValidationError } from "../../altapay"
 
+export const ALTAPAY_UNREACHABLE = "altapay_unreachable"
+
 export function toMedusaError(error: unknown, action: string): Error {
   if (error instanceof MedusaError) return error
   if (!(error instanceof AltaPayError)) {
@@ -20,5 +22,6 @@ export function toMedusaError(error: unknown, action: string): Error {
       : error.mayHaveReachedAltaPay
         ? " AltaPay may have processed it: check the payment in AltaPay before trying again."
         : " Nothing was changed at AltaPay; try again."
-  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed: ${error.message}${hint}`)
+  // The plugin's routes answer this code with 502: the failure is AltaPay's side of the wire.
+  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed: ${error.message}${hint}`, ALTAPAY_UNREACHABLE)
 }

@@ -43,7 +43,7 @@ import {
   type OrderLine,
 } from "../../altapay"
 import { toBigNumber, toMinorUnits } from "./amounts"
-import { toCheckoutCustomer } from "./customer"
+import { sessionCustomer } from "./customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
 import { scaleOutFrom, type ScaleOut } from "./scale-out"
@@ -131,7 +131,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         amountMinor,
         currency,
         orderLines: lines,
-        customer: toCheckoutCustomer(input.context?.customer),
+        customer: sessionCustomer(input.context),
         transactionInfo: { medusa_payment_session_id: orderId },
         callbacks: this.callbackUrls(orderId),
         configuration: this.sessionConfiguration(this.options_.autoCapture),
@@ -176,7 +176,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         amountMinor,
         currency,
         orderLines: lines,
-        customer: toCheckoutCustomer(input.context?.customer),
+        customer: sessionCustomer(input.context),
         callbacks: this.callbackUrls(data.order_id),
         configuration: this.sessionConfiguration(data.auto_capture),
       })

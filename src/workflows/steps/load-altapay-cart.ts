@@ -7,7 +7,9 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
 import { toMinorUnits } from "../../providers/altapay/amounts"
+import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../providers/altapay/cart-lines"
+import { cartCustomer } from "../../providers/altapay/customer"
 
 export interface LoadAltaPayCartInput {
   cart_id: string
@@ -24,6 +26,8 @@ export interface LoadedAltaPayCart {
   currency_code: string
   total_minor: number
   order_lines: OrderLine[]
+  /** Name, e-mail and addresses for AltaPay (guests included: Medusa passes providers no guest). */
+  customer: CheckoutCustomer
   /** Undefined: the cart has none yet. */
   payment_collection_id?: string
   /** The collection's amount is not the cart total (Medusa refreshes it before a new session). */
@@ -36,6 +40,8 @@ export const ALTAPAY_CART_FIELDS = [
   ...CART_FIELDS_FOR_LINES,
   "completed_at",
   "region_id",
+  "billing_address.*",
+  "shipping_address.*",
   "customer.id",
   "customer.has_account",
   "payment_collection.id",
@@ -51,7 +57,9 @@ export const ALTAPAY_CART_FIELDS = [
 
 type Amount = CartForLines["total"]
 
-interface LoadedCart extends CartForLines {
+type CartBuyer = Parameters<typeof cartCustomer>[0]
+
+interface LoadedCart extends CartForLines, CartBuyer {
   completed_at?: string | Date | null
   customer_id?: string | null
   customer?: { id: string; has_account?: boolean | null } | null
@@ -103,6 +111,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
     currency_code: currency,
     total_minor: totalMinor,
     order_lines: orderLines,
+    customer: cartCustomer(cart),
     payment_collection_id: collection?.id,
     payment_collection_stale: stale,
     reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines),

@@ -3,10 +3,10 @@
  * `type: "altapay_unreachable"`: a failure upstream of Medusa that is worth retrying, not a bad
  * request. MedusaError has no 502 type, so the route answers these itself.
  */
-import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayError } from "../../../../../altapay"
+import { ALTAPAY_UNREACHABLE } from "../../../../../providers/altapay/medusa-errors"
 
-export const ALTAPAY_UNREACHABLE = "altapay_unreachable"
+export { ALTAPAY_UNREACHABLE }
 
 export interface UpstreamFailure {
   type: typeof ALTAPAY_UNREACHABLE
@@ -24,11 +24,10 @@ export function upstreamFailure(error: unknown, doing: string): UpstreamFailure 
     const detail = TRANSIENT_CODES.has(error.code) ? "" : " Check the AltaPay provider's credentials and URLs."
     return body(`AltaPay could not ${doing}: ${error.message}${detail}`)
   }
-  // Through a workflow: the provider turned the AltaPay error into an UNEXPECTED_STATE MedusaError
-  // ("AltaPay session creation failed: ..."), which the workflow engine hands back serialized.
-  const e = error as { type?: unknown; code?: unknown; message?: unknown } | null
+  // Through a workflow: the provider's MedusaError carries the code, serialized by the workflow engine.
+  const e = error as { code?: unknown; message?: unknown } | null
   if (!e || typeof e.message !== "string") return undefined
-  if (e.code === ALTAPAY_UNREACHABLE || (e.type === MedusaError.Types.UNEXPECTED_STATE && /^AltaPay session (creation|update) failed/.test(e.message))) {
+  if (e.code === ALTAPAY_UNREACHABLE) {
     return body(`AltaPay could not ${doing}: ${e.message}`)
   }
   return undefined

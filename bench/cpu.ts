@@ -1,0 +1,88 @@
+/**
+ * CPU: reading a `payments` answer with 50 transactions (parseGatewayResponse against a bare
+ * fast-xml-parser parse of the same XML), and building the lines of a 500-line cart.
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser"
+import { buildOrderLines, parseGatewayResponse, type OrderLineSource } from "../src/altapay"
+import type { Row } from "./lib/report"
+import { interleaved, median, medianRatio, nowNs, nsToMs } from "./lib/timing"
+
+/** The client's parser settings (src/altapay/xml.ts), so the bare parse reads the XML the same way. */
+const REPEATED = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
+const bareParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  textNodeName: "#text",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  htmlEntities: true,
+  isArray: (_name, jPath) => typeof jPath === "string" && REPEATED.some((p) => jPath.endsWith(p)),
+})
+
+/** A payments answer with `count` copies of a real sandbox Transaction, each with its own id. */
+export function manyTransactions(oneTransactionXml: string, count: number): string {
+  const match = /<Transaction>[\s\S]*<\/Transaction>/.exec(oneTransactionXml)
+  const id = /<TransactionId>([^<]+)<\/TransactionId>/.exec(oneTransactionXml)?.[1]
+  if (!match || !id) throw new Error("the sandbox's payments answer has no Transaction")
+  const copies = Array.from({ length: count }, (_, i) => match[0].split(`<TransactionId>${id}</TransactionId>`).join(`<TransactionId>${20000000 + i}</TransactionId>`))
+  return oneTransactionXml.replace(match[0], copies.join(""))
+}
+
+/** Mean µs per call over `count` calls. */
+function perCall(count: number, fn: () => unknown): number {
+  const t0 = nowNs()
+  for (let i = 0; i < count; i++) fn()
+  return (nsToMs(nowNs() - t0) * 1000) / count
+}
+
+export function cart(lines: number): OrderLineSource {
+  const items = Array.from({ length: lines }, (_, i) => ({
+    id: `item_${i}`,
+    title: `Product number ${i} with a reasonably long descriptive title`,
+    sku: `SKU-${i}`,
+    quantity: 1 + (i % 3),
+    unitPriceMinor: 999 + i * 7,
+    taxInclusive: true,
+    taxRates: [{ rate: 25 }],
+    ...(i % 10 === 0 ? { discountMinor: 100 } : {}),
+    productUrl: `https://shop.example/products/p-${i}`,
+  }))
+  const shipping = [{ id: "ship_1", name: "Standard", amountMinor: 4900, taxInclusive: true, taxRates: [{ rate: 25 }] }]
+  const totalMinor = items.reduce((sum, it) => sum + it.unitPriceMinor * it.quantity - (it.discountMinor ?? 0), 0) + 4900
+  return { currency: "DKK", totalMinor, items, shipping }
+}
+
+export async function cpuRows(oneTransactionXml: string, log: (m: string) => void): Promise<Row[]> {
+  const xml = manyTransactions(oneTransactionXml, 50)
+  const parsed = parseGatewayResponse(xml)
+  if (parsed.transactions.length !== 50) throw new Error(`expected 50 transactions, read ${parsed.transactions.length}`)
+  const source = cart(500)
+  const lineCount = buildOrderLines(source).length
+
+  const N = 20
+  const fns: Record<string, () => unknown> = {
+    client: () => parseGatewayResponse(xml),
+    bare: () => bareParser.parse(xml),
+    validate: () => XMLValidator.validate(xml),
+  }
+  for (const fn of Object.values(fns)) perCall(N, fn)
+  log(`cpu: ${Math.round(xml.length / 1024)} KiB payments answer with 50 transactions, 9 rounds x ${N} parses per variant`)
+  const t = await interleaved(Object.keys(fns), 9, async (name) => perCall(N, fns[name]))
+  const ratio = medianRatio(t.client, t.bare)
+
+  log("cpu: buildOrderLines, 500-line cart, 9 rounds x 50 builds")
+  perCall(50, () => buildOrderLines(source))
+  const build = await interleaved(["build"], 9, async () => perCall(50, () => buildOrderLines(source)))
+
+  const f = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${Math.round(v)} µs`)
+  return [
+    {
+      figure: "parse payments answer, 50 transactions: parseGatewayResponse / bare fast-xml-parser",
+      measured: `${ratio.toFixed(2)}x (${f(median(t.client))} vs ${f(median(t.bare))}; XMLValidator.validate alone ${f(median(t.validate))})`,
+      target: "<= 1.5x",
+      status: ratio <= 1.5 ? "pass" : "miss",
+    },
+    { figure: `buildOrderLines, 500-line cart (${lineCount} lines out)`, measured: f(median(build.build)), target: "report", status: "info" },
+  ]
+}
