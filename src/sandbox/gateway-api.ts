@@ -182,13 +182,8 @@ function capture(request: GatewayRequest): Reply {
     return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
   }
   if (lines !== undefined && lines !== amount) return refuse(`The orderLines total ${fmt(t, lines)} but the capture amount is ${fmt(t, amount)}.`)
-  const id = reconciliation ?? randomUUID()
   t.capturedMinor += amount
-  t.status = "captured"
-  t.reconciliation.push({ id, amountMinor: amount, type: "captured", at: request.ex.env.now() })
-  touch(request, t)
-  effect(request, t, "capture", amount, "Success", id)
-  return outcomeReply(request, t, "Capture", "Success", amount)
+  return moveMoney(request, t, "capture", amount, reconciliation)
 }
 
 function refund(request: GatewayRequest): Reply {
@@ -219,13 +214,19 @@ function refund(request: GatewayRequest): Reply {
   if (lines !== undefined && amount < refundable && lines !== amount) {
     return refuse("Fail", `The orderLines total ${fmt(t, lines)} but the refund amount is ${fmt(t, amount)}.`)
   }
-  const id = reconciliation ?? randomUUID()
   t.refundedMinor += amount
-  t.status = "refunded"
-  t.reconciliation.push({ id, amountMinor: amount, type: "refunded", at: request.ex.env.now() })
+  return moveMoney(request, t, "refund", amount, reconciliation)
+}
+
+/** A capture or refund went through: new status, a reconciliation identifier, the ledger effect. */
+function moveMoney(request: GatewayRequest, t: StoredTransaction, kind: "capture" | "refund", amount: number, reconciliation: string | undefined): Reply {
+  const id = reconciliation ?? randomUUID()
+  const type = kind === "capture" ? "captured" : "refunded"
+  t.status = type
+  t.reconciliation.push({ id, amountMinor: amount, type, at: request.ex.env.now() })
   touch(request, t)
-  effect(request, t, "refund", amount, "Success", id)
-  return outcomeReply(request, t, "Refund", "Success", amount)
+  effect(request, t, kind, amount, "Success", id)
+  return outcomeReply(request, t, kind === "capture" ? "Capture" : "Refund", "Success", amount)
 }
 
 function release(request: GatewayRequest): Reply {

@@ -10,16 +10,8 @@ import {
   toAlphaCurrency,
   toNumericCurrency,
 } from "../../src/altapay/money"
+import { issuesOf } from "../helpers/issues"
 
-function issuesOf(fn: () => unknown): { field: string; message: string }[] {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(AltaPayValidationError)
-    return (error as AltaPayValidationError).issues
-  }
-  throw new Error("expected a validation error")
-}
 
 describe("currencyInfo", () => {
   it("knows the exponent of every currency a merchant may charge in", () => {

@@ -16,16 +16,8 @@ import {
   type OrderLineSource,
 } from "../../src/altapay/order-lines"
 import type { OrderLine } from "../../src/altapay/types"
+import { issuesOf } from "../helpers/issues"
 
-function issuesOf(fn: () => unknown): { field: string; message: string }[] {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(AltaPayValidationError)
-    return (error as AltaPayValidationError).issues
-  }
-  throw new Error("expected a validation error")
-}
 
 const line = (over: Partial<OrderLine> = {}): OrderLine => ({
   description: "T-shirt",
