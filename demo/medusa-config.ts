@@ -1,0 +1,56 @@
+/**
+ * The demo store: medusa-config.example.ts (repository root) with defaults that point at the
+ * local AltaPay sandbox and the embedded Postgres that `npm run demo` starts. Every value can be
+ * overridden with the same environment variables a real store uses.
+ */
+import { ContainerRegistrationKeys, Modules, defineConfig } from "@medusajs/framework/utils"
+
+const port = process.env.DEMO_MEDUSA_PORT ?? "9000"
+const backendUrl = process.env.MEDUSA_BACKEND_URL ?? `http://localhost:${port}`
+const sandboxUrl = `http://127.0.0.1:${process.env.DEMO_SANDBOX_PORT ?? "8787"}`
+const storeUrl = process.env.STORE_URL ?? "http://localhost:8000"
+const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@localhost:${process.env.DEMO_POSTGRES_PORT ?? "5433"}/medusa_demo`
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl,
+    http: {
+      storeCors: process.env.STORE_CORS ?? `${storeUrl},${backendUrl}`,
+      adminCors: process.env.ADMIN_CORS ?? backendUrl,
+      authCors: process.env.AUTH_CORS ?? `${storeUrl},${backendUrl}`,
+      jwtSecret: process.env.JWT_SECRET ?? "demo-jwt-secret",
+      cookieSecret: process.env.COOKIE_SECRET ?? "demo-cookie-secret",
+    },
+  },
+  // `--once` runs the flow without the admin UI (no Vite dev server to start).
+  admin: { disable: process.env.DEMO_ADMIN === "false", backendUrl },
+  plugins: [{ resolve: "medusa-payment-altapay", options: {} }],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      dependencies: [ContainerRegistrationKeys.QUERY, Modules.CACHE, Modules.LOCKING],
+      options: {
+        providers: [
+          {
+            resolve: "medusa-payment-altapay/providers/altapay",
+            id: "altapay",
+            options: {
+              checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
+              gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
+              username: process.env.ALTAPAY_USERNAME ?? "demo-shop@altapay.demo",
+              password: process.env.ALTAPAY_PASSWORD ?? "demo-sandbox-password",
+              terminal: process.env.ALTAPAY_TERMINAL ?? "AltaPay Sandbox Test Terminal",
+              callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET ?? "demo-callback-secret-0123456789",
+              backendUrl,
+              successUrl: `${storeUrl}/checkout/altapay/success?session_id={session_id}`,
+              failureUrl: `${storeUrl}/checkout/altapay/failure?session_id={session_id}`,
+              flow: "storefront",
+              language: "da",
+              country: "DK",
+            },
+          },
+        ],
+      },
+    },
+  ],
+})

@@ -1,0 +1,60 @@
+/**
+ * medusa-config.ts of a Medusa store that takes payments with AltaPay. Copy what you need into
+ * your store's medusa-config.ts and set the environment variables (README: "Install into a store").
+ *
+ *   plugins   the plugin: store route for the checkout session, admin routes and order widget
+ *   modules   the Payment module with the AltaPay provider (id "altapay" -> pp_altapay_altapay,
+ *             notification callback POST <MEDUSA_BACKEND_URL>/hooks/payment/altapay_altapay)
+ */
+import { ContainerRegistrationKeys, Modules, defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const storeUrl = process.env.STORE_URL ?? "http://localhost:8000"
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: process.env.STORE_CORS ?? storeUrl,
+      adminCors: process.env.ADMIN_CORS ?? "http://localhost:9000",
+      authCors: process.env.AUTH_CORS ?? `${storeUrl},http://localhost:9000`,
+      jwtSecret: process.env.JWT_SECRET || "supersecret",
+      cookieSecret: process.env.COOKIE_SECRET || "supersecret",
+    },
+  },
+  plugins: [{ resolve: "medusa-payment-altapay", options: {} }],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      // Query: order lines for sessions made without the plugin's store route, and for refunds.
+      // Cache + locking: one MERCHANT token and one refund at a time across server instances.
+      dependencies: [ContainerRegistrationKeys.QUERY, Modules.CACHE, Modules.LOCKING],
+      options: {
+        providers: [
+          {
+            resolve: "medusa-payment-altapay/providers/altapay",
+            id: "altapay",
+            options: {
+              checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL, // e.g. https://testgateway.altapaysecure.com
+              gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL,
+              username: process.env.ALTAPAY_USERNAME,
+              password: process.env.ALTAPAY_PASSWORD,
+              terminal: process.env.ALTAPAY_TERMINAL,
+              callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET,
+              // Public URL of this server: AltaPay posts its callbacks here.
+              backendUrl: process.env.MEDUSA_BACKEND_URL,
+              // Where AltaPay sends the customer back; {session_id} is the Medusa payment session.
+              successUrl: `${storeUrl}/checkout/altapay/success?session_id={session_id}`,
+              failureUrl: `${storeUrl}/checkout/altapay/failure?session_id={session_id}`,
+              // "storefront": the storefront pays with the plugin's store route + browser helper.
+              flow: "storefront",
+              language: process.env.ALTAPAY_LANGUAGE ?? "da",
+              country: process.env.ALTAPAY_COUNTRY ?? "DK",
+            },
+          },
+        ],
+      },
+    },
+  ],
+})
