@@ -12,7 +12,7 @@ import { z } from "zod"
 import { minorToDecimal, type OrderLine } from "../../../../../../altapay"
 import { altapayFromConfig } from "../../../../../../lib/altapay-from-config"
 import { loadAltaPayPayment, type AltaPayPayment } from "../../../_lib/altapay-payment"
-import { ItemRefundError, planItemRefund } from "../../../_lib/item-refund-lines"
+import { ItemRefundError, planItemRefund, type ItemRefundPlan } from "../../../_lib/item-refund-lines"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
@@ -75,16 +75,20 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
 }
 
-function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>) {
-  if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
-  if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
-  let plan
+function planOrRefuse(plan: () => ItemRefundPlan): ItemRefundPlan {
   try {
-    plan = planItemRefund(payment.order, payment.data.refunds, { items: body.items, shipping: body.shipping })
+    return plan()
   } catch (error) {
     if (error instanceof ItemRefundError) throw new MedusaError(MedusaError.Types.INVALID_DATA, error.message)
     throw error
   }
+}
+
+/** The refund's lines and amount, or a 400 saying why these items cannot be refunded now. */
+function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
+  if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
+  if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
+  const plan = planOrRefuse(() => planItemRefund(payment.order!, payment.data.refunds, { items: body.items, shipping: body.shipping }))
   const refundable = payment.captured_minor - payment.refunded_minor
   if (plan.amountMinor > refundable) {
     const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`

@@ -1,0 +1,202 @@
+/** One AltaPay payment: state and amounts as AltaPay reports them, card, identifiers, refunds. */
+import { Alert, Badge, Button, Container, Copy, Heading, StatusBadge, Text } from "@medusajs/ui"
+import { useQuery } from "@tanstack/react-query"
+import { useState, type ReactNode } from "react"
+import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
+import { formatDate, formatMoney, statusBadge } from "../lib/format"
+import { ItemRefundDrawer } from "./item-refund-drawer"
+
+export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; paymentId: string }) {
+  const { data, error, isLoading } = useQuery({ queryKey: altapayQueryKey(paymentId), queryFn: () => getAltaPayPayment(paymentId) })
+  const [refunding, setRefunding] = useState(false)
+
+  return (
+    <Container className="divide-y p-0" data-testid="altapay-payment" data-payment-id={paymentId}>
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">AltaPay</Heading>
+        {data && <TransactionBadge payment={data} />}
+      </div>
+      {isLoading && (
+        <div className="px-6 py-4">
+          <Text size="small" className="text-ui-fg-subtle">
+            Loading AltaPay payment…
+          </Text>
+        </div>
+      )}
+      {error && (
+        <div className="px-6 py-4">
+          <Alert variant="error">{error instanceof Error ? error.message : String(error)}</Alert>
+        </div>
+      )}
+      {data && (
+        <>
+          {!data.altapay.live && data.altapay.error && (
+            <div className="px-6 py-4">
+              <Alert variant="warning">{data.altapay.error} Showing the last stored values.</Alert>
+            </div>
+          )}
+          <Amounts payment={data} />
+          <Details payment={data} />
+          <Refunds refunds={data.refunds} openCount={data.open_refunds} />
+          <div className="flex justify-end gap-x-2 px-6 py-4">
+            <Button
+              size="small"
+              variant="secondary"
+              data-testid="altapay-refund-items"
+              disabled={!canRefundItems(data)}
+              onClick={() => setRefunding(true)}
+            >
+              Refund items
+            </Button>
+          </div>
+          <ItemRefundDrawer open={refunding} onOpenChange={setRefunding} orderId={orderId} payment={data} />
+        </>
+      )}
+    </Container>
+  )
+}
+
+/** Money left on the payment and at least one item or shipping method not refunded yet. */
+function canRefundItems(payment: AdminAltaPayPayment): boolean {
+  const { amount, items, shipping } = payment.refundable
+  return amount.minor > 0 && (items.some((i) => i.refundable_quantity > 0) || shipping.some((s) => !s.refunded))
+}
+
+function TransactionBadge({ payment }: { payment: AdminAltaPayPayment }) {
+  const { color, label } = statusBadge(payment.altapay.status, payment.altapay)
+  return (
+    <StatusBadge color={color} data-testid="altapay-status">
+      {label}
+    </StatusBadge>
+  )
+}
+
+function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="flex items-start justify-between gap-x-4 py-1">
+      <Text size="small" leading="compact" className="text-ui-fg-subtle shrink-0">
+        {label}
+      </Text>
+      <Text size="small" leading="compact" className="min-w-0 text-right break-words" data-testid={testId}>
+        {children}
+      </Text>
+    </div>
+  )
+}
+
+function Amounts({ payment }: { payment: AdminAltaPayPayment }) {
+  const { altapay, refundable } = payment
+  return (
+    <div className="px-6 py-3">
+      <Row label="Reserved" testId="altapay-reserved">
+        {formatMoney(altapay.reserved)}
+      </Row>
+      <Row label="Captured" testId="altapay-captured">
+        {formatMoney(altapay.captured)}
+      </Row>
+      <Row label="Refunded" testId="altapay-refunded">
+        {formatMoney(altapay.refunded)}
+      </Row>
+      <Row label="Refundable" testId="altapay-refundable">
+        {formatMoney(refundable.amount)}
+      </Row>
+    </div>
+  )
+}
+
+function Details({ payment }: { payment: AdminAltaPayPayment }) {
+  const { altapay } = payment
+  const card = [altapay.card.scheme, altapay.card.masked_pan].filter(Boolean).join(" ")
+  return (
+    <div className="px-6 py-3">
+      <Row label="Transaction" testId="altapay-transaction-id">
+        {altapay.transaction_id ? (
+          <span className="inline-flex items-center gap-x-1">
+            {altapay.transaction_id} <Copy content={altapay.transaction_id} />
+          </span>
+        ) : (
+          "–"
+        )}
+      </Row>
+      <Row label="Order id at AltaPay">
+        <span className="inline-flex items-center gap-x-1 break-all">
+          {altapay.shop_order_id} <Copy content={altapay.shop_order_id} />
+        </span>
+      </Row>
+      {card && (
+        <Row label="Card" testId="altapay-card">
+          {card}
+          {altapay.card.expiry ? ` (${altapay.card.expiry})` : ""}
+        </Row>
+      )}
+      {altapay.fraud.score !== null && (
+        <Row label="Fraud risk score" testId="altapay-fraud-score">
+          {altapay.fraud.score}
+          {altapay.fraud.explanation ? ` – ${altapay.fraud.explanation}` : ""}
+        </Row>
+      )}
+      {altapay.terminal && <Row label="Terminal">{altapay.terminal}</Row>}
+      {altapay.reconciliation_identifiers.length > 0 && (
+        <div className="pt-2" data-testid="altapay-reconciliation">
+          <Text size="small" leading="compact" weight="plus">
+            Reconciliation identifiers
+          </Text>
+          {altapay.reconciliation_identifiers.map((r) => (
+            <div key={`${r.type}:${r.id}`} className="flex items-center justify-between gap-x-2 py-0.5">
+              <Text size="xsmall" className="text-ui-fg-subtle break-all">
+                {r.id}
+              </Text>
+              <Text size="xsmall" className="whitespace-nowrap">
+                {r.type} {formatMoney(r.amount)}
+              </Text>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCount: number }) {
+  if (refunds.length === 0) return null
+  return (
+    <div className="px-6 py-3" data-testid="altapay-refunds">
+      <div className="flex items-center justify-between pb-1">
+        <Text size="small" leading="compact" weight="plus">
+          Refunds
+        </Text>
+        {openCount > 0 && (
+          <Badge size="2xsmall" color="orange" data-testid="altapay-open-refunds">
+            {openCount} open
+          </Badge>
+        )}
+      </div>
+      {refunds.map((refund) => (
+        <div key={refund.reconciliation_identifier} className="border-ui-border-base border-t py-2 first:border-t-0" data-testid="altapay-refund">
+          <div className="flex items-center justify-between">
+            <Text size="small" leading="compact" weight="plus">
+              {formatMoney(refund.amount)}
+            </Text>
+            <Badge size="2xsmall" color={refund.open ? "orange" : "green"}>
+              {refund.open ? "Open at AltaPay" : "Refunded"}
+            </Badge>
+          </div>
+          {refund.items.length > 0 && (
+            <Text size="xsmall" className="text-ui-fg-subtle">
+              {refund.items.map((item) => `${item.quantity} × ${item.title}`).join(", ")}
+            </Text>
+          )}
+          {refund.note && (
+            <Text size="xsmall" className="text-ui-fg-subtle">
+              “{refund.note}”
+            </Text>
+          )}
+          <Text size="xsmall" className="text-ui-fg-muted">
+            {formatDate(refund.created_at)}
+            {refund.source === "altapay" ? " · made outside Medusa" : ""}
+          </Text>
+        </div>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,75 @@
+/**
+ * A payment link for the amount still due on the order (phone and e-mail orders): AltaPay's
+ * hosted payment page, valid for the chosen time; paying it completes the usual AltaPay flow.
+ */
+import { Button, Container, Copy, Heading, Select, Text, toast } from "@medusajs/ui"
+import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
+import { createAltaPayPaymentLink, type AdminAltaPayPaymentLinkResponse } from "../lib/altapay-api"
+import { formatDate, formatMoney } from "../lib/format"
+
+const VALIDITY = [
+  { value: String(60 * 60), label: "1 hour" },
+  { value: String(24 * 60 * 60), label: "1 day" },
+  { value: String(7 * 24 * 60 * 60), label: "7 days" },
+]
+
+export function PaymentLinkSection({ orderId }: { orderId: string }) {
+  const queryClient = useQueryClient()
+  const [validity, setValidity] = useState(VALIDITY[1].value)
+  const [link, setLink] = useState<AdminAltaPayPaymentLinkResponse | undefined>()
+
+  const mutation = useMutation({
+    mutationFn: () => createAltaPayPaymentLink({ order_id: orderId, validity_seconds: Number(validity) }),
+    onSuccess: (created) => {
+      setLink(created)
+      toast.success("Payment link created", { description: `${formatMoney(created.amount)}, valid until ${formatDate(created.payment_link.expires_at)}.` })
+    },
+    onError: (error) => toast.error("Could not create the payment link", { description: error instanceof Error ? error.message : String(error) }),
+    // The order may have a new payment collection or session now.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["orders"] }),
+  })
+
+  return (
+    <Container className="divide-y p-0" data-testid="altapay-payment-link">
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">AltaPay payment link</Heading>
+      </div>
+      <div className="flex flex-col gap-y-3 px-6 py-4">
+        <Text size="small" className="text-ui-fg-subtle">
+          Send the customer a link to pay the amount due on this order.
+        </Text>
+        <div className="flex items-center gap-x-2">
+          <Select value={validity} onValueChange={setValidity} size="small">
+            <Select.Trigger className="w-32">
+              <Select.Value />
+            </Select.Trigger>
+            <Select.Content>
+              {VALIDITY.map((option) => (
+                <Select.Item key={option.value} value={option.value}>
+                  {option.label}
+                </Select.Item>
+              ))}
+            </Select.Content>
+          </Select>
+          <Button size="small" variant="secondary" data-testid="altapay-create-link" isLoading={mutation.isPending} onClick={() => mutation.mutate()}>
+            Create link
+          </Button>
+        </div>
+        {link && (
+          <div className="flex flex-col gap-y-1" data-testid="altapay-link-result">
+            <div className="flex items-center gap-x-2">
+              <a href={link.payment_link.url} target="_blank" rel="noreferrer" className="text-ui-fg-interactive txt-compact-small break-all">
+                {link.payment_link.url}
+              </a>
+              <Copy content={link.payment_link.url} />
+            </div>
+            <Text size="xsmall" className="text-ui-fg-subtle">
+              {formatMoney(link.amount)} · expires {formatDate(link.payment_link.expires_at)}
+            </Text>
+          </div>
+        )}
+      </div>
+    </Container>
+  )
+}

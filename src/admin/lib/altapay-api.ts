@@ -1,0 +1,25 @@
+/** The plugin's admin routes, typed by the server's own response types (type-only imports). */
+import type { AdminAltaPayPaymentResponse } from "../../api/admin/altapay/payments/[id]/route"
+import type { AdminAltaPayItemRefundResponse } from "../../api/admin/altapay/payments/[id]/refunds/route"
+import type { AdminAltaPayPaymentLinkResponse } from "../../api/admin/altapay/payment-links/route"
+import { adminFetch } from "./admin-fetch"
+
+export type { AdminAltaPayPayment, AdminAltaPayRefund, Money } from "../../api/admin/altapay/_lib/payment-view"
+export type { AdminAltaPayItemRefundResponse, AdminAltaPayPaymentLinkResponse }
+
+export interface ItemRefundInput {
+  items: Array<{ line_item_id: string; quantity: number }>
+  shipping?: boolean
+  note?: string
+}
+
+export const altapayQueryKey = (paymentId: string) => ["altapay", "payment", paymentId] as const
+
+export const getAltaPayPayment = (paymentId: string) =>
+  adminFetch<AdminAltaPayPaymentResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}`).then((r) => r.altapay_payment)
+
+export const refundAltaPayItems = (paymentId: string, input: ItemRefundInput) =>
+  adminFetch<AdminAltaPayItemRefundResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}/refunds`, { method: "POST", body: input })
+
+export const createAltaPayPaymentLink = (input: { order_id: string; validity_seconds?: number }) =>
+  adminFetch<AdminAltaPayPaymentLinkResponse>("/admin/altapay/payment-links", { method: "POST", body: input })

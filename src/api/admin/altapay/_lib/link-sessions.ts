@@ -1,0 +1,169 @@
+/**
+ * The Medusa payment session (and its AltaPay session) a payment link pays into.
+ *
+ * Cart: the storefront's own session workflow (server-side lines, reuse of a matching session),
+ * acting for the cart's customer. Paying completes the cart as the webhook always does.
+ * Order: the order's unpaid payment collection, or a new one for the amount still due (order
+ * edits, draft orders); the AltaPay session carries the order's lines when it pays the whole
+ * order, else one line for the amount due split like the order's net and tax.
+ */
+import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import { minorToDecimal, minorToNumber, proportionalAdjustmentLine, type OrderLine } from "../../../../altapay"
+import { toMinorUnits } from "../../../../providers/altapay/amounts"
+import { cartOrderLines } from "../../../../providers/altapay/cart-lines"
+import type { AltaPayOptions } from "../../../../providers/altapay/options"
+import { createAltaPaySessionForCartWorkflow } from "../../../../workflows/create-altapay-session-for-cart"
+import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./altapay-payment"
+import type { Money } from "./payment-view"
+
+export interface LinkSession {
+  payment_collection_id: string
+  payment_session_id: string
+  altapay_session_id: string
+  amount: Money
+}
+
+export interface LinkTarget {
+  providerId: string
+  options: AltaPayOptions
+}
+
+type Amount = NonNullable<OrderForLines["total"]>
+
+interface SessionRow {
+  id: string
+  provider_id: string
+  status: string
+  amount: Amount
+  currency_code: string
+  payment_collection_id: string
+  data?: Record<string, unknown> | null
+}
+
+interface CollectionRow {
+  id: string
+  status: string
+  amount: Amount
+  currency_code: string
+  payment_sessions?: Array<SessionRow | null> | null
+}
+
+/** Collections an order still waits to be paid on. */
+const UNPAID = new Set(["not_paid", "awaiting"])
+
+export async function sessionForCart(container: MedusaContainer, cartId: string, target: LinkTarget): Promise<LinkSession> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: carts } = await query.graph({ entity: "cart", fields: ["id", "customer_id"], filters: { id: cartId } })
+  const cart = carts[0] as { id: string; customer_id?: string | null } | undefined
+  if (!cart) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${cartId} was not found.`)
+  const { result } = await createAltaPaySessionForCartWorkflow(container).run({
+    input: {
+      cart_id: cartId,
+      // The merchant acts for the cart's customer, as the storefront would for a signed-in one.
+      customer_id: cart.customer_id ?? undefined,
+      provider_id: target.providerId,
+      product_url_template: target.options.productUrlTemplate,
+      supported_currencies: currenciesWithTerminal(target.options),
+    },
+  })
+  const { data: sessions } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "amount", "currency_code", "payment_collection_id"],
+    filters: { id: result.payment_session_id },
+  })
+  const session = sessions[0] as SessionRow | undefined
+  if (!session) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment session ${result.payment_session_id} disappeared.`)
+  if (session.status === "authorized") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cart ${cartId} is paid already (payment session ${session.id} is authorized).`)
+  return linkSession(session, result.altapay_session_id)
+}
+
+export async function sessionForOrder(container: MedusaContainer, orderId: string, target: LinkTarget): Promise<LinkSession> {
+  const locking = container.resolve<ILockingModule>(Modules.LOCKING)
+  // Two people sending a link at once get the same session, not one each (a new one replaces the old).
+  return locking.execute(`altapay-payment-link:${orderId}`, () => orderSession(container, orderId, target), { timeout: 30 })
+}
+
+async function orderSession(container: MedusaContainer, orderId: string, target: LinkTarget): Promise<LinkSession> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: orders } = await query.graph({
+    entity: "order",
+    fields: [
+      ...ORDER_FIELDS_FOR_LINES,
+      "status",
+      "summary",
+      "payment_collections.id",
+      "payment_collections.status",
+      "payment_collections.amount",
+      "payment_collections.currency_code",
+      "payment_collections.payment_sessions.id",
+      "payment_collections.payment_sessions.provider_id",
+      "payment_collections.payment_sessions.status",
+      "payment_collections.payment_sessions.amount",
+      "payment_collections.payment_sessions.currency_code",
+      "payment_collections.payment_sessions.payment_collection_id",
+      "payment_collections.payment_sessions.data",
+    ],
+    filters: { id: orderId },
+  })
+  const order = orders[0] as (OrderForLines & { status?: string; customer_id?: string | null; summary?: { pending_difference?: Amount } | null; payment_collections?: Array<CollectionRow | null> | null }) | undefined
+  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found.`)
+  const name = order.display_id ? `#${order.display_id}` : order.id
+  if (order.status === "canceled") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is canceled: it takes no payment.`)
+  const currency = order.currency_code
+
+  let collection = (order.payment_collections ?? []).find((c): c is CollectionRow => !!c && UNPAID.has(c.status))
+  if (!collection) {
+    const dueMinor = toMinorUnits(order.summary?.pending_difference ?? 0, currency)
+    if (dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is fully paid: there is nothing to pay by link.`)
+    const { result } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id, amount: minorToNumber(dueMinor, currency) } })
+    const created = result[0]
+    collection = { id: created.id, status: created.status, amount: created.amount as Amount, currency_code: created.currency_code, payment_sessions: [] }
+  }
+
+  const amountMinor = toMinorUnits(collection.amount, currency)
+  const reusable = (collection.payment_sessions ?? []).find(
+    (s): s is SessionRow =>
+      !!s && s.provider_id === target.providerId && s.status === "pending" && typeof s.data?.altapay_session_id === "string" && toMinorUnits(s.amount, currency) === amountMinor
+  )
+  if (reusable) return linkSession({ ...reusable, payment_collection_id: collection.id }, reusable.data?.altapay_session_id as string)
+
+  const { result: created } = await createPaymentSessionsWorkflow(container).run({
+    input: {
+      payment_collection_id: collection.id,
+      provider_id: target.providerId,
+      customer_id: order.customer_id ?? undefined,
+      context: { altapay: { order_lines: orderLinesFor(order, amountMinor, target.options) } },
+    },
+  })
+  const altapaySessionId = (created.data as { altapay_session_id?: unknown } | undefined)?.altapay_session_id
+  if (typeof altapaySessionId !== "string") throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The AltaPay provider created a payment session without an AltaPay session id.")
+  return linkSession({ id: created.id, provider_id: created.provider_id, status: created.status, amount: created.amount as Amount, currency_code: created.currency_code, payment_collection_id: collection.id }, altapaySessionId)
+}
+
+/** The whole order's lines when the link pays the whole order, else one line for the amount due. */
+function orderLinesFor(order: OrderForLines, amountMinor: number, options: AltaPayOptions): OrderLine[] {
+  const name = order.display_id ? `#${order.display_id}` : order.id
+  const totalMinor = toMinorUnits(order.total ?? 0, order.currency_code)
+  const lines = cartOrderLines(order, { productUrlTemplate: options.productUrlTemplate }, Math.max(totalMinor, 0))
+  if (totalMinor === amountMinor) return lines
+  return proportionalAdjustmentLine(lines, amountMinor, { itemId: `due-${order.display_id ?? order.id}`, description: `Amount due on order ${name}` })
+}
+
+function linkSession(session: SessionRow, altapaySessionId: string): LinkSession {
+  const currency = session.currency_code.toUpperCase()
+  const minor = toMinorUnits(session.amount, currency)
+  return {
+    payment_collection_id: session.payment_collection_id,
+    payment_session_id: session.id,
+    altapay_session_id: altapaySessionId,
+    amount: { minor, decimal: minorToDecimal(minor, currency), currency },
+  }
+}
+
+/** With per-currency terminals and no default terminal, only those currencies can be paid. */
+function currenciesWithTerminal(options: AltaPayOptions): string[] | undefined {
+  if (options.terminal || !options.terminals) return undefined
+  return Object.keys(options.terminals).map((code) => code.toUpperCase())
+}

@@ -1,0 +1,130 @@
+import type { GatewayTransaction } from "../../src/altapay"
+import type { AltaPayPayment } from "../../src/api/admin/altapay/_lib/altapay-payment"
+import { adminAltaPayPayment } from "../../src/api/admin/altapay/_lib/payment-view"
+import { freshPaymentData } from "../../src/providers/altapay/payment-data"
+
+const amount = (minor: number) => ({ minor, decimal: (minor / 100).toFixed(2), currency: "DKK" })
+
+function payment(overrides: Partial<AltaPayPayment["data"]> = {}): AltaPayPayment {
+  return {
+    id: "pay_1",
+    currency_code: "dkk",
+    provider_id: "pp_altapay_altapay",
+    amount_minor: 25000,
+    captured_minor: 25000,
+    refunded_minor: 5000,
+    canceled_at: null,
+    medusa_refunds: [{ id: "ref_1", amount_minor: 5000, note: "Broken", created_at: "2026-01-01T10:00:00.000Z", created_by: "user_1" }],
+    data: {
+      ...freshPaymentData({
+        altapay_session_id: "sess_1",
+        order_id: "payses_1",
+        amount_minor: 25000,
+        currency: "DKK",
+        terminal: "Shop DKK",
+        auto_capture: false,
+        order_lines: [],
+        order_lines_source: "store_route",
+      }),
+      transaction_id: "tx_1",
+      transaction_status: "captured",
+      masked_pan: "411111******1111",
+      card_scheme: "Visa",
+      reserved_minor: 25000,
+      captured_minor: 25000,
+      refunded_minor: 5000,
+      refunds: [
+        {
+          refund_id: "ref_1",
+          reconciliation_identifier: "medusa-refund-ref_1",
+          amount_minor: 5000,
+          status: "open",
+          created_at: "2026-01-01T10:00:00.000Z",
+          items: [{ line_item_id: "ordli_mug", quantity: 1 }],
+          note: "Broken",
+        },
+      ],
+      ...overrides,
+    },
+    order: {
+      id: "order_1",
+      display_id: 7,
+      currency_code: "dkk",
+      items: [
+        { id: "ordli_mug", product_title: "Mug", variant_sku: "MUG", quantity: 2, unit_price: 40, is_tax_inclusive: true, tax_lines: [{ rate: 25 }] },
+        { id: "ordli_tea", product_title: "Tea", quantity: 1, unit_price: 121, is_tax_inclusive: true, tax_lines: [{ rate: 25 }] },
+      ],
+      shipping_methods: [{ id: "ordsm_1", name: "Post", amount: 49, is_tax_inclusive: true, tax_lines: [{ rate: 25 }] }],
+    },
+  }
+}
+
+const transaction = (refundIds: string[]): GatewayTransaction => ({
+  transactionId: "tx_1",
+  paymentId: "p_1",
+  transactionStatus: "refunded",
+  terminal: "Shop DKK",
+  reservedAmount: amount(25000),
+  capturedAmount: amount(25000),
+  refundedAmount: amount(5000 + (refundIds.includes("refund-made-in-altapay") ? 1000 : 0)),
+  cardInformation: { scheme: "Visa", maskedPan: "411111******1111", expiry: { month: "12", year: "2030" }, issuingCountry: "DK" },
+  fraudRiskScore: "13.37",
+  fraudExplanation: "test",
+  paymentInfos: [],
+  reconciliationIdentifiers: [
+    { id: "medusa-capture-1", type: "captured", amount: amount(25000), date: new Date("2026-01-01T09:00:00Z") },
+    ...refundIds.map((id) => ({ id, type: "refunded", amount: amount(id === "refund-made-in-altapay" ? 1000 : 5000), date: new Date("2026-01-02T09:00:00Z") })),
+  ],
+  extra: {},
+})
+
+describe("the admin's view of an AltaPay payment", () => {
+  it("marks an open refund as open until AltaPay reports it, then as refunded", () => {
+    const open = adminAltaPayPayment(payment(), { transaction: transaction([]) })
+    expect(open.open_refunds).toBe(1)
+    expect(open.refunds[0]).toMatchObject({ open: true, status: "open", source: "medusa", items: [{ line_item_id: "ordli_mug", quantity: 1, title: "Mug" }] })
+
+    const settled = adminAltaPayPayment(payment(), { transaction: transaction(["medusa-refund-ref_1"]) })
+    expect(settled.open_refunds).toBe(0)
+    expect(settled.refunds[0]).toMatchObject({ open: false, status: "succeeded" })
+  })
+
+  it("lists refunds made in AltaPay's own back office, which Medusa has no record of", () => {
+    const view = adminAltaPayPayment(payment(), { transaction: transaction(["medusa-refund-ref_1", "refund-made-in-altapay"]) })
+    expect(view.refunds.map((r) => [r.reconciliation_identifier, r.source])).toEqual([
+      ["medusa-refund-ref_1", "medusa"],
+      ["refund-made-in-altapay", "altapay"],
+    ])
+    expect(view.altapay.refunded).toEqual(amount(6000))
+  })
+
+  it("shows AltaPay's live amounts, card, fraud score and identifiers", () => {
+    const view = adminAltaPayPayment(payment(), { transaction: transaction([]) })
+    expect(view.altapay).toMatchObject({
+      live: true,
+      error: null,
+      status: "refunded",
+      reserved: amount(25000),
+      captured: amount(25000),
+      card: { scheme: "Visa", masked_pan: "411111******1111", expiry: "12/2030", issuing_country: "DK" },
+      fraud: { score: "13.37", explanation: "test" },
+    })
+    expect(view.altapay.reconciliation_identifiers[0]).toEqual({ id: "medusa-capture-1", type: "captured", amount: amount(25000), date: "2026-01-01T09:00:00.000Z" })
+    expect(view.medusa).toMatchObject({ amount: amount(25000), refunded: amount(5000) })
+  })
+
+  it("without AltaPay it shows the stored values and why", () => {
+    const view = adminAltaPayPayment(payment(), { error: "AltaPay could not be reached" })
+    expect(view.altapay).toMatchObject({ live: false, error: "AltaPay could not be reached", status: "captured", captured: amount(25000), refunded: amount(5000), card: { masked_pan: "411111******1111", expiry: null } })
+  })
+
+  it("tells how many of each item and whether the shipping can still be refunded", () => {
+    const view = adminAltaPayPayment(payment(), { transaction: transaction([]) })
+    expect(view.refundable.amount).toEqual(amount(20000))
+    expect(view.refundable.items).toEqual([
+      { line_item_id: "ordli_mug", title: "Mug", sku: "MUG", quantity: 2, refunded_quantity: 1, refundable_quantity: 1 },
+      { line_item_id: "ordli_tea", title: "Tea", sku: null, quantity: 1, refunded_quantity: 0, refundable_quantity: 1 },
+    ])
+    expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
+  })
+})
