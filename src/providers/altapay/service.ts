@@ -3,7 +3,6 @@
  * is a thin mapping onto the framework-free client in src/altapay; AltaPay failures become
  * MedusaErrors in one place (medusa-errors.ts) and states map in one place (status.ts).
  */
-import { randomUUID } from "node:crypto"
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
@@ -40,7 +39,6 @@ import {
   type AltaPayCallback,
   type AltaPayClient,
   type GatewayTransaction,
-  type OrderLine,
 } from "../../altapay"
 import { toBigNumber, toMinorUnits } from "./amounts"
 import { sessionCustomer } from "./customer"
@@ -49,7 +47,8 @@ import { createRedirectPayment } from "./redirect-payment"
 import { scaleOutFrom, type ScaleOut } from "./scale-out"
 import { sharedAltaPayClient } from "./shared-client"
 import { contextLines, SessionLines } from "./session-lines"
-import { UncertainRefunds } from "./uncertain-refunds"
+import { reconciliationId } from "./reconciliation"
+import { RefundFlow } from "./refund-flow"
 import { toMedusaError } from "./medusa-errors"
 import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "./options"
 import {
@@ -58,15 +57,12 @@ import {
   readPaymentData,
   requireTransactionId,
   type AltaPayPaymentData,
-  type PendingRefund,
-  type RefundRecord,
 } from "./payment-data"
 import { pickTransaction, sessionStatusFor, webhookActionFor } from "./status"
-import { hasReconciliation, withTransaction } from "./transaction-state"
+import { withTransaction } from "./transaction-state"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
-const RECONCILIATION_PREFIX = "medusa"
 
 export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptions> {
   static override identifier = "altapay"
@@ -87,7 +83,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   private readonly scaleOut: ScaleOut
   private readonly sessionLines: SessionLines
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
-  private readonly uncertainRefunds = new UncertainRefunds()
+  private readonly refunds: RefundFlow
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
@@ -98,6 +94,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
+    this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action))
   }
 
   // --- checkout ---------------------------------------------------------------------------
@@ -273,76 +270,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const data = readPaymentData(input.data, "refund")
     const transactionId = requireTransactionId(data, "refund")
-    return this.serialized(transactionId, () => this.refund(input, data, transactionId))
-  }
-
-  private async refund(input: RefundPaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<RefundPaymentOutput> {
     const amountMinor = this.minor(input.amount, data.currency, "refund")
-    if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
-    const refundId = input.context?.idempotency_key ?? null
-    const reconciliationIdentifier = reconciliationId("refund", refundId ?? undefined)
-
-    // Look first: a refund with this identifier may already have gone through (a retried call).
-    const before = await this.lookupOne(transactionId, "refund check")
-    const current = withTransaction(data, before)
-    if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
-    const adopted = this.adoptUncertainRefund(transactionId, before, amountMinor)
-    if (adopted) {
-      this.logger_?.warn(`AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`)
-      return { data: { ...current, refunds: current.refunds.map((r) => (r.reconciliation_identifier === adopted.reconciliation_identifier ? { ...r, refund_id: refundId } : r)) } }
-    }
-
-    const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
-    if (amountMinor > refundable && !this.options_.allowOverRefund) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
-      )
-    }
-    // Item-level refunds leave their exact lines in data for this amount; they are used once.
-    const pending = isPendingRefundFor(current.pending_refund, amountMinor) ? current.pending_refund! : undefined
-    const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
-    const record: RefundRecord = {
-      refund_id: refundId,
-      reconciliation_identifier: reconciliationIdentifier,
-      amount_minor: amountMinor,
-      status: "succeeded",
-      created_at: new Date().toISOString(),
-      order_lines: orderLines,
-      ...(pending?.items ? { items: pending.items } : {}),
-      ...(pending?.note ? { note: pending.note } : {}),
-    }
-    if (pending) current.pending_refund = null
-    try {
-      const result = await this.client.gateway.refundCapturedReservation({
-        transactionId,
-        amountMinor,
-        currency: data.currency,
-        reconciliationIdentifier,
-        orderLines,
-        ...(this.options_.allowOverRefund ? { allowOverRefund: true } : {}),
-      })
-      const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
-      if (status === "open") this.logger_?.warn(`AltaPay refund ${reconciliationIdentifier} is Open: it settles when AltaPay reports it.`)
-      return { data: withTransaction({ ...current, refunds: [...current.refunds, { ...record, status }] }, result.transaction) }
-    } catch (error) {
-      if (error instanceof AltaPayError && error.mayHaveReachedAltaPay) {
-        const after = await this.lookupOne(transactionId, "refund reconciliation").catch(() => undefined)
-        if (after && hasReconciliation(after, reconciliationIdentifier, "refunded")) {
-          this.logger_?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
-          return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
-        }
-        // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
-        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
-        throw new MedusaError(
-          MedusaError.Types.UNEXPECTED_STATE,
-          after
-            ? `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay (${error.message}), and AltaPay shows no such refund yet. Trying again is safe: the plugin checks AltaPay for this attempt before sending another.`
-            : `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${reconciliationIdentifier} in AltaPay.`
-        )
-      }
-      throw toMedusaError(error, "refund")
-    }
+    return this.serialized(transactionId, () => this.refunds.run({ data, transactionId, amountMinor, refundId: input.context?.idempotency_key ?? null }))
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
@@ -425,32 +354,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
   }
 
-  /**
-   * An earlier refund of this amount whose answer was lost and which AltaPay shows as done: the
-   * record to attribute to the refund being asked for now. Attempts AltaPay never made are forgotten.
-   */
-  private adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): RefundRecord | undefined {
-    for (const attempt of this.uncertainRefunds.list(transactionId)) {
-      const happened = hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded")
-      if (!happened) {
-        // A request AltaPay may still be working on: refunding again now could refund twice.
-        const waitMs = attempt.at + 2 * this.options_.headersTimeoutMs - Date.now()
-        if (waitMs > 0) {
-          throw new MedusaError(
-            MedusaError.Types.CONFLICT,
-            `AltaPay refund: an earlier refund attempt (${attempt.reconciliationIdentifier}) got no answer and AltaPay does not show it yet. Try again in ${Math.ceil(waitMs / 1000)} s.`
-          )
-        }
-        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
-        continue
-      }
-      if (attempt.amountMinor === amountMinor) {
-        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
-        return { refund_id: null, reconciliation_identifier: attempt.reconciliationIdentifier, amount_minor: amountMinor, status: "succeeded", created_at: new Date(attempt.at).toISOString() }
-      }
-    }
-    return undefined
-  }
+
 
   private sessionConfiguration(autoCapture: boolean) {
     return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
@@ -493,10 +397,6 @@ function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
   }
 }
 
-/** Deterministic per Medusa capture/refund id, so a lost answer can be found again at AltaPay. */
-export function reconciliationId(kind: "capture" | "refund", medusaId: string | undefined): string {
-  return `${RECONCILIATION_PREFIX}-${kind}-${medusaId ?? randomUUID()}`.slice(0, 100)
-}
 
 function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number): AltaPayPaymentData {
   return {
@@ -505,28 +405,10 @@ function withCapture(data: AltaPayPaymentData, captureId: string | undefined, re
   }
 }
 
-/** Full refund of an untouched payment: its own lines. Anything else: one proportional line. */
-function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
-  const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
-  if (untouched && amountMinor === data.amount_minor) return data.order_lines
-  return proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "refund", description: "Refund" })
-}
-
-const PENDING_REFUND_MAX_AGE_MS = 15 * 60 * 1000
-
-/** A stale pending refund (its workflow failed long ago) must not shape an unrelated refund. */
-function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMinor: number): boolean {
-  return !!pending && pending.amount_minor === amountMinor && Date.now() - Date.parse(pending.requested_at) < PENDING_REFUND_MAX_AGE_MS
-}
-
-
 function capturedCannotCancel(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_ALLOWED, "AltaPay cancel: the payment is captured, so the reservation cannot be released. Refund it instead.")
 }
 
-function formatMinor(minor: number, currency: string): string {
-  return `${toBigNumber(minor, currency).toString()} ${currency}`
-}
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
   if (Buffer.isBuffer(payload.rawData)) return payload.rawData

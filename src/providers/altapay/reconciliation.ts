@@ -1,0 +1,8 @@
+import { randomUUID } from "node:crypto"
+
+const RECONCILIATION_PREFIX = "medusa"
+
+/** Deterministic per Medusa capture/refund id, so a lost answer can be found again at AltaPay. */
+export function reconciliationId(kind: "capture" | "refund", medusaId: string | undefined): string {
+  return `${RECONCILIATION_PREFIX}-${kind}-${medusaId ?? randomUUID()}`.slice(0, 100)
+}

@@ -1,0 +1,150 @@
+/**
+ * A Medusa refund at AltaPay, never twice and never lost. AltaPay has no idempotency key, so each
+ * refund carries a reconciliation identifier derived from Medusa's refund id; the payment is looked
+ * up before sending (a retried call, live refundable amount) and again after any lost answer.
+ * Attempts whose outcome stayed unknown are remembered, and the next refund of the payment first
+ * asks AltaPay whether they happened (adopting one instead of refunding again).
+ */
+import { MedusaError } from "@medusajs/framework/utils"
+import type { Logger } from "@medusajs/framework/types"
+import { AltaPayError, proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
+import { toBigNumber } from "./amounts"
+import { toMedusaError } from "./medusa-errors"
+import type { AltaPayOptions } from "./options"
+import type { AltaPayPaymentData, PendingRefund, RefundRecord } from "./payment-data"
+import { reconciliationId } from "./reconciliation"
+import { hasReconciliation, withTransaction } from "./transaction-state"
+import { UncertainRefunds } from "./uncertain-refunds"
+
+export interface RefundRequest {
+  data: AltaPayPaymentData
+  transactionId: string
+  amountMinor: number
+  /** Medusa's refund id (the idempotency key). */
+  refundId: string | null
+}
+
+type Lookup = (transactionId: string, action: string) => Promise<GatewayTransaction | undefined>
+
+export class RefundFlow {
+  private readonly uncertainRefunds = new UncertainRefunds()
+
+  constructor(
+    private readonly client: AltaPayClient,
+    private readonly options: AltaPayOptions,
+    private readonly logger: Logger | undefined,
+    private readonly lookupOne: Lookup
+  ) {}
+
+  async run({ data, transactionId, amountMinor, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
+    if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
+    const reconciliationIdentifier = reconciliationId("refund", refundId ?? undefined)
+
+    // Look first: a refund with this identifier may already have gone through (a retried call).
+    const before = await this.lookupOne(transactionId, "refund check")
+    const current = withTransaction(data, before)
+    if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
+    const adopted = this.adoptUncertainRefund(transactionId, before, amountMinor)
+    if (adopted) {
+      this.logger?.warn(`AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`)
+      return { data: { ...current, refunds: current.refunds.map((r) => (r.reconciliation_identifier === adopted.reconciliation_identifier ? { ...r, refund_id: refundId } : r)) } }
+    }
+
+    const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
+    if (amountMinor > refundable && !this.options.allowOverRefund) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
+      )
+    }
+    // Item-level refunds leave their exact lines in data for this amount; they are used once.
+    const pending = isPendingRefundFor(current.pending_refund, amountMinor) ? current.pending_refund! : undefined
+    const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
+    const record: RefundRecord = {
+      refund_id: refundId,
+      reconciliation_identifier: reconciliationIdentifier,
+      amount_minor: amountMinor,
+      status: "succeeded",
+      created_at: new Date().toISOString(),
+      order_lines: orderLines,
+      ...(pending?.items ? { items: pending.items } : {}),
+      ...(pending?.note ? { note: pending.note } : {}),
+    }
+    if (pending) current.pending_refund = null
+    try {
+      const result = await this.client.gateway.refundCapturedReservation({
+        transactionId,
+        amountMinor,
+        currency: data.currency,
+        reconciliationIdentifier,
+        orderLines,
+        ...(this.options.allowOverRefund ? { allowOverRefund: true } : {}),
+      })
+      const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
+      if (status === "open") this.logger?.warn(`AltaPay refund ${reconciliationIdentifier} is Open: it settles when AltaPay reports it.`)
+      return { data: withTransaction({ ...current, refunds: [...current.refunds, { ...record, status }] }, result.transaction) }
+    } catch (error) {
+      if (error instanceof AltaPayError && error.mayHaveReachedAltaPay) {
+        const after = await this.lookupOne(transactionId, "refund reconciliation").catch(() => undefined)
+        if (after && hasReconciliation(after, reconciliationIdentifier, "refunded")) {
+          this.logger?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
+          return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
+        }
+        // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
+        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
+        throw new MedusaError(
+          MedusaError.Types.UNEXPECTED_STATE,
+          after
+            ? `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay (${error.message}), and AltaPay shows no such refund yet. Trying again is safe: the plugin checks AltaPay for this attempt before sending another.`
+            : `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${reconciliationIdentifier} in AltaPay.`
+        )
+      }
+      throw toMedusaError(error, "refund")
+    }
+  }
+
+  /**
+   * An earlier refund of this amount whose answer was lost and which AltaPay shows as done: the
+   * record to attribute to the refund being asked for now. Attempts AltaPay never made are forgotten.
+   */
+  private adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): RefundRecord | undefined {
+    for (const attempt of this.uncertainRefunds.list(transactionId)) {
+      const happened = hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded")
+      if (!happened) {
+        // A request AltaPay may still be working on: refunding again now could refund twice.
+        const waitMs = attempt.at + 2 * this.options.headersTimeoutMs - Date.now()
+        if (waitMs > 0) {
+          throw new MedusaError(
+            MedusaError.Types.CONFLICT,
+            `AltaPay refund: an earlier refund attempt (${attempt.reconciliationIdentifier}) got no answer and AltaPay does not show it yet. Try again in ${Math.ceil(waitMs / 1000)} s.`
+          )
+        }
+        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        continue
+      }
+      if (attempt.amountMinor === amountMinor) {
+        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        return { refund_id: null, reconciliation_identifier: attempt.reconciliationIdentifier, amount_minor: amountMinor, status: "succeeded", created_at: new Date(attempt.at).toISOString() }
+      }
+    }
+    return undefined
+  }
+}
+
+/** Full refund of an untouched payment: its own lines. Anything else: one proportional line. */
+function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
+  const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
+  if (untouched && amountMinor === data.amount_minor) return data.order_lines
+  return proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "refund", description: "Refund" })
+}
+
+const PENDING_REFUND_MAX_AGE_MS = 15 * 60 * 1000
+
+/** A stale pending refund (its workflow failed long ago) must not shape an unrelated refund. */
+function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMinor: number): boolean {
+  return !!pending && pending.amount_minor === amountMinor && Date.now() - Date.parse(pending.requested_at) < PENDING_REFUND_MAX_AGE_MS
+}
+
+function formatMinor(minor: number, currency: string): string {
+  return `${toBigNumber(minor, currency).toString()} ${currency}`
+}
