@@ -10,10 +10,31 @@ const backendUrl = process.env.MEDUSA_BACKEND_URL ?? `http://localhost:${port}`
 const sandboxUrl = `http://127.0.0.1:${process.env.DEMO_SANDBOX_PORT ?? "8787"}`
 const storeUrl = process.env.STORE_URL ?? "http://localhost:8000"
 const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@localhost:${process.env.DEMO_POSTGRES_PORT ?? "5433"}/medusa_demo`
+const redisUrl = process.env.REDIS_URL || undefined
+
+/**
+ * With REDIS_URL set, the store runs as one of several Medusa servers would: Medusa's Redis
+ * cache (the shared MERCHANT token), locking (one capture/refund per AltaPay transaction at a
+ * time, across servers), event bus and workflow engine. Without it: Medusa's in-memory modules.
+ * The same modules Medusa itself picks for a Redis-backed deployment (defineConfig).
+ */
+const redisModules = redisUrl
+  ? [
+      { resolve: "@medusajs/medusa/cache-redis", options: { redisUrl } },
+      { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl } },
+      { resolve: "@medusajs/medusa/workflow-engine-redis", options: { redis: { redisUrl } } },
+      {
+        resolve: "@medusajs/medusa/locking",
+        options: { providers: [{ resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl } }] },
+      },
+    ]
+  : []
 
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl,
+    // Admin sessions in Redis too, so a login holds on every server.
+    ...(redisUrl ? { redisUrl } : {}),
     http: {
       storeCors: process.env.STORE_CORS ?? `${storeUrl},${backendUrl}`,
       adminCors: process.env.ADMIN_CORS ?? backendUrl,
@@ -26,6 +47,7 @@ module.exports = defineConfig({
   admin: { disable: process.env.DEMO_ADMIN === "false", backendUrl },
   plugins: [{ resolve: "medusa-payment-altapay", options: {} }],
   modules: [
+    ...redisModules,
     {
       resolve: "@medusajs/medusa/payment",
       dependencies: [ContainerRegistrationKeys.QUERY, Modules.CACHE, Modules.LOCKING],

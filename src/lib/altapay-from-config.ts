@@ -1,12 +1,14 @@
 /**
  * Routes need the same AltaPay client the provider uses (CUSTOMER tokens, live transaction reads,
  * payment links). They find the provider's options in the Payment module's config and use the
- * process-wide shared client, so the MERCHANT token and connections are the provider's too.
+ * process-wide shared client wired to the same cache and locking modules, so the MERCHANT token
+ * and connections are the provider's too (across servers when those modules are Redis).
  */
-import type { ConfigModule } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
+import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { AltaPayClient } from "../altapay"
 import { parseAltaPayOptions, type AltaPayOptions } from "../providers/altapay/options"
+import { scaleOutFrom } from "../providers/altapay/scale-out"
 import { sharedAltaPayClient } from "../providers/altapay/shared-client"
 
 interface ProviderEntry {
@@ -23,8 +25,8 @@ export function findAltaPayProviderEntry(configModule: ConfigModule): ProviderEn
   return providers.find((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve)) ?? providers.find((p) => p.id === "altapay")
 }
 
-export function altapayFromConfig(configModule: ConfigModule): { options: AltaPayOptions; client: AltaPayClient; providerId: string } {
-  const entry = findAltaPayProviderEntry(configModule)
+export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string } {
+  const entry = findAltaPayProviderEntry(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
   if (!entry?.options) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
@@ -33,5 +35,7 @@ export function altapayFromConfig(configModule: ConfigModule): { options: AltaPa
   }
   const parsed = parseAltaPayOptions(entry.options)
   if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
-  return { options: parsed.options, client: sharedAltaPayClient(parsed.options), providerId: `pp_altapay_${entry.id ?? "altapay"}` }
+  // The app's cache and locking modules: the same instances the provider gets as dependencies.
+  const scaleOut = scaleOutFrom((name) => (scope.hasRegistration(name) ? scope.resolve(name) : undefined))
+  return { options: parsed.options, client: sharedAltaPayClient(parsed.options, undefined, scaleOut), providerId: `pp_altapay_${entry.id ?? "altapay"}` }
 }

@@ -13,6 +13,8 @@ export type Lock = <T>(key: string, job: () => Promise<T>) => Promise<T>
 export interface ScaleOut {
   tokenStore?: TokenStore
   lock?: Lock
+  /** Names the Medusa modules behind these, so callers with the same modules share one client. */
+  key: string
 }
 
 const LOCK_TIMEOUT_SECONDS = 60
@@ -24,7 +26,18 @@ export function scaleOutFrom(resolve: <T>(name: string) => T | undefined): Scale
   return {
     tokenStore: cache ? cacheTokenStore(cache) : caching ? cachingTokenStore(caching) : undefined,
     lock: locking ? (key, job) => locking.execute(key, job, { timeout: LOCK_TIMEOUT_SECONDS }) : undefined,
+    key: [cache ?? caching, locking].map(identity).join(":"),
   }
+}
+
+const identities = new WeakMap<object, number>()
+let nextIdentity = 1
+
+function identity(value: object | undefined): number {
+  if (!value) return 0
+  let id = identities.get(value)
+  if (!id) identities.set(value, (id = nextIdentity++))
+  return id
 }
 
 interface StoredToken {

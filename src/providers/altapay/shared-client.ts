@@ -9,17 +9,8 @@ import type { AltaPayOptions } from "./options"
 import type { ScaleOut } from "./scale-out"
 
 const clients = new Map<string, AltaPayClient>()
-const identities = new WeakMap<object, number>()
-let nextIdentity = 1
 
-function identity(value: object | undefined): number {
-  if (!value) return 0
-  let id = identities.get(value)
-  if (!id) identities.set(value, (id = nextIdentity++))
-  return id
-}
-
-export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger, scaleOut: ScaleOut = {}): AltaPayClient {
+export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger, scaleOut: ScaleOut = { key: "" }): AltaPayClient {
   const key = [
     options.checkoutUrl,
     options.gatewayUrl,
@@ -30,8 +21,7 @@ export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger
     options.headersTimeoutMs,
     options.bodyTimeoutMs,
     options.maxRetries,
-    identity(scaleOut.tokenStore),
-    identity(scaleOut.lock),
+    scaleOut.key,
   ].join("|")
   let client = clients.get(key)
   if (!client) {

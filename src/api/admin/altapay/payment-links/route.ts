@@ -6,7 +6,7 @@
  * callback authorizes that session and, for a cart, completes the cart into an order.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { altapayFromConfig } from "../../../../lib/altapay-from-config"
 import { toMedusaError } from "../../../../providers/altapay/medusa-errors"
@@ -45,7 +45,7 @@ export interface AdminAltaPayPaymentLinkResponse {
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentLinkResponse>) => {
   const body = parseBody(AdminCreateAltaPayPaymentLink, req.body)
-  const { client, options, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const { client, options, providerId } = altapayFromConfig(req.scope)
   const target = { providerId, options }
   const session: LinkSession = body.cart_id ? await sessionForCart(req.scope, body.cart_id, target) : await sessionForOrder(req.scope, body.order_id as string, target)
 

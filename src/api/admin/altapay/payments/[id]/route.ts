@@ -7,7 +7,6 @@
  * reached the stored values are returned with `altapay.live: false` and the reason.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
 import { loadAltaPayPayment } from "../../_lib/altapay-payment"
 import { readLiveTransaction } from "../../_lib/live-transaction"
@@ -18,7 +17,7 @@ export interface AdminAltaPayPaymentResponse {
 }
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentResponse>) => {
-  const { client, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const { client, providerId } = altapayFromConfig(req.scope)
   const payment = await loadAltaPayPayment(req.scope, req.params.id, providerId)
   const live = await readLiveTransaction(client, payment.data)
   res.setHeader("Cache-Control", "no-store")

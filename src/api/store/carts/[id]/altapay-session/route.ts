@@ -7,7 +7,6 @@
  * anywhere: not in the payment session's data or context, not in logs.
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
 import type { AltaPayOptions } from "../../../../../providers/altapay/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
@@ -33,7 +32,7 @@ export const POST = async (
   req: MedusaStoreRequest<StoreCreateAltaPaySessionType>,
   res: MedusaResponse<StoreAltaPaySessionResponse | UpstreamFailure>
 ) => {
-  const { options, client, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const { options, client, providerId } = altapayFromConfig(req.scope)
   const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id || undefined : undefined
 
   let session: { payment_session_id: string; altapay_session_id: string }

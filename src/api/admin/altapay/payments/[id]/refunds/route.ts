@@ -7,7 +7,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { ILockingModule } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { minorToDecimal, type OrderLine } from "../../../../../../altapay"
 import { altapayFromConfig } from "../../../../../../lib/altapay-from-config"
@@ -37,7 +37,7 @@ const LOCK_TIMEOUT_SECONDS = 30
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayItemRefundResponse>) => {
   const body = parseBody(AdminAltaPayItemRefund, req.body)
-  const { client, providerId } = altapayFromConfig(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const { client, providerId } = altapayFromConfig(req.scope)
   const paymentId = req.params.id
   const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
 
