@@ -16,7 +16,6 @@ const bareParser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
-  htmlEntities: true,
   isArray: (_name, jPath) => typeof jPath === "string" && REPEATED.some((p) => jPath.endsWith(p)),
 })
 

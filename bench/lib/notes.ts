@@ -26,7 +26,7 @@ store route instead, and the browser creates the payment.
 
 ### Refund: 2 round trips, not 1
 
-\`refund()\` in \`src/providers/altapay/service.ts\` looks the transaction up (\`payments\`) before it sends
+\`RefundFlow.run()\` in \`src/providers/altapay/refund-flow.ts\` looks the transaction up (\`payments\`) before it sends
 \`refundCapturedReservation\`. The look-up is what makes two things safe:
 
 1. A retried refund is not sent twice. AltaPay's gateway has no idempotency key; the provider's
@@ -56,24 +56,20 @@ of the same size as the whole round trip, so the ratios are large; against AltaP
 (tens of milliseconds per call) the same CPU is a few percent.
 
 - **Refund (and any gateway call): the XML answer.** A CPU profile of 1,500 provider refunds at 64 in
-  flight (\`node --cpu-prof\`) puts 57% of the client's CPU in \`parseGatewayResponse\`
+  flight (\`node --cpu-prof\`) put 57% of the client's CPU in \`parseGatewayResponse\`
   (\`src/altapay/xml.ts\`), for the two answers per refund (the look-up and the refund's reply, each with
   the whole Transaction and all its reconciliation identifiers): fast-xml-parser's \`parse\` 37 points,
-  the separate \`XMLValidator.validate\` pass plus the zod shape check about 12, mapping to typed
-  objects 7; garbage collection another 11%. The client process is CPU-bound (under 2% idle), hence
-  the throughput ratio. The provider's own work (zod on the payment data, lines, merging the
-  transaction) is under 15%.
-  Suggested fixes, cheapest first:
-  1. \`src/altapay/xml.ts\`, \`parseGatewayResponse\`: do not run \`XMLValidator.validate\` on every answer
-     (a full second pass over the text). Parse first; accept the tree only if the text ends with
-     \`</APIResponse>\` (what the validator is there to catch is a truncated or non-XML body), and run the
-     validator only on a body that fails, to describe it. About 15-20% of the parse.
-  2. \`src/altapay/xml.ts\`, parser options: \`htmlEntities: true\` costs about 10-15% of fast-xml-parser's
-     time on every answer; keep a second parser with it for bodies that contain \`&#\` and parse the
-     rest without.
-  3. The refund's look-up (previous section): halves the XML read per refund.
-  With 1 and 2 the client-level refund would still parse one XML answer per call: that is the floor
-  with fast-xml-parser.
+  a separate \`XMLValidator.validate\` pass plus the zod shape check about 12, mapping to typed
+  objects 7; garbage collection another 11%. The client process is CPU-bound, hence the throughput
+  ratio. The provider's own work (zod on the payment data, lines, merging the transaction) is under 15%.
+  The answers also grow during the run: every refund adds a ReconciliationIdentifier to its
+  transaction, and the bench refunds the same few payments hundreds of times, so late answers carry
+  hundreds of identifiers (a real payment has a handful), which inflates the parse share here.
+  Done since that profile: the validator now runs only on a body that does not end with
+  \`</APIResponse>\` (to describe what is wrong with it), and character-reference decoding
+  (\`htmlEntities\`) only for bodies that contain a reference. What remains is one fast-xml-parser parse
+  per answer, the floor with this parser, and the refund's look-up (previous section), which doubles
+  the XML read per refund on purpose.
 - **Session creation:** the client's CPU per session is about twice the bare request's (see the CPU
   row): \`sessionBody\` checks the order lines and formats amounts, the answer is checked with zod
   (\`sessionSchema\`), and the provider adds the context lines' zod check (\`session-lines.ts\`), the
@@ -84,8 +80,10 @@ of the same size as the whole round trip, so the ratios are large; against AltaP
 ### CPU and memory
 
 - The parse figure compares \`parseGatewayResponse\` with fast-xml-parser configured as the client
-  configures it (attributes, no value parsing, entities, repeated elements as arrays). Most of the
-  difference is the \`XMLValidator.validate\` pass (shown) and the zod check plus mapping.
+  configures it for a body without character references (attributes, no value parsing, repeated
+  elements as arrays). The difference is the zod check and the mapping to typed records with exact
+  amounts and dates. The \`XMLValidator.validate\` time is shown for reference: the client no longer
+  runs it on well-formed answers.
 - The memory operation runs without the socket (100,000 sandbox round trips do not fit the time budget on
   this machine); the round trips themselves hold nothing once answered (the refund and token paths keep
   only bounded caches: \`IdempotencyCache\` max 10,000 entries, one MERCHANT token).

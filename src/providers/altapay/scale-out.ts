@@ -26,7 +26,7 @@ export function scaleOutFrom(resolve: <T>(name: string) => T | undefined): Scale
   return {
     tokenStore: cache ? cacheTokenStore(cache) : caching ? cachingTokenStore(caching) : undefined,
     lock: locking ? (key, job) => locking.execute(key, job, { timeout: LOCK_TIMEOUT_SECONDS }) : undefined,
-    key: [cache ?? caching, locking].map(identity).join(":"),
+    key: cache || caching || locking ? [cache ?? caching, locking].map(identity).join(":") : "",
   }
 }
 
