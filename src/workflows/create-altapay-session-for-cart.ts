@@ -50,7 +50,8 @@ export const createAltaPaySessionForCartWorkflow = createWorkflow(
       provider_id: input.provider_id,
       // Medusa's own store route passes the authenticated customer the same way.
       customer_id: input.customer_id,
-      context: { altapay: { order_lines: cart.order_lines, customer: cart.customer } },
+      // flow "storefront": the browser creates the payment with its CUSTOMER token (no server-made page).
+      context: { altapay: { order_lines: cart.order_lines, customer: cart.customer, flow: "storefront" } },
     }))
     const created = when("altapay-session-not-reusable", { cart }, ({ cart }) => !cart.reusable_session).then(() =>
       createPaymentSessionsWorkflow.runAsStep({ input: sessionInput })

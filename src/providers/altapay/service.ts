@@ -133,7 +133,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         callbacks: this.callbackUrls(orderId),
         configuration: this.sessionConfiguration(this.options_.autoCapture),
       })
-      const redirect = this.options_.flow === "redirect" ? await createRedirectPayment(this.client, session.sessionId, terminal) : undefined
+      // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
+      const flow = (input.context as { altapay?: { flow?: unknown } } | undefined)?.altapay?.flow === "storefront" ? "storefront" : this.options_.flow
+      const redirect = flow === "redirect" ? await createRedirectPayment(this.client, session.sessionId, terminal) : undefined
       return {
         id: session.sessionId,
         status: PaymentSessionStatus.PENDING,
