@@ -107,8 +107,9 @@ async function retry(run: () => Promise<Record<string, unknown>>): Promise<Recor
   }
 }
 
+/** Money AltaPay actually moved (refused attempts are in the ledger too, with another result). */
 const effects = (type: string, transactionId: string | null) =>
-  sandbox.ledger().filter((e) => e.effect?.type === type && e.effect.transactionId === transactionId)
+  sandbox.ledger().filter((e) => e.effect?.type === type && e.effect.transactionId === transactionId && e.effect.result === "Success")
 
 describe.each(OPERATIONS)("%s", (op) => {
   it.each(FAULTS)("under %s: succeeds correctly or fails clearly, and a retry ends right", async (fault) => {
