@@ -371,13 +371,17 @@ export async function orderForCart(container: MedusaContainer, cartId: string): 
   return orderId ? { id: orderId } : undefined
 }
 
-/** Polls until the cart has an order (the callback path completes it about webhook_delay later). */
+/**
+ * Polls until the cart's order exists with its payment (the callback path completes it about
+ * webhook_delay later). Medusa links the order before it authorizes the payment, in separate
+ * steps, so an order alone is not yet a completed cart.
+ */
 export async function waitForOrder(container: MedusaContainer, cartId: string, timeoutMs = 15_000): Promise<{ id: string }> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const order = await orderForCart(container, cartId)
-    if (order) return order
-    if (Date.now() > deadline) throw new Error(`No order for cart ${cartId} after ${timeoutMs} ms`)
+    if (order && (await orderPayments(container, order.id)).length > 0) return order
+    if (Date.now() > deadline) throw new Error(`No paid order for cart ${cartId} after ${timeoutMs} ms`)
     await new Promise((r) => setTimeout(r, 200))
   }
 }
