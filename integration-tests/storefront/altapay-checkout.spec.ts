@@ -9,7 +9,7 @@
  */
 import Medusa from "@medusajs/js-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor } from "../../src/altapay"
 import {
@@ -298,8 +298,19 @@ medusaIntegrationTestRunner({
       // Medusa deleted the old payment session; the provider retired its AltaPay session.
       expect(ledger("session.update").map((e) => e.path)).toContain(`/checkout/v1/api/session/${a.sessionId}`)
       const query = container().resolve(ContainerRegistrationKeys.QUERY)
-      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id"], filters: { id: [a.paymentSessionId, changed.paymentSessionId] } })
+      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection_id"], filters: { id: [a.paymentSessionId, changed.paymentSessionId] } })
       expect(sessions.map((s: { id: string }) => s.id)).toEqual([changed.paymentSessionId])
+
+      // Paid, but the cart not completed yet (say completing failed): no token to pay twice, and
+      // anyone starting a new session on the collection does not release the paid reservation.
+      const paid = await store.sandbox().simulatePayment(changed.sessionId, { outcome: "authorize", callback: false })
+      await container().resolve(Modules.PAYMENT).authorizePaymentSession(changed.paymentSessionId, {})
+      const again = await api.post(`/store/carts/${cart.id}/altapay-session`, {}, { headers: storeHeaders(seed), validateStatus: () => true })
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/is already paid .*complete the cart/)
+      await api.post(`/store/payment-collections/${sessions[0].payment_collection_id}/payment-sessions`, { provider_id: "pp_altapay_altapay" }, { headers: storeHeaders(seed), validateStatus: () => true })
+      expect(ledger("releaseReservation")).toHaveLength(0)
+      expect(store.sandbox().transaction(paid.transactionId!)).toMatchObject({ status: "preauth" })
     })
 
     it("a CUSTOMER token reaches only its own session, and only once for a payment", async () => {

@@ -74,6 +74,11 @@ export const paymentDataSchema = z.looseObject({
   captured_minor: z.number().int().nullable(),
   refunded_minor: z.number().int().nullable(),
   failure_reason: z.string().nullable(),
+  /**
+   * When this provider told Medusa the session is authorized: from then on a Medusa Payment owns
+   * the reservation, and only Medusa's cancel may release it.
+   */
+  authorized_at: z.string().nullish(),
   captures: z.array(captureRecordSchema),
   refunds: z.array(refundRecordSchema),
   /**
@@ -100,8 +105,11 @@ export function freshPaymentData(
     captured_minor: null,
     refunded_minor: null,
     failure_reason: null,
+    authorized_at: null,
     captures: [],
     refunds: [],
+    // Medusa merges the browser's session data under ours: nothing of theirs may shape a refund.
+    pending_refund: null,
     ...fields,
   }
 }

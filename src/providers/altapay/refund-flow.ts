@@ -90,8 +90,14 @@ export class RefundFlow {
           this.logger?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
           return { data: withTransaction({ ...current, refunds: [...current.refunds, record] }, after) }
         }
+        if (after && refundedMinor(after) - refundedMinor(before) === amountMinor) {
+          // Refunds of this payment are serialized, so exactly this much more refunded is this
+          // attempt, even where AltaPay did not keep the reconciliation identifier.
+          this.logger?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost; AltaPay's refunded amount grew by exactly this refund, so it is recorded once.`)
+          return { data: withTransaction(current, after) }
+        }
         // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
-        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor })
+        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor, refundedBeforeMinor: refundedMinor(before) })
         throw new MedusaError(
           MedusaError.Types.UNEXPECTED_STATE,
           after
@@ -109,7 +115,9 @@ export class RefundFlow {
    */
   private adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): RefundRecord | undefined {
     for (const attempt of this.uncertainRefunds.list(transactionId)) {
-      const happened = hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded")
+      const happened =
+        hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded") ||
+        (transaction !== undefined && refundedMinor(transaction) - attempt.refundedBeforeMinor === attempt.amountMinor)
       if (!happened) {
         // A request AltaPay may still be working on: refunding again now could refund twice.
         const waitMs = attempt.at + 2 * this.options.headersTimeoutMs - Date.now()
@@ -131,6 +139,10 @@ export class RefundFlow {
   }
 }
 
+function refundedMinor(transaction: GatewayTransaction | undefined): number {
+  return transaction?.refundedAmount?.minor ?? 0
+}
+
 /** Full refund of an untouched payment: its own lines. Anything else: one proportional line. */
 function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
   const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
@@ -142,7 +154,9 @@ const PENDING_REFUND_MAX_AGE_MS = 15 * 60 * 1000
 
 /** A stale pending refund (its workflow failed long ago) must not shape an unrelated refund. */
 function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMinor: number): boolean {
-  return !!pending && pending.amount_minor === amountMinor && Date.now() - Date.parse(pending.requested_at) < PENDING_REFUND_MAX_AGE_MS
+  if (!pending || pending.amount_minor !== amountMinor) return false
+  const ageMs = Date.now() - Date.parse(pending.requested_at)
+  return ageMs >= 0 && ageMs < PENDING_REFUND_MAX_AGE_MS
 }
 
 function formatMinor(minor: number, currency: string): string {

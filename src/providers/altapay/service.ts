@@ -33,6 +33,7 @@ import {
   AltaPayError,
   AUTHORIZED_STATUSES,
   parseCallback,
+  RELEASED_STATUSES,
   proportionalAdjustmentLine,
   statusIn,
   verifyCallbackSignature,
@@ -200,11 +201,15 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
    * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
    * not stay payable: its pending payment pages are expired (by updating the session), and a
    * reservation a customer made on it anyway is released, since no order will ever claim it.
+   * A session this provider authorized is different: its reservation belongs to a Medusa Payment
+   * (Medusa deletes such sessions too, e.g. when anyone starts a new session on the collection),
+   * and only Medusa's cancel may release it.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const parsed = paymentDataSchema.safeParse(input.data ?? {})
     if (!parsed.success) return { data: input.data }
     const data = parsed.data
+    if (data.authorized_at) return { data: input.data }
     try {
       const transaction = pickTransaction(await this.client.gateway.payments({ shopOrderId: data.order_id }))
       if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
@@ -234,7 +239,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const transaction = pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "authorization"))
     const { status, reason } = sessionStatusFor(transaction, data.amount_minor)
     if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
-    return { status, data: { ...withTransaction(data, transaction), failure_reason: reason ?? null } }
+    const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
+    const authorizedAt = authorized ? (data.authorized_at ?? new Date().toISOString()) : null
+    return { status, data: { ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt } }
   }
 
   // --- after the order ------------------------------------------------------------------
@@ -286,7 +293,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     } catch (error) {
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
         const transaction = await this.lookupOne(data.transaction_id, "cancel check").catch(() => undefined)
-        if (transaction?.transactionStatus === "released") return { data: withTransaction(data, transaction) }
+        if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return { data: withTransaction(data, transaction) }
         if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel()
       }
       throw toMedusaError(error, "release")

@@ -7,6 +7,8 @@
 export interface UncertainRefund {
   reconciliationIdentifier: string
   amountMinor: number
+  /** AltaPay's refunded amount just before the attempt: growth by exactly `amountMinor` is it. */
+  refundedBeforeMinor: number
   at: number
 }
 

@@ -71,8 +71,8 @@ interface LoadedCart extends CartForLines, CartBuyer {
   } | null
 }
 
-/** Statuses of a session that may still be (or already has been) paid: never replace those blindly. */
-const REUSABLE_STATUSES = new Set(["pending", "requires_more", "authorized"])
+/** Statuses of a session that may still be paid: never replace those blindly. */
+const REUSABLE_STATUSES = new Set(["pending", "requires_more"])
 
 export const loadAltaPayCartStepId = "load-altapay-cart"
 
@@ -85,6 +85,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   if (cart.completed_at) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cart ${cart.id} is already completed: it has an order and needs no new payment.`)
   }
+  assertNotPaid(cart, input.provider_id)
   const currency = cart.currency_code.toUpperCase()
   assertCurrencySupported(currency, input.supported_currencies)
   if (!(cart.items ?? []).some(Boolean)) {
@@ -134,6 +135,21 @@ function assertCustomerMayPay(cart: LoadedCart, actorId: string | undefined): vo
   }
   if (actorId !== cart.customer_id) {
     throw new MedusaError(MedusaError.Types.FORBIDDEN, `Cart ${cart.id} belongs to another customer.`)
+  }
+}
+
+/**
+ * A cart whose AltaPay session is authorized (paid, but the cart not completed yet) gets no new
+ * token: with one the browser could reserve the money a second time.
+ */
+function assertNotPaid(cart: LoadedCart, providerId: string): void {
+  const paid = (cart.payment_collection?.payment_sessions ?? []).find((s) => s?.provider_id === providerId && s.status === "authorized")
+  if (paid) {
+    // NOT_ALLOWED (400), not CONFLICT: Medusa replaces a 409's message with a generic one.
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Cart ${cart.id} is already paid (payment session ${paid.id} is authorized): complete the cart (POST /store/carts/${cart.id}/complete) instead of paying again.`
+    )
   }
 }
 
