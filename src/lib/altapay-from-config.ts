@@ -25,6 +25,15 @@ export function findAltaPayProviderEntry(configModule: ConfigModule): ProviderEn
   return providers.find((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve)) ?? providers.find((p) => p.id === "altapay")
 }
 
+/** Parsed once per options object: routes ask on every request. */
+const parsedOptions = new WeakMap<Record<string, unknown>, ReturnType<typeof parseAltaPayOptions>>()
+
+function parsedFor(options: Record<string, unknown>): ReturnType<typeof parseAltaPayOptions> {
+  let parsed = parsedOptions.get(options)
+  if (!parsed) parsedOptions.set(options, (parsed = parseAltaPayOptions(options)))
+  return parsed
+}
+
 export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string } {
   const entry = findAltaPayProviderEntry(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
   if (!entry?.options) {
@@ -33,7 +42,7 @@ export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOpt
       "The AltaPay provider is not configured: add medusa-payment-altapay/providers/altapay to the Payment module's providers in medusa-config."
     )
   }
-  const parsed = parseAltaPayOptions(entry.options)
+  const parsed = parsedFor(entry.options)
   if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
   // The app's cache and locking modules: the same instances the provider gets as dependencies.
   const scaleOut = scaleOutFrom((name) => (scope.hasRegistration(name) ? scope.resolve(name) : undefined))

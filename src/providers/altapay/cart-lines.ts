@@ -142,7 +142,7 @@ function taxRates(lines: TaxLine[] | null | undefined): Array<{ rate: number; co
  * Medusa stores each adjustment with its own tax-inclusiveness.
  */
 function adjustmentsMinor(adjustments: Adjustment[] | null | undefined, lineInclusive: boolean, rates: Array<{ rate: number }>, currency: string): number {
-  const rate = MathBN.convert(rates.reduce((sum, r) => sum + r.rate, 0)).div(100)
+  const rate = rates.reduce((sum, r) => sum.plus(r.rate), MathBN.convert(0)).div(100)
   let total = MathBN.convert(0)
   for (const adjustment of adjustments ?? []) {
     if (adjustment?.amount == null) continue

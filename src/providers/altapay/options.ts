@@ -80,6 +80,12 @@ export function terminalFor(options: AltaPayOptions, currency: string): string |
   return perCurrency ?? options.terminal
 }
 
+/** With per-currency terminals and no default terminal, only those currencies can be paid. */
+export function currenciesWithTerminal(options: AltaPayOptions): string[] | undefined {
+  if (options.terminal || !options.terminals) return undefined
+  return Object.keys(options.terminals).map((code) => code.toUpperCase())
+}
+
 export function notificationUrl(options: AltaPayOptions): string {
   return `${options.backendUrl.replace(/\/$/, "")}/hooks/payment/altapay_${options.providerId}`
 }

@@ -13,7 +13,7 @@ import { createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow } f
 import { minorToDecimal, minorToNumber, proportionalAdjustmentLine, type OrderLine } from "../../../../altapay"
 import { toMinorUnits } from "../../../../providers/altapay/amounts"
 import { cartOrderLines } from "../../../../providers/altapay/cart-lines"
-import type { AltaPayOptions } from "../../../../providers/altapay/options"
+import { currenciesWithTerminal, type AltaPayOptions } from "../../../../providers/altapay/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../workflows/create-altapay-session-for-cart"
 import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./altapay-payment"
 import type { Money } from "./payment-view"
@@ -160,10 +160,4 @@ function linkSession(session: SessionRow, altapaySessionId: string): LinkSession
     altapay_session_id: altapaySessionId,
     amount: { minor, decimal: minorToDecimal(minor, currency), currency },
   }
-}
-
-/** With per-currency terminals and no default terminal, only those currencies can be paid. */
-function currenciesWithTerminal(options: AltaPayOptions): string[] | undefined {
-  if (options.terminal || !options.terminals) return undefined
-  return Object.keys(options.terminals).map((code) => code.toUpperCase())
 }

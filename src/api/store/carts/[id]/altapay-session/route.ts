@@ -8,7 +8,7 @@
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
-import type { AltaPayOptions } from "../../../../../providers/altapay/options"
+import { currenciesWithTerminal } from "../../../../../providers/altapay/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
 import { upstreamFailure, type UpstreamFailure } from "./upstream-errors"
 import type { StoreCreateAltaPaySessionType } from "./validators"
@@ -73,10 +73,4 @@ export const POST = async (
       checkout_url: options.checkoutUrl.replace(/\/+$/, ""),
     },
   })
-}
-
-/** With per-currency terminals and no default terminal, only those currencies can be paid. */
-function currenciesWithTerminal(options: AltaPayOptions): string[] | undefined {
-  if (options.terminal || !options.terminals) return undefined
-  return Object.keys(options.terminals).map((code) => code.toUpperCase())
 }
