@@ -14,6 +14,7 @@ import type { AltaPayOptions } from "./options"
 import type { AltaPayPaymentData, PendingRefund, RefundRecord } from "./payment-data"
 import { reconciliationId } from "./reconciliation"
 import { hasReconciliation, withTransaction } from "./transaction-state"
+import type { SharedStore } from "./scale-out"
 import { UncertainRefunds } from "./uncertain-refunds"
 
 export interface RefundRequest {
@@ -27,14 +28,17 @@ export interface RefundRequest {
 type Lookup = (transactionId: string, action: string) => Promise<GatewayTransaction | undefined>
 
 export class RefundFlow {
-  private readonly uncertainRefunds = new UncertainRefunds()
+  private readonly uncertainRefunds: UncertainRefunds
 
   constructor(
     private readonly client: AltaPayClient,
     private readonly options: AltaPayOptions,
     private readonly logger: Logger | undefined,
-    private readonly lookupOne: Lookup
-  ) {}
+    private readonly lookupOne: Lookup,
+    store?: SharedStore
+  ) {
+    this.uncertainRefunds = new UncertainRefunds(store)
+  }
 
   async run({ data, transactionId, amountMinor, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
     if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
@@ -44,7 +48,7 @@ export class RefundFlow {
     const before = await this.lookupOne(transactionId, "refund check")
     const current = withTransaction(data, before)
     if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
-    const adopted = this.adoptUncertainRefund(transactionId, before, amountMinor)
+    const adopted = await this.adoptUncertainRefund(transactionId, before, amountMinor)
     if (adopted) {
       this.logger?.warn(`AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`)
       return { data: { ...current, refunds: current.refunds.map((r) => (r.reconciliation_identifier === adopted.reconciliation_identifier ? { ...r, refund_id: refundId } : r)) } }
@@ -97,7 +101,7 @@ export class RefundFlow {
           return { data: withTransaction(current, after) }
         }
         // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
-        this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor, refundedBeforeMinor: refundedMinor(before) })
+        await this.uncertainRefunds.remember(transactionId, { reconciliationIdentifier, amountMinor, refundedBeforeMinor: refundedMinor(before) })
         throw new MedusaError(
           MedusaError.Types.UNEXPECTED_STATE,
           after
@@ -113,8 +117,8 @@ export class RefundFlow {
    * An earlier refund of this amount whose answer was lost and which AltaPay shows as done: the
    * record to attribute to the refund being asked for now. Attempts AltaPay never made are forgotten.
    */
-  private adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): RefundRecord | undefined {
-    for (const attempt of this.uncertainRefunds.list(transactionId)) {
+  private async adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): Promise<RefundRecord | undefined> {
+    for (const attempt of await this.uncertainRefunds.list(transactionId)) {
       const happened =
         hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded") ||
         (transaction !== undefined && refundedMinor(transaction) - attempt.refundedBeforeMinor === attempt.amountMinor)
@@ -127,11 +131,11 @@ export class RefundFlow {
             `AltaPay refund: an earlier refund attempt (${attempt.reconciliationIdentifier}) got no answer and AltaPay does not show it yet. Try again in ${Math.ceil(waitMs / 1000)} s.`
           )
         }
-        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        await this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
         continue
       }
       if (attempt.amountMinor === amountMinor) {
-        this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
+        await this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
         return { refund_id: null, reconciliation_identifier: attempt.reconciliationIdentifier, amount_minor: amountMinor, status: "succeeded", created_at: new Date(attempt.at).toISOString() }
       }
     }

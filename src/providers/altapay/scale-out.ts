@@ -6,12 +6,21 @@
  */
 import type { ICacheService, ICachingModuleService, ILockingModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { IssuedToken, TokenStore } from "../../altapay"
+import type { TokenStore } from "../../altapay"
 
 export type Lock = <T>(key: string, job: () => Promise<T>) => Promise<T>
 
+/** JSON values with a time to live, shared by every server on the same cache module. */
+export interface SharedStore {
+  get<T>(key: string): Promise<T | undefined>
+  set<T>(key: string, value: T, ttlSeconds: number): Promise<void>
+  delete(key: string): Promise<void>
+}
+
 export interface ScaleOut {
   tokenStore?: TokenStore
+  /** Medusa's cache module as a key-value store, when the Payment module has one. */
+  store?: SharedStore
   lock?: Lock
   /** Names the Medusa modules behind these, so callers with the same modules share one client. */
   key: string
@@ -23,8 +32,10 @@ export function scaleOutFrom(resolve: <T>(name: string) => T | undefined): Scale
   const cache = resolve<ICacheService>(Modules.CACHE)
   const caching = resolve<ICachingModuleService>(Modules.CACHING)
   const locking = resolve<ILockingModule>(Modules.LOCKING)
+  const store = cache ? cacheStore(cache) : caching ? cachingStore(caching) : undefined
   return {
-    tokenStore: cache ? cacheTokenStore(cache) : caching ? cachingTokenStore(caching) : undefined,
+    tokenStore: store ? tokenStoreOn(store) : undefined,
+    store,
     lock: locking ? (key, job) => locking.execute(key, job, { timeout: LOCK_TIMEOUT_SECONDS }) : undefined,
     key: cache || caching || locking ? [cache ?? caching, locking].map(identity).join(":") : "",
   }
@@ -40,27 +51,35 @@ function identity(value: object | undefined): number {
   return id
 }
 
+function cacheStore(cache: ICacheService): SharedStore {
+  return {
+    get: async <T>(key: string) => ((await cache.get<T>(key)) ?? undefined) as T | undefined,
+    set: (key, value, ttlSeconds) => cache.set(key, value, ttlSeconds),
+    delete: (key) => cache.invalidate(key),
+  }
+}
+
+function cachingStore(caching: ICachingModuleService): SharedStore {
+  return {
+    get: async <T>(key: string) => ((await caching.get({ key })) ?? undefined) as T | undefined,
+    set: (key, value, ttlSeconds) => caching.set({ key, data: value as object, ttl: ttlSeconds }),
+    delete: (key) => caching.clear({ key }),
+  }
+}
+
 interface StoredToken {
   token: string
   expiresAt: string
 }
 
-const revive = (value: StoredToken | null | undefined): IssuedToken | undefined =>
-  value && typeof value.token === "string" ? { token: value.token, expiresAt: new Date(value.expiresAt) } : undefined
-const ttlSeconds = (token: IssuedToken) => Math.max(1, Math.floor((token.expiresAt.getTime() - Date.now()) / 1000))
-
-function cacheTokenStore(cache: ICacheService): TokenStore {
+function tokenStoreOn(store: SharedStore): TokenStore {
   return {
-    get: async (key) => revive(await cache.get<StoredToken>(key)),
-    set: (key, token) => cache.set(key, { token: token.token, expiresAt: token.expiresAt.toISOString() }, ttlSeconds(token)),
-    delete: (key) => cache.invalidate(key),
-  }
-}
-
-function cachingTokenStore(caching: ICachingModuleService): TokenStore {
-  return {
-    get: async (key) => revive((await caching.get({ key })) as StoredToken | null),
-    set: (key, token) => caching.set({ key, data: { token: token.token, expiresAt: token.expiresAt.toISOString() }, ttl: ttlSeconds(token) }),
-    delete: (key) => caching.clear({ key }),
+    get: async (key) => {
+      const value = await store.get<StoredToken>(key)
+      return value && typeof value.token === "string" ? { token: value.token, expiresAt: new Date(value.expiresAt) } : undefined
+    },
+    set: (key, token) =>
+      store.set<StoredToken>(key, { token: token.token, expiresAt: token.expiresAt.toISOString() }, Math.max(1, Math.floor((token.expiresAt.getTime() - Date.now()) / 1000))),
+    delete: (key) => store.delete(key),
   }
 }

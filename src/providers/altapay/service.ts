@@ -95,7 +95,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
-    this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action))
+    this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
   }
 
   // --- checkout ---------------------------------------------------------------------------

@@ -2,8 +2,12 @@
  * Refunds whose outcome we could not learn (no answer, and AltaPay could not be asked). Medusa
  * drops its refund record when the provider throws, so the merchant will retry with a new refund
  * id; before that retry is sent, AltaPay is asked whether the uncertain attempt went through,
- * and if it did, the retry adopts it instead of refunding a second time.
+ * and if it did, the retry adopts it instead of refunding a second time. Kept in Medusa's cache
+ * module when the Payment module has one (Redis: every server and restart sees them), else in
+ * this process. Callers hold the payment's lock, so read-modify-write here is safe.
  */
+import type { SharedStore } from "./scale-out"
+
 export interface UncertainRefund {
   reconciliationIdentifier: string
   amountMinor: number
@@ -12,25 +16,43 @@ export interface UncertainRefund {
   at: number
 }
 
+const MAX_AGE_MS = 24 * 60 * 60 * 1000
+
 export class UncertainRefunds {
-  private readonly byTransaction = new Map<string, UncertainRefund[]>()
+  private readonly store: SharedStore
 
-  constructor(private readonly maxAgeMs = 24 * 60 * 60 * 1000) {}
+  constructor(shared?: SharedStore, private readonly maxAgeMs = MAX_AGE_MS) {
+    this.store = shared ?? processStore()
+  }
 
-  remember(transactionId: string, attempt: Omit<UncertainRefund, "at">): void {
-    this.byTransaction.set(transactionId, [...this.list(transactionId), { ...attempt, at: Date.now() }])
+  async remember(transactionId: string, attempt: Omit<UncertainRefund, "at">): Promise<void> {
+    await this.save(transactionId, [...(await this.list(transactionId)), { ...attempt, at: Date.now() }])
   }
 
   /** The open attempts of a transaction; they stay until `settle` is called for them. */
-  list(transactionId: string): UncertainRefund[] {
-    const fresh = (this.byTransaction.get(transactionId) ?? []).filter((a) => Date.now() - a.at < this.maxAgeMs)
-    if (fresh.length === 0) this.byTransaction.delete(transactionId)
-    return fresh
+  async list(transactionId: string): Promise<UncertainRefund[]> {
+    const stored = (await this.store.get<UncertainRefund[]>(key(transactionId))) ?? []
+    return stored.filter((a) => Date.now() - a.at < this.maxAgeMs)
   }
 
-  settle(transactionId: string, reconciliationIdentifier: string): void {
-    const left = this.list(transactionId).filter((a) => a.reconciliationIdentifier !== reconciliationIdentifier)
-    if (left.length === 0) this.byTransaction.delete(transactionId)
-    else this.byTransaction.set(transactionId, left)
+  async settle(transactionId: string, reconciliationIdentifier: string): Promise<void> {
+    await this.save(transactionId, (await this.list(transactionId)).filter((a) => a.reconciliationIdentifier !== reconciliationIdentifier))
+  }
+
+  private async save(transactionId: string, attempts: UncertainRefund[]): Promise<void> {
+    if (attempts.length === 0) return this.store.delete(key(transactionId))
+    await this.store.set(key(transactionId), attempts, Math.ceil(this.maxAgeMs / 1000))
+  }
+}
+
+const key = (transactionId: string) => `altapay:uncertain-refunds:${transactionId}`
+
+/** Without a cache module: this process only (the TTL is enforced by `list`). */
+function processStore(): SharedStore {
+  const values = new Map<string, unknown>()
+  return {
+    get: async <T>(k: string) => values.get(k) as T | undefined,
+    set: async (k, value) => void values.set(k, value),
+    delete: async (k) => void values.delete(k),
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * A refund whose answer was lost, and which AltaPay could not be asked about, must not be sent a
+ * second time when the merchant retries (Medusa drops its refund record, so the retry has a new
+ * id) — also when the retry runs on another server or after a restart, as long as the servers
+ * share Medusa's cache module.
+ */
+import type { ICacheService } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { AltaPayProviderService } from "../../src/providers/altapay"
+import type { AltaPayPaymentData } from "../../src/providers/altapay/payment-data"
+import { startSandbox, type Sandbox } from "../../src/sandbox"
+
+const USER = "uncertain-user"
+const PASSWORD = "uncertain-password-42"
+
+let sandbox: Sandbox
+let counter = 0
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
+})
+afterAll(() => sandbox.close())
+afterEach(() => sandbox.faults.clear())
+
+/** Medusa's cache module contract (what the in-memory and Redis modules both offer). */
+function sharedCache(): ICacheService {
+  const values = new Map<string, { value: unknown; until: number }>()
+  return {
+    get: async <T>(key: string) => {
+      const entry = values.get(key)
+      return entry && entry.until > Date.now() ? (structuredClone(entry.value) as T) : null
+    },
+    set: async (key: string, value: unknown, ttl = 3600) => void values.set(key, { value: structuredClone(value), until: Date.now() + ttl * 1000 }),
+    invalidate: async (key: string) => void values.delete(key),
+  }
+}
+
+function server(cache?: ICacheService): AltaPayProviderService {
+  return new AltaPayProviderService(
+    cache ? { [Modules.CACHE]: cache } : {},
+    { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", headersTimeoutMs: 300, maxRetries: 1 } as never
+  )
+}
+
+const nextId = (prefix: string) => `${prefix}_unc${Date.now().toString(36)}${(counter++).toString(36)}`
+const refundsMoved = (transactionId: string) => sandbox.ledger().filter((e) => e.effect?.type === "refund" && e.effect.transactionId === transactionId && e.effect.result === "Success")
+
+async function capturedPayment(provider: AltaPayProviderService): Promise<AltaPayPaymentData> {
+  const id = nextId("payses")
+  const { data } = await provider.initiatePayment({ amount: 10, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
+  await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false })
+  const authorized = await provider.authorizePayment({ data: data! })
+  return (await provider.capturePayment({ data: authorized.data!, context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
+}
+
+/** The refund is made at AltaPay, its answer is lost, and the look-up after it fails too. */
+async function refundWithUnknownOutcome(provider: AltaPayProviderService, data: AltaPayPaymentData) {
+  sandbox.faults.add({ route: "refundCapturedReservation", kind: "lost-answer" })
+  sandbox.faults.add({ route: "payments", kind: "reset", skip: 1, times: 5 })
+  await expect(provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })).rejects.toThrow(/may have been made: trying again is safe/)
+  sandbox.faults.clear()
+  expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+}
+
+it("a retry on another server sharing the cache module adopts the refund instead of sending it again", async () => {
+  const cache = sharedCache()
+  const first = server(cache)
+  const data = await capturedPayment(first)
+  await refundWithUnknownOutcome(first, data)
+
+  const retried = await server(cache).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+  expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+  expect(sandbox.transaction(data.transaction_id!)).toMatchObject({ refundedMinor: 400 })
+  expect((retried.data as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
+})
+
+it("the same retry on the same server adopts it without a cache module", async () => {
+  const provider = server()
+  const data = await capturedPayment(provider)
+  await refundWithUnknownOutcome(provider, data)
+
+  await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+  expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+})
