@@ -27,7 +27,8 @@ export interface CallbackDelivery {
 
 const TIMEOUT_MS = 5000
 
-function callbackStatus(t: StoredTransaction): string {
+/** The `status` AltaPay reports to the shop for a payment: in the callback and in the redirect. */
+export function outcomeStatus(t: StoredTransaction): string {
   if (t.status === "epayment_declined") return "declined"
   if (t.status === "preauth_error") return "failed"
   return "succeeded"
@@ -57,7 +58,7 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
   fields.set("type", t.authType)
   fields.set("transaction_id", t.transactionId)
   fields.set("payment_id", t.paymentId)
-  fields.set("status", callbackStatus(t))
+  fields.set("status", outcomeStatus(t))
   fields.set("payment_status", t.status)
   fields.set("require_capture", String(t.status === "preauth"))
   fields.set("nature", t.nature)
@@ -99,7 +100,7 @@ export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, o
     params: {
       payment_id: payment.paymentId,
       transaction_id: transaction.transactionId,
-      status: callbackStatus(transaction),
+      status: outcomeStatus(transaction),
       signed: options.signature ?? "valid",
     },
     status: delivery.status,

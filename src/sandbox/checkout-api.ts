@@ -203,9 +203,6 @@ export async function createPaymentRoute(ex: Exchange): Promise<Reply> {
   const body = paymentBodySchema.safeParse(parsed.value ?? {})
   if (!body.success) return validationError(zodIssues(body.error))
   const { sessionId, paymentMethodId } = body.data
-  if (claims.sessionId !== undefined && claims.sessionId !== sessionId) {
-    return forbidden("This CUSTOMER token does not grant access to that session.")
-  }
   const session = ex.env.store.sessions.get(sessionId)
   if (!session) return notFound("Session", sessionId)
   if (claims.sessionId !== sessionId) return forbidden("This CUSTOMER token does not grant access to that session.")

@@ -42,7 +42,7 @@ class StructuralError extends Error {
 const errorReply = (ex: Exchange, method: string, code: number, message: string, status = 200): Reply =>
   xml(status, apiResponse(method, ex.env.now(), [], { code, message }))
 
-export const unauthorizedReply = (): Reply => ({
+const unauthorizedReply = (): Reply => ({
   status: 401,
   headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": 'Basic realm="AltaPay Sandbox"' },
   body: "Unauthorized: send Authorization: Basic with the sandbox API user's credentials.",
@@ -50,16 +50,17 @@ export const unauthorizedReply = (): Reply => ({
 
 export async function gateway(ex: Exchange, method: string): Promise<Reply> {
   if (!basicAuth(ex)) return unauthorizedReply()
-  const query = parseForm(ex.query.toString())
-  const form = ex.method === "POST" ? parseForm(ex.rawBody) : { fields: {} }
-  const request: GatewayRequest = {
-    ex,
-    method,
-    fields: { ...query.fields, ...form.fields },
-    orderLines: "orderLines" in form && form.orderLines ? form.orderLines : query.orderLines,
-  }
+  // A POST takes its parameters from the form body only; the query string is for GET.
+  const form = parseForm(ex.method === "POST" ? ex.rawBody : ex.query.toString())
+  const request: GatewayRequest = { ex, method, fields: form.fields, orderLines: form.orderLines }
   ex.params = { ...request.fields, ...(request.orderLines ? { orderLines: request.orderLines } : {}) }
   try {
+    if (form.badKeys.length > 0) {
+      throw new StructuralError(
+        GatewayErrorCode.INVALID_PARAMETER,
+        `${form.badKeys.join(", ")}: order lines are sent as orderLines[<index>][<field>].`,
+      )
+    }
     switch (method) {
       case "captureReservation":
         return capture(request)
@@ -210,8 +211,9 @@ function refund(request: GatewayRequest): Reply {
   if (amount > refundable && overRefund !== "1") {
     return refuse("Fail", `Cannot refund ${fmt(t, amount)}: only ${fmt(t, refundable)} ${t.currency.alpha} is captured and not yet refunded (send allow_over_refund=1 to refund more).`)
   }
-  // The reference requires matching lines for partial refunds only.
-  if (lines !== undefined && amount < refundable && lines !== amount) {
+  // The reference: "Total of all order lines must equal the refund amount in the case of a partial
+  // refund", i.e. whenever the refund is not of exactly the captured amount (over-refunds included).
+  if (lines !== undefined && amount !== t.capturedMinor && lines !== amount) {
     return refuse("Fail", `The orderLines total ${fmt(t, lines)} but the refund amount is ${fmt(t, amount)}.`)
   }
   t.refundedMinor += amount

@@ -117,7 +117,7 @@ export function transactionXml(t: StoredTransaction): string {
       t.reconciliation.map((r) =>
         el("ReconciliationIdentifier", [
           textEl("Id", r.id),
-          textEl("Amount", amount(t, r.amountMinor), { currency: t.currency.alpha }),
+          textEl("Amount", amount(t, r.amountMinor), { currency: t.currency.numeric }),
           textEl("Type", r.type),
           textEl("Date", isoWithOffset(r.at)),
         ]),

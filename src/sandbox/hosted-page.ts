@@ -4,11 +4,11 @@
  * browser to the session's success or failure URL like AltaPay's payment window does.
  */
 import { minorToDecimal } from "../altapay/money"
-import { deliverCallback } from "./callbacks"
+import { deliverCallback, outcomeStatus } from "./callbacks"
 import type { Exchange, SandboxEnv } from "./env"
 import { escapeHtml, html, redirect, withQuery, type Reply } from "./http"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
-import { CARD_METHOD, type StoredPayment, type StoredTransaction } from "./state"
+import { CARD_METHOD, type StoredPayment } from "./state"
 
 const OUTCOMES: ReadonlySet<string> = new Set(["authorize", "decline", "fail"])
 
@@ -62,9 +62,6 @@ export async function payAndNotify(env: SandboxEnv, payment: StoredPayment, outc
   return { result, callbackStatus: delivery.status }
 }
 
-const customerStatus = (t: StoredTransaction): string =>
-  t.status === "epayment_declined" ? "declined" : t.status === "preauth_error" ? "failed" : "succeeded"
-
 export async function submitPayment(ex: Exchange, paymentId: string): Promise<Reply> {
   const form = new URLSearchParams(ex.rawBody)
   const outcome = form.get("outcome") ?? ""
@@ -81,7 +78,7 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
       : page(409, "Already paid", `<p>${escapeHtml(result.message)}</p>`)
   }
   const t = result.transaction
-  const status = customerStatus(t)
+  const status = outcomeStatus(t)
   const callbacks = ex.env.store.sessions.get(payment.sessionId)?.body.callbacks
   const target = status === "succeeded" ? callbacks?.success?.value : callbacks?.failure?.value
   if (target) {

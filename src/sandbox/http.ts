@@ -50,6 +50,28 @@ export const redirect = (status: 302 | 303, location: string): Reply => ({
   body: `Redirecting to ${location}`,
 })
 
+/**
+ * CORS for the checkout API, which AltaPay's browser SDK (and src/storefront) call from the
+ * shop's pages with a CUSTOMER token. The gateway API is server-only (Basic auth) and gets none.
+ */
+const CHECKOUT_API_PREFIX = "/checkout/v1/api/"
+
+export const isCheckoutApi = (path: string): boolean => path.startsWith(CHECKOUT_API_PREFIX)
+
+export const CORS_ORIGIN = { "access-control-allow-origin": "*" } as const
+
+/** The answer to a browser's preflight (`OPTIONS`) for a checkout API call. */
+export const preflightReply = (): Reply => ({
+  status: 204,
+  headers: {
+    ...CORS_ORIGIN,
+    "access-control-allow-methods": "GET, POST, PUT, OPTIONS",
+    "access-control-allow-headers": "authorization, content-type",
+    "access-control-max-age": "600",
+  },
+  body: "",
+})
+
 export const escapeHtml = (value: string): string =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
@@ -78,12 +100,20 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   return match?.[1]
 }
 
+export interface ParsedForm {
+  fields: Record<string, string>
+  orderLines?: Record<string, string>[]
+  /** Keys starting with `orderLines` that are not `orderLines[<index>][<field>]`. */
+  badKeys: string[]
+}
+
 /**
  * Form fields as AltaPay's gateway reads them: `orderLines[0][itemId]=...` becomes
  * `orderLines: [{ itemId }]`; other keys stay flat (last value wins).
  */
-export function parseForm(text: string): { fields: Record<string, string>; orderLines?: Record<string, string>[] } {
+export function parseForm(text: string): ParsedForm {
   const fields: Record<string, string> = {}
+  const badKeys: string[] = []
   const lines = new Map<number, Record<string, string>>()
   for (const [key, value] of new URLSearchParams(text)) {
     const line = /^orderLines\[(\d+)\]\[([A-Za-z_]+)\]$/.exec(key)
@@ -92,13 +122,15 @@ export function parseForm(text: string): { fields: Record<string, string>; order
       const record = lines.get(index) ?? {}
       record[line[2]] = value
       lines.set(index, record)
+    } else if (key.startsWith("orderLines")) {
+      badKeys.push(key)
     } else {
       fields[key] = value
     }
   }
-  if (lines.size === 0) return { fields }
+  if (lines.size === 0) return { fields, badKeys }
   const orderLines = [...lines.entries()].sort(([a], [b]) => a - b).map(([, record]) => record)
-  return { fields, orderLines }
+  return { fields, orderLines, badKeys }
 }
 
 /** Appends query parameters to a URL, keeping the ones it already has. */

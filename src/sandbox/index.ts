@@ -1,8 +1,10 @@
 /**
  * A local AltaPay: the checkout API, the gateway merchant API, a hosted test payment page,
  * notification callbacks and switchable faults, on one node:http server. For tests, demos and
- * local development of the provider; it is an independent emulator and shares no code with the
- * client beyond money formatting.
+ * local development of the provider. It is an independent emulator: the only client code it uses is
+ * the money module (`src/altapay/money`: ISO 4217 currency data, decimal <-> minor-unit conversion
+ * and rounding division), for session amounts, gateway amount parameters, order-line totals and the
+ * amounts it writes in JSON, XML and callbacks.
  */
 import type { AddressInfo } from "node:net"
 import { buildCallback, deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"

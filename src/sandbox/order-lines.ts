@@ -11,9 +11,9 @@ export interface Issue {
 }
 
 const GOODS_TYPES = new Set(["shipment", "handling", "item", "digital", "discount", "gift_card", "physical", "sales_tax"])
-// The reference allows a non-positive unit price only for `handling`; we also allow `discount`,
-// because a negative discount line is how AltaPay integrations carry order discounts.
-const MAY_BE_NEGATIVE = new Set(["handling", "discount"])
+// The reference: unitPrice is "greater than zero, unless goodsType is `handling`, where it may carry
+// a discount". So discounts and credits are `handling` lines; a negative `discount` line is refused.
+const MAY_BE_NEGATIVE = new Set(["handling"])
 
 interface Rational {
   n: bigint
@@ -105,7 +105,7 @@ export function validateOrderLines(lines: unknown[], currency: string, at: strin
 
     if (quantity && quantity.n <= 0n) issues.push({ path: `${path}.quantity`, message: "quantity must be greater than zero" })
     if (unitPrice && unitPrice.n <= 0n && !(typeof goodsType === "string" && MAY_BE_NEGATIVE.has(goodsType))) {
-      issues.push({ path: `${path}.unitPrice`, message: "unitPrice must be greater than zero (except for handling or discount lines)" })
+      issues.push({ path: `${path}.unitPrice`, message: "unitPrice must be greater than zero (except for handling lines)" })
     }
     if (discount && (discount.n < 0n || discount.n > 100n * discount.d)) {
       issues.push({ path: `${path}.discount`, message: "discount is a percentage between 0 and 100" })

@@ -14,6 +14,7 @@ import {
   type StoredTransaction,
   type TransactionStatus,
   WAS_AUTHORIZED,
+  findMethod,
 } from "./state"
 
 export type Outcome = "authorize" | "decline" | "fail"
@@ -79,7 +80,7 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
     reservedMinor: 0,
     capturedMinor: 0,
     refundedMinor: 0,
-    nature: payment.terminal.startsWith("MobilePay") ? "Wallet" : "CreditCard",
+    nature: findMethod(payment.paymentMethodId)?.nature ?? "CreditCard",
     customer: (session.body.order.customer as Record<string, unknown> | undefined) ?? {},
     paymentInfos: { ...(session.body.order.transactionInfo ?? {}) },
     reconciliation: [],

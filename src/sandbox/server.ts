@@ -9,7 +9,7 @@ import { describeAuth } from "./auth"
 import { sleep } from "./clock"
 import type { Exchange, SandboxEnv } from "./env"
 import { PRE_PROCESSING_FAULTS, faultReply } from "./fault-replies"
-import { json, jsonError, readBody, type Reply } from "./http"
+import { CORS_ORIGIN, isCheckoutApi, json, jsonError, preflightReply, readBody, type Reply } from "./http"
 import { apiOf, matchRoute } from "./routes"
 
 export interface SandboxServer {
@@ -22,7 +22,8 @@ export function createSandboxServer(env: SandboxEnv): SandboxServer {
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     handle(env, req, res).catch((error: unknown) => {
-      if (!res.headersSent) write(res, json(500, { error: "internal_error", message: `Sandbox error: ${String(error)}` }))
+      const path = new URL(req.url ?? "/", "http://sandbox.invalid").pathname
+      if (!res.headersSent) write(res, path, json(500, { error: "internal_error", message: `Sandbox error: ${String(error)}` }))
       else res.destroy()
     })
   })
@@ -40,15 +41,25 @@ export function createSandboxServer(env: SandboxEnv): SandboxServer {
   }
 }
 
-function write(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) })
-  res.end(reply.body)
+/** Writes a reply (or its first `bytes`); checkout API answers, errors included, carry CORS. */
+function write(res: ServerResponse, path: string, reply: Reply, bytes?: number): void {
+  const body = bytes === undefined ? Buffer.from(reply.body) : Buffer.from(reply.body).subarray(0, bytes)
+  const cors = isCheckoutApi(path) ? CORS_ORIGIN : {}
+  res.writeHead(reply.status, { ...reply.headers, ...cors, "content-length": String(body.length) })
+  res.end(body)
 }
 
 async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sandbox.invalid")
   const method = (req.method ?? "GET").toUpperCase()
   const path = url.pathname
+  if (method === "OPTIONS" && isCheckoutApi(path)) {
+    // A browser's CORS preflight: answered before faults and handlers, never consumes a fault.
+    env.ledger.record({ at: env.now(), api: "checkout", method, path, operation: "cors.preflight", auth: "none", params: {}, status: 204 })
+    req.resume()
+    write(res, path, preflightReply())
+    return
+  }
   const match = matchRoute(method, path)
   const api = match.route?.api ?? apiOf(path)
   const operation = match.route ? match.route.operation(match.params) : "unknown"
@@ -85,7 +96,7 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
   } catch {
     const reply = jsonError(413, "too_large", "The request body is larger than 1 MiB.")
     record(reply.status)
-    write(res, reply)
+    write(res, path, reply)
     return
   }
   if (fault?.kind === "latency") await sleep(fault.ms)
@@ -121,10 +132,8 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
   if (fault?.kind === "truncate" && match.route) {
     // A proxy or crashed worker that delivers half a document, properly framed: the client must
     // notice from the content (lost connections are the `reset` and `lost-answer` faults).
-    const half = Buffer.from(reply.body).subarray(0, Math.floor(Buffer.byteLength(reply.body) / 2))
-    res.writeHead(reply.status, { ...reply.headers, "content-length": String(half.length) })
-    res.end(half)
+    write(res, path, reply, Math.floor(Buffer.byteLength(reply.body) / 2))
     return
   }
-  write(res, reply)
+  write(res, path, reply)
 }

@@ -66,6 +66,12 @@ describe("sandbox checkout sessions, payments and links", () => {
       body: sessionBody({ amount: 95, orderLines: [line("a", 100, 1, 0), line("h", -5, 1, 0, { goodsType: "handling" })] }),
     })
     expect(handling.status).toBe(200)
+    const discount = await call(sandbox, "POST", "/session", {
+      token: merchant,
+      body: sessionBody({ amount: 95, orderLines: [line("a", 100, 1, 0), line("d", -5, 1, 0, { goodsType: "discount" })] }),
+    })
+    expect(discount.status).toBe(400)
+    expect(discount.body.errors.map((e: { path: string }) => e.path)).toEqual(["order.orderLines.1.unitPrice"])
   })
 
   test("updates merge into the session and expire its unpaid payments", async () => {

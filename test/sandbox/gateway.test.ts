@@ -1,5 +1,6 @@
+import { parseGatewayResponse } from "../../src/altapay"
 import type { Sandbox } from "../../src/sandbox"
-import { GatewayErrorCode } from "../../src/sandbox"
+import { GatewayErrorCode, PAYMENT_METHODS } from "../../src/sandbox"
 import { authorizedTransaction, basicHeader, createSession, gateway, sessionBody, start } from "./helpers"
 
 const lineFields = (index: number, line: Record<string, string>): Record<string, string> =>
@@ -174,5 +175,92 @@ describe("sandbox gateway merchant API", () => {
     const none = await gateway(sandbox, "payments", { shop_orderid: "no-such-order" })
     expect(none.body.Result).toBe("Success")
     expect(none.body.Transactions?.Transaction ?? []).toHaveLength(0)
+  })
+  test("refund lines must total any refund that is not of exactly the captured amount", async () => {
+    const transactionId = await authorizedTransaction(sandbox, { amount: 80 })
+    await gateway(sandbox, "captureReservation", { transaction_id: transactionId })
+    const mug = { description: "Mug", itemId: "mug", quantity: "1", unitPrice: "8.00", taxAmount: "2.00" }
+    expect((await gateway(sandbox, "refundCapturedReservation", { transaction_id: transactionId, amount: "10.00", ...lineFields(0, mug) })).body.Result).toBe("Success")
+    // The rest (70.00) is what is refundable, but not the captured amount: still a partial refund.
+    const rest = await gateway(sandbox, "refundCapturedReservation", { transaction_id: transactionId, ...lineFields(0, mug) })
+    expect(rest.body.Result).toBe("Fail")
+    expect(rest.body.MerchantErrorMessage).toMatch(/orderLines total 10.00 but the refund amount is 70.00/)
+    // An over-refund is not of the captured amount either.
+    const over = await gateway(sandbox, "refundCapturedReservation", { transaction_id: transactionId, amount: "90.00", allow_over_refund: "1", ...lineFields(0, mug) })
+    expect(over.body.Result).toBe("Fail")
+    expect(sandbox.transaction(transactionId)?.refundedMinor).toBe(1000)
+    // A full refund of the captured amount is not partial: the rule does not apply.
+    const full = await authorizedTransaction(sandbox, { amount: 80 })
+    await gateway(sandbox, "captureReservation", { transaction_id: full })
+    expect((await gateway(sandbox, "refundCapturedReservation", { transaction_id: full, amount: "80.00", ...lineFields(0, mug) })).body.Result).toBe("Success")
+  })
+
+  test("capture lines must total the amount, for a full capture too", async () => {
+    const transactionId = await authorizedTransaction(sandbox, { amount: 80 })
+    const mug = { description: "Mug", itemId: "mug", quantity: "1", unitPrice: "8.00", taxAmount: "2.00" }
+    const full = await gateway(sandbox, "captureReservation", { transaction_id: transactionId, ...lineFields(0, mug) })
+    expect(full.body.Result).toBe("Failed")
+    expect(sandbox.transaction(transactionId)?.capturedMinor).toBe(0)
+  })
+
+  test("a negative unitPrice is allowed on handling lines only, not on discount lines", async () => {
+    const transactionId = await authorizedTransaction(sandbox, { amount: 100 })
+    const item = { description: "Shirt", itemId: "sku-1", quantity: "1", unitPrice: "100.00", taxAmount: "0" }
+    const discount = { description: "Discount", itemId: "disc", quantity: "1", unitPrice: "-10.00", taxAmount: "0", goodsType: "discount" }
+    const refused = await gateway(sandbox, "captureReservation", { transaction_id: transactionId, amount: "90.00", ...lineFields(0, item), ...lineFields(1, discount) })
+    expect(refused.header.ErrorCode).toBe(String(GatewayErrorCode.INVALID_PARAMETER))
+    expect(refused.header.ErrorMessage).toMatch(/orderLines\.1\.unitPrice/)
+    const handling = { ...discount, goodsType: "handling" }
+    const ok = await gateway(sandbox, "captureReservation", { transaction_id: transactionId, amount: "90.00", ...lineFields(0, item), ...lineFields(1, handling) })
+    expect(ok.body.Result).toBe("Success")
+  })
+
+  test("a POST takes its parameters from the form body only, not the query string", async () => {
+    const transactionId = await authorizedTransaction(sandbox, { amount: 100 })
+    const post = (query: string, body: string): Promise<Response> =>
+      fetch(`${sandbox.gatewayUrl}/merchant/API/captureReservation?${query}`, {
+        method: "POST",
+        headers: { authorization: basicHeader(), "content-type": "application/x-www-form-urlencoded" },
+        body,
+      })
+    const queryOnly = await (await post(`transaction_id=${transactionId}`, "")).text()
+    expect(queryOnly).toContain(`<ErrorCode>${GatewayErrorCode.MISSING_PARAMETER}</ErrorCode>`)
+    // amount in the query is ignored: the body's transaction_id alone captures everything.
+    const mixed = await (await post("amount=10.00", `transaction_id=${transactionId}`)).text()
+    expect(mixed).toContain("<CaptureAmount>100.00</CaptureAmount>")
+    expect(sandbox.transaction(transactionId)?.capturedMinor).toBe(10000)
+    // GET still reads the query string.
+    expect((await gateway(sandbox, "payments", { transaction_id: transactionId }, { get: true })).body.Transactions.Transaction).toHaveLength(1)
+  })
+
+  test("orderLines keys that are not orderLines[<index>][<field>] are rejected, not dropped", async () => {
+    const transactionId = await authorizedTransaction(sandbox, { amount: 100 })
+    const line = { description: "Shirt", itemId: "sku-1", quantity: "1", unitPrice: "10.00", taxAmount: "0" }
+    for (const key of ["orderLines", "orderLines[0]", "orderLines[x][itemId]", "orderLines[0][item-id]", "orderLines[0][itemId][0]", "orderLinesX"]) {
+      const answer = await gateway(sandbox, "captureReservation", { transaction_id: transactionId, amount: "10.00", ...lineFields(0, line), [key]: "1" })
+      expect(answer.header.ErrorCode).toBe(String(GatewayErrorCode.INVALID_PARAMETER))
+      expect(answer.header.ErrorMessage).toContain(key)
+    }
+    expect(sandbox.transaction(transactionId)?.capturedMinor).toBe(0)
+  })
+
+  test("ReconciliationIdentifier amounts carry the numeric currency, which the client reads", async () => {
+    for (const [currency, numeric, amount, decimal, minor] of [["DKK", "208", 100, "100.00", 10000], ["JPY", "392", 1500, "1500", 1500]] as const) {
+      const transactionId = await authorizedTransaction(sandbox, { amount, currency })
+      const answer = await gateway(sandbox, "captureReservation", { transaction_id: transactionId })
+      const [identifier] = answer.body.Transactions.Transaction[0].ReconciliationIdentifiers.ReconciliationIdentifier
+      expect(identifier.Amount).toEqual({ "#text": decimal, "@_currency": numeric })
+      const parsed = parseGatewayResponse(answer.text)
+      expect(parsed.transactions[0].reconciliationIdentifiers[0].amount).toEqual({ decimal, minor, currency })
+    }
+  })
+
+  test("the payment method's nature becomes PaymentNature", async () => {
+    for (const [method, nature] of [[PAYMENT_METHODS[0], "CreditCard"], [PAYMENT_METHODS[1], "Wallet"]] as const) {
+      const sessionId = await createSession(sandbox, sessionBody())
+      const paid = await sandbox.simulatePayment(sessionId, { paymentMethodId: method.id, callback: false })
+      const answer = await gateway(sandbox, "payments", { transaction_id: paid.transactionId! })
+      expect(answer.body.Transactions.Transaction[0].PaymentNature).toBe(nature)
+    }
   })
 })
