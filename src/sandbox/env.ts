@@ -10,6 +10,7 @@ export interface SandboxConfig {
   password: string
   callbackSecret?: string
   autoCallbacks: boolean
+  keepReconciliationIdentifiers: boolean
 }
 
 export interface SandboxEnv {

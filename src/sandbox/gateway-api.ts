@@ -222,7 +222,7 @@ function refund(request: GatewayRequest): Reply {
 
 /** A capture or refund went through: new status, a reconciliation identifier, the ledger effect. */
 function moveMoney(request: GatewayRequest, t: StoredTransaction, kind: "capture" | "refund", amount: number, reconciliation: string | undefined): Reply {
-  const id = reconciliation ?? randomUUID()
+  const id = (request.ex.env.config.keepReconciliationIdentifiers && reconciliation) || randomUUID()
   const type = kind === "capture" ? "captured" : "refunded"
   t.status = type
   t.reconciliation.push({ id, amountMinor: amount, type, at: request.ex.env.now() })

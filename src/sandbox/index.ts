@@ -38,6 +38,12 @@ export interface SandboxOptions {
   now?: () => number
   /** Send the notification callback when the hosted page is submitted (default true). */
   autoCallbacks?: boolean
+  /**
+   * Keep the reconciliation_identifier a capture or refund was sent with (default true). false
+   * stores a new UUID instead: the reference allows the field only with a `type` it does not
+   * define, so a client must not rely on AltaPay keeping it.
+   */
+  keepReconciliationIdentifiers?: boolean
 }
 
 export interface SimulatePaymentOptions {
@@ -110,6 +116,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       password: options.password,
       callbackSecret: options.callbackSecret,
       autoCallbacks: options.autoCallbacks ?? true,
+      keepReconciliationIdentifiers: options.keepReconciliationIdentifiers ?? true,
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),

@@ -2,7 +2,7 @@
  * A refund whose answer was lost, and which AltaPay could not be asked about, must not be sent a
  * second time when the merchant retries (Medusa drops its refund record, so the retry has a new
  * id) — also when the retry runs on another server or after a restart, as long as the servers
- * share Medusa's cache module.
+ * share Medusa's cache module, and also when AltaPay did not keep the reconciliation identifier.
  */
 import type { ICacheService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -16,11 +16,13 @@ const PASSWORD = "uncertain-password-42"
 let sandbox: Sandbox
 let counter = 0
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
-})
-afterAll(() => sandbox.close())
-afterEach(() => sandbox.faults.clear())
+/** A fresh AltaPay per test, so the ledger holds only that test's money. */
+function freshSandbox(options: { keepReconciliationIdentifiers: boolean }) {
+  beforeEach(async () => {
+    sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, ...options })
+  })
+  afterEach(() => sandbox.close())
+}
 
 /** Medusa's cache module contract (what the in-memory and Redis modules both offer). */
 function sharedCache(): ICacheService {
@@ -54,7 +56,7 @@ async function capturedPayment(provider: AltaPayProviderService): Promise<AltaPa
 }
 
 /** The refund is made at AltaPay, its answer is lost, and the look-up after it fails too. */
-async function refundWithUnknownOutcome(provider: AltaPayProviderService, data: AltaPayPaymentData) {
+async function refundWithUnknownOutcome(provider: AltaPayProviderService, data: AltaPayPaymentData): Promise<void> {
   sandbox.faults.add({ route: "refundCapturedReservation", kind: "lost-answer" })
   sandbox.faults.add({ route: "payments", kind: "reset", skip: 1, times: 5 })
   await expect(provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })).rejects.toThrow(/may have been made: trying again is safe/)
@@ -62,25 +64,56 @@ async function refundWithUnknownOutcome(provider: AltaPayProviderService, data: 
   expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
 }
 
-it("a retry on another server sharing the cache module adopts the refund instead of sending it again", async () => {
-  const cache = sharedCache()
-  const first = server(cache)
-  const data = await capturedPayment(first)
-  await refundWithUnknownOutcome(first, data)
+describe("an AltaPay that keeps the reconciliation identifier", () => {
+  freshSandbox({ keepReconciliationIdentifiers: true })
 
-  const retried = await server(cache).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+  it("a retry on another server sharing the cache module adopts the refund instead of sending it again", async () => {
+    const cache = sharedCache()
+    const first = server(cache)
+    const data = await capturedPayment(first)
+    await refundWithUnknownOutcome(first, data)
 
-  expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
-  expect(sandbox.transaction(data.transaction_id!)).toMatchObject({ refundedMinor: 400 })
-  expect((retried.data as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
+    const retried = await server(cache).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    expect(sandbox.transaction(data.transaction_id!)).toMatchObject({ refundedMinor: 400 })
+    expect((retried.data as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
+  })
+
+  it("the same retry on the same server adopts it without a cache module", async () => {
+    const provider = server()
+    const data = await capturedPayment(provider)
+    await refundWithUnknownOutcome(provider, data)
+
+    await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+  })
 })
 
-it("the same retry on the same server adopts it without a cache module", async () => {
-  const provider = server()
-  const data = await capturedPayment(provider)
-  await refundWithUnknownOutcome(provider, data)
+describe("an AltaPay that did not keep the reconciliation identifier (the reference ties it to a `type`)", () => {
+  freshSandbox({ keepReconciliationIdentifiers: false })
 
-  await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+  it("a lost answer counts as refunded when the refunded amount grew by exactly the refund, without the identifier", async () => {
+    const provider = server()
+    const data = await capturedPayment(provider)
+    sandbox.faults.add({ route: "refundCapturedReservation", kind: "lost-answer" })
 
-  expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    const { data: after } = await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    expect(after).toMatchObject({ refunded_minor: 400 })
+    expect((after as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
+  })
+
+  it("a retry adopts an unanswered, unchecked attempt by the refunded amount, without the identifier", async () => {
+    const provider = server()
+    const data = await capturedPayment(provider)
+    await refundWithUnknownOutcome(provider, data)
+
+    await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    expect(sandbox.transaction(data.transaction_id!)).toMatchObject({ refundedMinor: 400 })
+  })
 })
