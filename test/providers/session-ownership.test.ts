@@ -63,6 +63,23 @@ describe("deleting a session", () => {
     expect(transactionId).toEqual(expect.any(String))
     expect(sandbox.transaction(transactionId!)).toMatchObject({ status: "released" })
   })
+
+  it("reports a captured payment on a replaced session (auto-capture) as an error an on-call engineer can act on", async () => {
+    const errors: string[] = []
+    const logger = { error: (m: string) => errors.push(m), warn: () => {}, info: () => {}, debug: () => {} }
+    const autoCapturing = new AltaPayProviderService(
+      { logger },
+      { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", autoCapture: true } as never
+    )
+    const id = nextId()
+    const { data } = await autoCapturing.initiatePayment({ amount: 10, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
+    const paidOn = await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false })
+    expect(sandbox.transaction(paidOn.transactionId!)).toMatchObject({ capturedMinor: 1000 })
+
+    await autoCapturing.deletePayment({ data: data! })
+
+    expect(errors).toEqual([expect.stringContaining(`is captured (transaction ${paidOn.transactionId}, 10.00 DKK) and no order claims it`)])
+  })
 })
 
 describe("browser-supplied session data", () => {

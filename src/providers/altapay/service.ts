@@ -217,6 +217,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         this.logger_?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
         return { data: withTransaction(data, transaction) }
       }
+      if (transaction?.capturedAmount && transaction.capturedAmount.minor > 0) {
+        // Auto-capture on a session no order will claim: money taken, and only a person can decide.
+        this.logger_?.error(
+          `AltaPay ${data.order_id}: a replaced session's payment is captured (transaction ${transaction.transactionId}, ${transaction.capturedAmount.decimal} ${data.currency}) and no order claims it. Refund it in AltaPay's merchant interface.`
+        )
+      }
       if (!transaction) {
         await this.client.checkout.updateSession(data.altapay_session_id, {
           orderId: data.order_id,
@@ -286,7 +292,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = readPaymentData(input.data, "cancel")
     if (!data.transaction_id) return { data } // never paid: nothing reserved at AltaPay
-    if ((data.captured_minor ?? 0) > 0) throw capturedCannotCancel()
+    if ((data.captured_minor ?? 0) > 0) throw capturedCannotCancel(data)
     try {
       const result = await this.client.gateway.releaseReservation({ transactionId: data.transaction_id })
       return { data: withTransaction(data, result.transaction) }
@@ -294,7 +300,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
         const transaction = await this.lookupOne(data.transaction_id, "cancel check").catch(() => undefined)
         if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return { data: withTransaction(data, transaction) }
-        if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel()
+        if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel(data)
       }
       throw toMedusaError(error, "release")
     }
@@ -414,8 +420,11 @@ function withCapture(data: AltaPayPaymentData, captureId: string | undefined, re
   }
 }
 
-function capturedCannotCancel(): MedusaError {
-  return new MedusaError(MedusaError.Types.NOT_ALLOWED, "AltaPay cancel: the payment is captured, so the reservation cannot be released. Refund it instead.")
+function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `AltaPay cancel: payment ${data.order_id} (transaction ${data.transaction_id}) is captured, so the reservation cannot be released. Refund it instead.`
+  )
 }
 
 
