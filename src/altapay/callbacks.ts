@@ -121,6 +121,11 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
   if (form.currency) currency = currencyInfo(form.currency).alpha
   if (form.amount !== undefined && form.amount !== "" && currency) amountMinor = decimalToMinor(form.amount, currency)
   const transactionInfo: Record<string, string> = {}
+  // Body parsers turn `transaction_info[k]=v` into `{ transaction_info: { k: v } }`.
+  const nested = fields.transaction_info
+  if (nested !== null && typeof nested === "object" && !Array.isArray(nested)) {
+    for (const [key, value] of Object.entries(nested)) if (typeof value === "string") transactionInfo[key] = value
+  }
   for (const [key, value] of Object.entries(fields)) {
     const match = /^transaction_info\[(.+)\]$/.exec(key)
     if (match && typeof value === "string") transactionInfo[match[1]] = value

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod"
 import { AltaPayAuthError, AltaPayBadResponseError, AltaPayValidationError, errorForHttpStatus, snippet, type ValidationIssue } from "./errors"
-import type { HttpTransport } from "./http"
+import { apiUrl, type HttpTransport } from "./http"
 import { currencyInfo, minorToNumber } from "./money"
 import { toCheckoutOrderLines, validateOrderLines } from "./order-lines"
 import {
@@ -133,7 +133,7 @@ export class CheckoutApi {
     req: { method: "GET" | "POST" | "PUT"; path: string; template: string; body?: unknown; customerToken?: string }
   ): Promise<z.infer<S>> {
     const operation = `${req.method} ${API}${req.template}`
-    const url = new URL(`${this.base.pathname.replace(/\/$/, "")}${API}${req.path}`, this.base)
+    const url = apiUrl(this.base, `${API}${req.path}`)
     // GET and PUT carry the whole state: sending them twice does nothing twice.
     const safeToRetry = req.method !== "POST"
     const send = (token: string) =>

@@ -152,9 +152,14 @@ export class AltaPayCallbackSignatureError extends AltaPayError {
 
 export const isAltaPayError = (e: unknown): e is AltaPayError => e instanceof AltaPayError
 
-/** A short, whitespace-collapsed start of a body for diagnostics. */
+/** A short, whitespace-collapsed start of a body for diagnostics, with tokens and credentials redacted. */
 export function snippet(body: string, max = 200): string {
-  return body.replace(/\s+/g, " ").trim().slice(0, max)
+  return redactSecrets(body.replace(/\s+/g, " ").trim()).slice(0, max)
+}
+
+/** Replaces JWT-looking strings and `Basic`/`Bearer` credentials, so a body quoted in an error leaks neither. */
+function redactSecrets(text: string): string {
+  return text.replace(/eyJ[\w-]+\.[\w-]+(?:\.[\w-]*)?/g, "[redacted token]").replace(/\b(Basic|Bearer)\s+\S+/gi, "$1 [redacted]")
 }
 
 /**
@@ -196,7 +201,7 @@ function messageFromBody(body: string): string {
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>
     const message = parsed.message ?? parsed.error_description ?? parsed.error
-    return typeof message === "string" ? message.slice(0, 300) : ""
+    return typeof message === "string" ? redactSecrets(message).slice(0, 300) : ""
   } catch {
     return ""
   }

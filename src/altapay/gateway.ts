@@ -13,7 +13,7 @@ import {
   type ValidationIssue,
 } from "./errors"
 import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
-import type { HttpTransport } from "./http"
+import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 import { currencyInfo, minorToDecimal } from "./money"
 import { toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
@@ -71,7 +71,7 @@ export class GatewayApi {
     options: { gatewayUrl: string; username: string; password: string }
   ) {
     this.base = new URL(options.gatewayUrl)
-    this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
+    this.authorization = basicAuthorization(options.username, options.password)
   }
 
   async refundCapturedReservation(input: RefundInput): Promise<GatewayResult> {
@@ -127,7 +127,7 @@ export class GatewayApi {
   private async send(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean): Promise<GatewayResponse> {
     const operation = `${verb} ${API}/${method}`
     const form = new URLSearchParams(fields).toString()
-    const url = new URL(`${this.base.pathname.replace(/\/$/, "")}${API}/${method}`, this.base)
+    const url = apiUrl(this.base, `${API}/${method}`)
     if (verb === "GET") url.search = form
     const res = await this.http.request({
       method: verb,
@@ -218,8 +218,11 @@ function paymentsQuery(filter: PaymentsFilter): Record<string, string> {
   const query: Record<string, string> = {}
   const issues: ValidationIssue[] = []
   if (filter.transactionId !== undefined) {
-    if (TRANSACTION_ID.test(filter.transactionId)) query.transaction_id = filter.transactionId
-    else issues.push({ field: "transaction_id", message: "must match [0-9a-f]{1,32}" })
+    try {
+      query.transaction_id = checkTransactionId(filter.transactionId)
+    } catch (error) {
+      issues.push(...(error as AltaPayValidationError).issues)
+    }
   }
   if (filter.paymentId !== undefined) {
     if (/^[A-Za-z0-9-]{1,64}$/.test(filter.paymentId)) query.payment_id = filter.paymentId

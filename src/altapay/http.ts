@@ -47,6 +47,22 @@ export interface HttpLogger {
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectTimeoutMs: 5_000, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000 }
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 2_000 }
 
+/**
+ * `path` (absolute, e.g. `/checkout/v1/api/session`) under `base`, keeping any path prefix of the
+ * base (`https://host/prefix` and `https://host/prefix/` give the same URL); its query and hash are dropped.
+ */
+export function apiUrl(base: string | URL, path: string): URL {
+  const url = new URL(base)
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`
+  url.search = ""
+  url.hash = ""
+  return url
+}
+
+/** The HTTP Basic `authorization` header value for an API user. */
+export const basicAuthorization = (username: string, password: string): string =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
+
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504])
 const MAX_BODY_BYTES = 10 * 1024 * 1024
 

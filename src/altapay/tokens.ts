@@ -4,8 +4,8 @@
  * tokens are issued fresh for each call and never cached (AltaPay: one per customer session).
  */
 import { z } from "zod"
-import { AltaPayBadResponseError, errorForHttpStatus, snippet } from "./errors"
-import type { HttpTransport } from "./http"
+import { AltaPayBadResponseError, errorForHttpStatus } from "./errors"
+import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 
 export interface IssuedToken {
   token: string
@@ -65,11 +65,11 @@ export class TokenProvider {
     this.now = options.now ?? Date.now
     this.refreshMarginMs = options.refreshMarginMs ?? 60_000
     this.store = options.store ?? new MemoryTokenStore()
-    this.url = new URL("/checkout/v1/api/authenticate", options.checkoutUrl)
+    this.url = apiUrl(options.checkoutUrl, "/checkout/v1/api/authenticate")
     this.issueLock = options.issueLock
     // The key names the API user and environment, never the password.
     this.storeKey = `altapay:merchant-token:${this.url.origin}:${options.username}`
-    this.authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}`
+    this.authorization = basicAuthorization(options.username, options.password)
   }
 
   /** The cached MERCHANT token, issuing one (once, however many callers wait) when missing or near expiry. */
@@ -117,20 +117,27 @@ export class TokenProvider {
       operation,
     })
     if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, false)
-    let parsed: z.infer<typeof tokenResponse>
+    // A good answer's body is a token, and a bad one may still hold one: the error never shows the body.
+    const problem = (what: string) =>
+      new AltaPayBadResponseError(`AltaPay's authenticate answer carried no token (${operation}): ${what}.`, { status: res.status, operation })
+    let json: unknown
     try {
-      parsed = tokenResponse.parse(JSON.parse(res.body))
-    } catch (cause) {
-      throw new AltaPayBadResponseError(`AltaPay's authenticate answer carried no token (${operation}).`, {
-        status: res.status,
-        operation,
-        // The body of a good answer is a token: only show bodies that are clearly not one.
-        bodySnippet: res.body.includes("token") ? undefined : snippet(res.body),
-        cause,
-      })
+      json = JSON.parse(res.body)
+    } catch {
+      throw problem("the body is not JSON")
     }
-    return { token: parsed.token, expiresAt: new Date(jwtExpiryMs(parsed.token) ?? this.now() + TOKEN_LIFETIME_MS) }
+    const parsed = tokenResponse.safeParse(json)
+    if (!parsed.success) throw problem(describeTokenAnswer(json))
+    const { token } = parsed.data
+    return { token, expiresAt: new Date(jwtExpiryMs(token) ?? this.now() + TOKEN_LIFETIME_MS) }
   }
+}
+
+/** What is wrong with an authenticate answer, naming field names only, never values. */
+function describeTokenAnswer(json: unknown): string {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return "the JSON is not an object"
+  const names = Object.keys(json).filter((k) => /^[A-Za-z_][\w-]{0,40}$/.test(k)).slice(0, 5)
+  return `it has no "token" string of 10 or more characters (fields: ${names.join(", ") || "none"})`
 }
 
 /** Reads `exp` from a JWT without verifying it: we only need to know when to ask for a new one. */

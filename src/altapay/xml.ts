@@ -7,7 +7,7 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { z } from "zod"
-import { AltaPayBadResponseError, type AltaPayErrorDetails } from "./errors"
+import { AltaPayBadResponseError, snippet, type AltaPayErrorDetails } from "./errors"
 import {
   FAILED_RESULTS,
   type Address,
@@ -21,7 +21,7 @@ import {
   type PaymentNatureService,
   type ReconciliationIdentifier,
 } from "./gateway-types"
-import { currencyInfo } from "./money"
+import { currencyInfo, minorToDecimal } from "./money"
 
 const ATTR = "@_"
 const TEXT = "#text"
@@ -437,14 +437,8 @@ function amount(node: unknown, field: string, currency: Currency): GatewayAmount
   const magnitude = BigInt(whole + fraction.slice(0, exponent).padEnd(exponent, "0"))
   if (magnitude > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
   const minor = sign === "-" && magnitude !== 0n ? -Number(magnitude) : Number(magnitude)
-  return { decimal: formatMinor(minor, exponent), minor, currency: alpha }
-}
-
-function formatMinor(minor: number, exponent: number): string {
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
-  const whole = digits.slice(0, digits.length - exponent)
-  const fraction = exponent > 0 ? `.${digits.slice(digits.length - exponent)}` : ""
-  return `${minor < 0 ? "-" : ""}${whole}${fraction}`
+  // An unknown currency is read with 2 decimals: EUR formats it the same way.
+  return { decimal: minorToDecimal(minor, alpha || "EUR"), minor, currency: alpha }
 }
 
 const DATE_TIME =
@@ -483,10 +477,6 @@ function parseDate(text: string | undefined): Date | undefined {
 
 const createdAt = (transaction: GatewayTransaction): number =>
   transaction.createdDate?.getTime() ?? Number.NEGATIVE_INFINITY
-
-function snippet(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, 200)
-}
 
 function describeNonXml(text: string): string {
   const start = text.trimStart()

@@ -39,13 +39,14 @@ describe("notification callbacks", () => {
     await pair.close()
   })
 
-  async function paidSession(amountMinor: number) {
+  async function paidSession(amountMinor: number, transactionInfo?: Record<string, string>) {
     received.length = 0
     const session = await pair.client.checkout.createSession({
       orderId: `payses_cb_${amountMinor}`,
       amountMinor,
       currency: "DKK",
       callbacks: { notification: url },
+      transactionInfo,
     })
     const paid = await pair.sandbox.simulatePayment(session.sessionId, { outcome: "authorize" })
     expect(received).toHaveLength(1)
@@ -69,6 +70,23 @@ describe("notification callbacks", () => {
     expect(form.get("checksum")).toBe(
       callbackChecksum({ amount: form.get("amount")!, currency: form.get("currency")!, shop_orderid: form.get("shop_orderid")! }, CALLBACK_SECRET)
     )
+  })
+
+  it("transaction_info reads the same from the raw form and from a body parser's nested object", async () => {
+    const info = { medusa_session: "payses_01", note: "a=b&c" }
+    const { callback } = await paidSession(4321, info)
+    const raw = callback.rawBody.toString("utf8")
+    expect(parseCallback(raw).transactionInfo).toEqual(info)
+    // What express/qs-style parsers make of `transaction_info[k]=v`; non-string values are ignored.
+    const nested: Record<string, unknown> = { transaction_info: { nested: { x: "y" }, count: 3 } }
+    for (const [key, value] of new URLSearchParams(raw)) {
+      const match = /^transaction_info\[(.+)\]$/.exec(key)
+      if (match) (nested.transaction_info as Record<string, unknown>)[match[1]] = value
+      else nested[key] = value
+    }
+    const parsed = parseCallback(nested)
+    expect(parsed.transactionInfo).toEqual(info)
+    expect(parsed.amountMinor).toBe(4321)
   })
 
   it("a forged, unsigned, tampered or replayed callback is refused", async () => {

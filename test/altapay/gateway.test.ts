@@ -142,6 +142,15 @@ describe("gateway API", () => {
     expect(pair.sandbox.ledger().length).toBe(before)
   })
 
+  it.each(["XYZ!", "A".repeat(4), "0".repeat(33), ""])("a payments look-up by the bad transaction_id %j is refused before anything is sent", async (transactionId) => {
+    const before = pair.sandbox.ledger().length
+    const error = await pair.client.gateway.payments({ transactionId }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AltaPayValidationError)
+    expect((error as AltaPayValidationError).issues).toEqual([{ field: "transaction_id", message: "must match [0-9a-f]{1,32}" }])
+    expect((error as Error).message).toBe("The payments look-up was not sent: transaction_id must match [0-9a-f]{1,32}.")
+    expect(pair.sandbox.ledger().length).toBe(before)
+  })
+
   it("partial refund lines must total the amount", async () => {
     await expect(
       pair.client.gateway.refundCapturedReservation({ transactionId: "abc", amountMinor: 9999, currency: "DKK", orderLines: refundLines })
