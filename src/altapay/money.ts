@@ -67,8 +67,12 @@ export function decimalToMinor(value: string | number, currency: string | number
 
 /** Formats minor units as decimal text with the currency's exponent: 966 DKK -> "9.66", 100 JPY -> "100". */
 export function minorToDecimal(minor: number, currency: string | number): string {
+  return minorToDecimalWithExponent(minor, currencyExponent(currency))
+}
+
+/** Minor units as exact decimal text with `exponent` fraction digits (for amounts of no known currency). */
+export function minorToDecimalWithExponent(minor: number, exponent: number): string {
   assertMinor(minor)
-  const exponent = currencyExponent(currency)
   const negative = minor < 0
   const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
   const whole = digits.slice(0, digits.length - exponent)

@@ -21,7 +21,7 @@ import {
   type PaymentNatureService,
   type ReconciliationIdentifier,
 } from "./gateway-types"
-import { currencyInfo, minorToDecimal } from "./money"
+import { currencyInfo, minorToDecimalWithExponent } from "./money"
 
 const ATTR = "@_"
 const TEXT = "#text"
@@ -437,8 +437,7 @@ function amount(node: unknown, field: string, currency: Currency): GatewayAmount
   const magnitude = BigInt(whole + fraction.slice(0, exponent).padEnd(exponent, "0"))
   if (magnitude > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
   const minor = sign === "-" && magnitude !== 0n ? -Number(magnitude) : Number(magnitude)
-  // An unknown currency is read with 2 decimals: EUR formats it the same way.
-  return { decimal: minorToDecimal(minor, alpha || "EUR"), minor, currency: alpha }
+  return { decimal: minorToDecimalWithExponent(minor, exponent), minor, currency: alpha }
 }
 
 const DATE_TIME =

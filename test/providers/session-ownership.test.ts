@@ -3,6 +3,7 @@
  * order: Medusa deletes every session of a collection when anyone starts a new one (also after
  * the order was placed), and it merges the browser's session data under the provider's.
  */
+import type { Logger } from "@medusajs/framework/types"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/providers/altapay/payment-data"
@@ -66,7 +67,7 @@ describe("deleting a session", () => {
 
   it("reports a captured payment on a replaced session (auto-capture) as an error an on-call engineer can act on", async () => {
     const errors: string[] = []
-    const logger = { error: (m: string) => errors.push(m), warn: () => {}, info: () => {}, debug: () => {} }
+    const logger = { error: (m: string) => errors.push(m), warn: () => {}, info: () => {}, debug: () => {} } as unknown as Logger
     const autoCapturing = new AltaPayProviderService(
       { logger },
       { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", autoCapture: true } as never
