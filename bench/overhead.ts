@@ -4,7 +4,7 @@
  * Pool: p50 and p99 of sequential calls, and throughput at 64 concurrent operations.
  */
 import { proportionalAdjustmentLine } from "../src/altapay"
-import type { AltaPayPaymentData } from "../src/providers/altapay/payment-data"
+import type { AltaPayPaymentData } from "../src/lib/payment-data"
 import { barePool, CART_LINES, CART_TOTAL, clientOf, createProvider, fixedId, initiate, providerOptions, recordWire, sendBare, substitute, type WireRequest } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"

@@ -6,9 +6,9 @@ import type { Logger } from "@medusajs/framework/types"
 import { Pool, type Dispatcher } from "undici"
 import type { AltaPayClient, OrderLine } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import { parseAltaPayOptions, type AltaPayOptionsInput } from "../../src/providers/altapay/options"
-import type { AltaPayPaymentData } from "../../src/providers/altapay/payment-data"
-import { sharedAltaPayClient } from "../../src/providers/altapay/shared-client"
+import { parseAltaPayOptions, type AltaPayOptionsInput } from "../../src/lib/options"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import { sharedAltaPayClient } from "../../src/lib/shared-client"
 import { PASSWORD, USER, type RemoteSandbox } from "./sandbox-process"
 
 const quiet = () => undefined

@@ -7,9 +7,9 @@
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { AltaPayClient } from "../altapay"
-import { parseAltaPayOptions, type AltaPayOptions } from "../providers/altapay/options"
-import { scaleOutFrom } from "../providers/altapay/scale-out"
-import { sharedAltaPayClient } from "../providers/altapay/shared-client"
+import { parseAltaPayOptions, type AltaPayOptions } from "./options"
+import { scaleOutFrom } from "./scale-out"
+import { sharedAltaPayClient } from "./shared-client"
 
 interface ProviderEntry {
   resolve?: unknown

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { lineTotalMinor, orderLinesTotalMinor } from "../../src/altapay"
-import { cartOrderLines, type CartForLines } from "../../src/providers/altapay/cart-lines"
+import { cartOrderLines, type CartForLines } from "../../src/lib/cart-lines"
 import { ItemRefundError, orderEntries, planItemRefund, refundedQuantities, type RefundedItem } from "../../src/api/admin/altapay/_lib/item-refund-lines"
 
 // A DKK order, prices including 25% VAT: 3 x coffee at 99.99 with a 10.00 promotion on the line,

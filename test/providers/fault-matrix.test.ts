@@ -8,7 +8,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/providers/altapay/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { FaultKind } from "../../src/sandbox/faults"
 

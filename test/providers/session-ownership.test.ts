@@ -6,7 +6,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/providers/altapay/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 
 const USER = "ownership-user"

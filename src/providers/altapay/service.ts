@@ -41,26 +41,26 @@ import {
   type AltaPayClient,
   type GatewayTransaction,
 } from "../../altapay"
-import { toBigNumber, toMinorUnits } from "./amounts"
-import { sessionCustomer } from "./customer"
+import { toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
-import { scaleOutFrom, type ScaleOut } from "./scale-out"
-import { sharedAltaPayClient } from "./shared-client"
+import { scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
+import { sharedAltaPayClient } from "../../lib/shared-client"
 import { contextLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
 import { RefundFlow } from "./refund-flow"
-import { toMedusaError } from "./medusa-errors"
-import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "./options"
+import { toMedusaError } from "../../lib/medusa-errors"
+import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
 import {
   freshPaymentData,
   paymentDataSchema,
   readPaymentData,
   requireTransactionId,
   type AltaPayPaymentData,
-} from "./payment-data"
-import { pickTransaction, sessionStatusFor, webhookActionFor } from "./status"
-import { withTransaction } from "./transaction-state"
+} from "../../lib/payment-data"
+import { pickTransaction, sessionStatusFor, webhookActionFor } from "../../lib/status"
+import { withTransaction } from "../../lib/transaction-state"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 

@@ -7,8 +7,8 @@ import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { orderLinesTotalMinor, withCompensationLine, type OrderLine } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines, type CartLineOptions } from "./cart-lines"
-import { orderLineSchema, type AltaPayPaymentData } from "./payment-data"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines, type CartLineOptions } from "../../lib/cart-lines"
+import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data"
 
 export type LinesSource = AltaPayPaymentData["order_lines_source"]
 

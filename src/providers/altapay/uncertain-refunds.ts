@@ -6,7 +6,7 @@
  * module when the Payment module has one (Redis: every server and restart sees them), else in
  * this process. Callers hold the payment's lock, so read-modify-write here is safe.
  */
-import type { SharedStore } from "./scale-out"
+import type { SharedStore } from "../../lib/scale-out"
 
 export interface UncertainRefund {
   reconciliationIdentifier: string

@@ -6,10 +6,10 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
-import { toMinorUnits } from "../../providers/altapay/amounts"
+import { toMinorUnits } from "../../lib/amounts"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../providers/altapay/cart-lines"
-import { cartCustomer } from "../../providers/altapay/customer"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/cart-lines"
+import { cartCustomer } from "../../lib/customer"
 
 export interface LoadAltaPayCartInput {
   cart_id: string

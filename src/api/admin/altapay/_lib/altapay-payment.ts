@@ -4,9 +4,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../providers/altapay/cart-lines"
-import { toMinorUnits } from "../../../../providers/altapay/amounts"
-import { paymentDataSchema, type AltaPayPaymentData } from "../../../../providers/altapay/payment-data"
+import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/cart-lines"
+import { toMinorUnits } from "../../../../lib/amounts"
+import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data"
 
 type Amount = NonNullable<CartForLines["total"]>
 

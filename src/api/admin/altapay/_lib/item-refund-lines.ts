@@ -16,7 +16,7 @@ import {
   type OrderLine,
   type OrderLineSource,
 } from "../../../../altapay"
-import { cartToLineSource, type CartForLines } from "../../../../providers/altapay/cart-lines"
+import { cartToLineSource, type CartForLines } from "../../../../lib/cart-lines"
 
 /** One refunded unit count, as recorded in `data.refunds[].items` (shipping methods too, quantity 1). */
 export interface RefundedItem {

@@ -4,7 +4,7 @@
  * what can still be refunded item by item. Pure: the route fetches, this shapes.
  */
 import { minorToDecimal, type GatewayAmount, type GatewayTransaction } from "../../../../altapay"
-import { withTransaction } from "../../../../providers/altapay/transaction-state"
+import { withTransaction } from "../../../../lib/transaction-state"
 import type { AltaPayPayment } from "./altapay-payment"
 import { orderEntries, refundedQuantities, type RefundedItem } from "./item-refund-lines"
 

@@ -9,7 +9,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { altapayFromConfig } from "../../../../lib/altapay-from-config"
-import { toMedusaError } from "../../../../providers/altapay/medusa-errors"
+import { toMedusaError } from "../../../../lib/medusa-errors"
 import { sessionForCart, sessionForOrder, type LinkSession } from "../_lib/link-sessions"
 import { parseBody } from "../_lib/parse-body"
 import type { Money } from "../_lib/payment-view"

@@ -8,7 +8,7 @@
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
-import { currenciesWithTerminal } from "../../../../../providers/altapay/options"
+import { currenciesWithTerminal } from "../../../../../lib/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
 import { upstreamFailure, type UpstreamFailure } from "./upstream-errors"
 import type { StoreCreateAltaPaySessionType } from "./validators"

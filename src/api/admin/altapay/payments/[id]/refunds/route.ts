@@ -16,7 +16,7 @@ import { ItemRefundError, planItemRefund, type ItemRefundPlan } from "../../../_
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
-import { refundAltaPayItemsWorkflow } from "../../../_lib/refund-items-workflow"
+import { refundAltaPayItemsWorkflow } from "../../../../../../workflows/refund-altapay-items"
 
 const AdminAltaPayItemRefund = z
   .object({

@@ -3,7 +3,7 @@
  * and refund AltaPay knows of (by reconciliation identifier), so data never misses a refund made
  * elsewhere and open refunds settle once AltaPay reports them.
  */
-import type { GatewayTransaction } from "../../altapay"
+import type { GatewayTransaction } from "../altapay"
 import type { AltaPayPaymentData } from "./payment-data"
 
 export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTransaction | undefined, now = new Date()): AltaPayPaymentData {

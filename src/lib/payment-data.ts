@@ -5,7 +5,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { GOODS_TYPES, type OrderLine } from "../../altapay"
+import { GOODS_TYPES, type OrderLine } from "../altapay"
 
 export const orderLineSchema = z.object({
   description: z.string().min(1),

@@ -4,7 +4,7 @@
  * provider with Medusa's cache/locking modules gets a client wired to those (see scale-out.ts).
  */
 import { createHash } from "node:crypto"
-import { createAltaPayClient, type AltaPayClient, type HttpLogger } from "../../altapay"
+import { createAltaPayClient, type AltaPayClient, type HttpLogger } from "../altapay"
 import type { AltaPayOptions } from "./options"
 import type { ScaleOut } from "./scale-out"
 

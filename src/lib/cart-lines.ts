@@ -5,7 +5,7 @@
  */
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { buildOrderLines, type OrderLine, type OrderLineSource, type OrderLineSourceItem } from "../../altapay"
+import { buildOrderLines, type OrderLine, type OrderLineSource, type OrderLineSourceItem } from "../altapay"
 import { toMinorUnits } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */

@@ -6,7 +6,7 @@
  */
 import type { ICacheService, ICachingModuleService, ILockingModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { TokenStore } from "../../altapay"
+import type { TokenStore } from "../altapay"
 
 export type Lock = <T>(key: string, job: () => Promise<T>) => Promise<T>
 

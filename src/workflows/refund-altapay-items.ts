@@ -7,7 +7,7 @@ import type { IPaymentModuleService, UpdatePaymentDTO } from "@medusajs/framewor
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import type { PendingRefund } from "../../../../providers/altapay/payment-data"
+import type { PendingRefund } from "../lib/payment-data"
 
 export interface RefundAltaPayItemsInput {
   payment_id: string
