@@ -45,6 +45,10 @@ async function initiate(provider: AltaPayProviderService, id: string): Promise<A
   return out.data as AltaPayPaymentData
 }
 
+/** The customer's choice on AltaPay's hosted page; its answer redirects to the return URL. */
+const submitPaymentPage = (data: AltaPayPaymentData, outcome: "authorize" | "decline") =>
+  fetch(data.redirect_url!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `outcome=${outcome}`, redirect: "manual" })
+
 type SentCallbacks = Record<string, { value: string } | undefined> | undefined
 
 /** The callbacks of the last session create / update AltaPay received for this AltaPay session. */
@@ -63,12 +67,7 @@ describe("return URLs", () => {
     const provider = providerWith(queryWithCarts({ [id]: "cart_01RETURN" }))
     const data = await initiate(provider, id)
 
-    const submitted = await fetch(data.redirect_url!, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "outcome=authorize",
-      redirect: "manual",
-    })
+    const submitted = await submitPaymentPage(data, "authorize")
 
     expect(submitted.status).toBe(303)
     const back = new URL(submitted.headers.get("location")!)
@@ -80,12 +79,7 @@ describe("return URLs", () => {
     const id = nextSessionId()
     const data = await initiate(providerWith(queryWithCarts({ [id]: "cart_01DECLINE" })), id)
 
-    const submitted = await fetch(data.redirect_url!, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "outcome=decline",
-      redirect: "manual",
-    })
+    const submitted = await submitPaymentPage(data, "decline")
 
     expect(submitted.status).toBe(303)
     expect(submitted.headers.get("location")).toMatch(/^http:\/\/shop\.test\/api\/altapay\/failure\?/)
