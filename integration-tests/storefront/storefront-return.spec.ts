@@ -19,8 +19,14 @@ import { TERMINALS } from "./two-terminals/terminals"
 jest.setTimeout(180_000)
 
 const SHOP_HOST = "shop.test"
-const CARD = { providerId: "pp_altapay_card", title: "Card", terminal: TERMINALS.card }
-const MOBILEPAY = { providerId: "pp_altapay_mobilepay", title: "MobilePay", terminal: TERMINALS.mobilepay }
+/** One provider registration as the storefront offers it, and the terminal its payments must use. */
+interface Registration {
+  providerId: string
+  title: string
+  terminal: string
+}
+const CARD: Registration = { providerId: "pp_altapay_card", title: "Card", terminal: TERMINALS.card }
+const MOBILEPAY: Registration = { providerId: "pp_altapay_mobilepay", title: "MobilePay", terminal: TERMINALS.mobilepay }
 
 if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
   const store = useAltaPayStore({ flow: "redirect" })
@@ -74,7 +80,7 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
       }
 
       /** "Place order" with one registration: the browser lands on that terminal's AltaPay page. */
-      async function placeOrder(option: typeof CARD): Promise<string> {
+      async function placeOrder(option: Registration): Promise<string> {
         await page.click(`#pay-${option.providerId}`)
         await page.waitForURL((url) => url.host !== new URL(shop.url).host)
         await page.locator("#authorize").waitFor()
