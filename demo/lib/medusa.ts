@@ -29,6 +29,7 @@ export function medusaEnv({ settings, databaseUrl, sandboxUrl }: MedusaEnvInput)
     DEMO_MEDUSA_PORT: String(settings.ports.medusa),
     DEMO_ADMIN: String(settings.admin),
     MEDUSA_BACKEND_URL: backendUrl,
+    STORE_URL: settings.storeUrl,
     ALTAPAY_CHECKOUT_URL: sandboxUrl,
     ALTAPAY_GATEWAY_URL: sandboxUrl,
     ALTAPAY_USERNAME: settings.altapay.username,

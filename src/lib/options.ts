@@ -7,6 +7,13 @@ import { z } from "zod"
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
 
+/** What successUrl / failureUrl may contain, filled per payment session (providers/altapay/return-urls.ts). */
+export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id"] as const
+const returnUrl = url.refine(
+  (value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)),
+  { error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(" and ")}` }
+)
+
 export const altapayOptionsSchema = z
   .object({
     /** Base URL of the Checkout API, e.g. https://testgateway.altapaysecure.com */
@@ -29,9 +36,9 @@ export const altapayOptionsSchema = z
     backendUrl: url,
     /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */
     providerId: z.string().regex(/^[a-z0-9_-]+$/i).default("altapay"),
-    /** Where AltaPay sends the customer after paying / failing. `{session_id}` is replaced. */
-    successUrl: url.optional(),
-    failureUrl: url.optional(),
+    /** Where AltaPay sends the customer after paying / failing. `{session_id}` and `{cart_id}` are replaced. */
+    successUrl: returnUrl.optional(),
+    failureUrl: returnUrl.optional(),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
     flow: z.enum(["redirect", "storefront"]).default("redirect"),
     /** Product page URL for order lines, e.g. "https://shop.example/products/{handle}". */

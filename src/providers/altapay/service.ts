@@ -45,6 +45,7 @@ import { toBigNumber, toMinorUnits } from "../../lib/amounts"
 import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
+import { ReturnUrls } from "./return-urls"
 import { scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
 import { contextLines, SessionLines } from "./session-lines"
@@ -85,6 +86,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   private readonly sessionLines: SessionLines
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly refunds: RefundFlow
+  private readonly returnUrls: ReturnUrls
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
@@ -93,6 +95,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
     const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
     this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
+    this.returnUrls = new ReturnUrls(this.options_, query)
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
@@ -131,7 +134,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         orderLines: lines,
         customer: sessionCustomer(input.context),
         transactionInfo: { medusa_payment_session_id: orderId },
-        callbacks: this.callbackUrls(orderId),
+        callbacks: await this.callbackUrls(orderId),
         configuration: this.sessionConfiguration(this.options_.autoCapture),
       })
       // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
@@ -177,7 +180,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         currency,
         orderLines: lines,
         customer: sessionCustomer(input.context),
-        callbacks: this.callbackUrls(data.order_id),
+        callbacks: await this.callbackUrls(data.order_id),
         configuration: this.sessionConfiguration(data.auto_capture),
       })
       // The old payment page was for the old amount; a new one replaces it.
@@ -229,7 +232,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           amountMinor: data.amount_minor,
           currency: data.currency,
           orderLines: data.order_lines,
-          callbacks: this.callbackUrls(data.order_id),
+          callbacks: await this.callbackUrls(data.order_id),
           configuration: this.sessionConfiguration(data.auto_capture),
         })
       }
@@ -375,9 +378,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
   }
 
-  private callbackUrls(orderId: string) {
-    const fill = (url?: string) => url?.replace(/\{session_id\}/g, encodeURIComponent(orderId))
-    return { notification: notificationUrl(this.options_), success: fill(this.options_.successUrl), failure: fill(this.options_.failureUrl) }
+  private async callbackUrls(orderId: string) {
+    return { notification: notificationUrl(this.options_), ...(await this.returnUrls.for(orderId)) }
   }
 
   private minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
