@@ -38,6 +38,8 @@ module.exports = defineConfig({
             options: {
               checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL, // e.g. https://testgateway.altapaysecure.com
               gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL,
+              // Only for a local sandbox (http://): AltaPay itself is https, and credentials must not travel in clear.
+              allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true",
               username: process.env.ALTAPAY_USERNAME,
               password: process.env.ALTAPAY_PASSWORD,
               terminal: process.env.ALTAPAY_TERMINAL,

@@ -31,6 +31,8 @@ export function medusaEnv({ settings, databaseUrl, sandboxUrl }: MedusaEnvInput)
     MEDUSA_BACKEND_URL: backendUrl,
     ALTAPAY_CHECKOUT_URL: sandboxUrl,
     ALTAPAY_GATEWAY_URL: sandboxUrl,
+    // The local sandbox speaks http only.
+    ALTAPAY_ALLOW_INSECURE_URLS: "true",
     ALTAPAY_USERNAME: settings.altapay.username,
     ALTAPAY_PASSWORD: settings.altapay.password,
     ALTAPAY_TERMINAL: settings.altapay.terminal,
