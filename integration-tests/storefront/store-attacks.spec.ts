@@ -66,7 +66,19 @@ medusaIntegrationTestRunner({
       sandbox.faults.add({ route: /\/session$/, kind: "latency", ms: 600, times: 1_000 })
 
       const session = (data: Record<string, unknown>) => api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers, ...anyStatus })
-      const later = (ms: number, send: () => Promise<unknown>) => new Promise((r) => setTimeout(r, ms)).then(send)
+      const later = <T>(ms: number, send: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(send)
+
+      // The plugin's store route reuses a matching session of the cart and hands out a CUSTOMER
+      // token for its AltaPay session: while a session's row holds only the browser's data (here
+      // the victim's AltaPay session id with this cart's own lines), it must not be reused.
+      const asReusable = { ...victimFields, authorized_at: null, order_lines: ownSealed.order_lines }
+      const tokens = await Promise.all([
+        session(asReusable),
+        later(250, () => api.post(`/store/carts/${cart.id}/altapay-session`, {}, { headers, ...anyStatus })),
+        later(350, () => api.post(`/store/carts/${cart.id}/altapay-session`, {}, { headers, ...anyStatus })),
+      ])
+      for (const answer of tokens.slice(1)) expect(answer.data?.altapay?.session_id).not.toBe(victimData.altapay_session_id)
+
       for (const first of crafted) {
         await Promise.all([
           session(first),

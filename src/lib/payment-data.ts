@@ -138,6 +138,16 @@ export function openPaymentData(raw: Record<string, unknown> | undefined | null,
   return verified ? { sealed: true, data: parsed.data } : { sealed: false, data: parsed.data, problem: "the seal does not verify (changed data, or sealed with another key)" }
 }
 
+/**
+ * A Medusa payment session's data when the provider provably wrote it for that very session:
+ * sealed, and its order id is the session's id. Anything else (a browser's data, another
+ * session's data copied in) names no AltaPay session to act on.
+ */
+export function provenSessionData(session: { id: string; data?: Record<string, unknown> | null }, keys: ServerKeys): AltaPayPaymentData | undefined {
+  const opened = openPaymentData(session.data, keys)
+  return opened.sealed && opened.data.order_id === session.id ? opened.data : undefined
+}
+
 function mac(key: Buffer, data: AltaPayPaymentData): string {
   return createHmac("sha256", key).update(`medusa-payment-altapay payment data ${SEAL_VERSION}\n`).update(canonicalJson(data)).digest("base64url")
 }
