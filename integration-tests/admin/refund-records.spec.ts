@@ -118,6 +118,22 @@ medusaIntegrationTestRunner({
       expect(refundsMoved(order.transactionId)).toHaveLength(1)
     })
 
+    it("a retry while an unanswered refund may still be under way is told when to try again, in the plugin's own words", async () => {
+      const order = await capturedOrder()
+      // The refund never reaches AltaPay's books, and the look-up after it fails: outcome unknown.
+      store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "reset" })
+      store.sandbox().faults.add({ route: "payments", kind: "reset", skip: 1, times: 5 })
+      expect((await api.post(`/admin/payments/${order.paymentId}/refund`, { amount: 10 }, as())).status).toBe(500)
+      store.sandbox().faults.clear()
+
+      const retried = await api.post(`/admin/payments/${order.paymentId}/refund`, { amount: 10 }, as())
+
+      // Medusa's error handler swaps a CONFLICT's message for a generic one: this must survive.
+      expect(retried.status).toBe(400)
+      expect(retried.data.message).toMatch(/got no answer and AltaPay does not show it yet, so nothing was sent\. Try again in \d+ s\./)
+      expect(refundsMoved(order.transactionId)).toHaveLength(0)
+    })
+
     it("an order whose tax rate is not a number is a 400 naming the field, and nothing is sent", async () => {
       const order = await capturedOrder()
       const coffee = await itemOf(getContainer(), order.orderId, seed.products.coffee.sku)
