@@ -44,6 +44,8 @@ module.exports = defineConfig({
               password: process.env.ALTAPAY_PASSWORD,
               terminal: process.env.ALTAPAY_TERMINAL,
               callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET,
+              // Seals the provider's payment data; keeps seals valid when the API password changes.
+              paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
               // Public URL of this server: AltaPay posts its callbacks here.
               backendUrl: process.env.MEDUSA_BACKEND_URL,
               // Where AltaPay sends the customer back; {session_id} is the Medusa payment session.
