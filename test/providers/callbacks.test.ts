@@ -8,6 +8,7 @@ import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { serverKeys } from "../../src/lib/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/webhook-arrival"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "callbacks-user"
 const PASSWORD = "callbacks-password-42"
@@ -15,17 +16,7 @@ const SECRET = "callbacks-secret-0123456789"
 
 let sandbox: Sandbox
 let counter = 0
-const options = (extra: Record<string, unknown> = {}) => ({
-  checkoutUrl: sandbox.checkoutUrl,
-  gatewayUrl: sandbox.gatewayUrl,
-  username: USER,
-  password: PASSWORD,
-  backendUrl: "http://127.0.0.1:9",
-  flow: "storefront",
-  allowInsecureUrls: true,
-  maxRetries: 0,
-  ...extra,
-})
+const options = (extra: Record<string, unknown> = {}) => sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { maxRetries: 0, ...extra })
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, callbackSecret: SECRET })
@@ -50,11 +41,11 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   const tenMinutesAgo = () => Math.floor(Date.now() / 1000) - 600
 
   it("is accepted when the store stamped its arrival: the signature was fresh then", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }) as never)
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
     const { data, paymentId } = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
     const arrived = payload(paymentId, signedAt)
-    const stamp = arrivalStamp(arrived.rawData, serverKeys(options() as never, "webhook-arrival"), signedAt * 1000 + 2_000)
+    const stamp = arrivalStamp(arrived.rawData, serverKeys(options(), "webhook-arrival"), signedAt * 1000 + 2_000)
 
     const result = await provider.getWebhookActionAndData({ ...arrived, headers: { ...arrived.headers, [ARRIVAL_HEADER]: stamp } })
 
@@ -62,7 +53,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 
   it("is refused without a stamp, or with one the sender made", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }) as never)
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
     const { paymentId } = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
     const unstamped = payload(paymentId, signedAt)
@@ -75,11 +66,11 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 
   it("a stamp is bound to its body: moved onto another callback it is worth nothing", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }) as never)
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
     const first = await paidPayment(provider)
     const second = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
-    const stamp = arrivalStamp(payload(first.paymentId, signedAt).rawData, serverKeys(options() as never, "webhook-arrival"), signedAt * 1000)
+    const stamp = arrivalStamp(payload(first.paymentId, signedAt).rawData, serverKeys(options(), "webhook-arrival"), signedAt * 1000)
     const other = payload(second.paymentId, signedAt, { [ARRIVAL_HEADER]: stamp })
 
     expect((await provider.getWebhookActionAndData(other)).action).toBe("not_supported")
@@ -88,7 +79,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
 
 describe("an unsigned callback (no callbackSecret)", () => {
   it("whose look-up at AltaPay fails throws, so Medusa's event retry runs instead of the callback being dropped", async () => {
-    const provider = new AltaPayProviderService({}, options() as never)
+    const provider = new AltaPayProviderService({}, options())
     const { paymentId } = await paidPayment(provider)
     const arrived = payload(paymentId, Math.floor(Date.now() / 1000))
     sandbox.faults.add({ route: "payments", kind: "503", times: 5 })

@@ -10,6 +10,7 @@ import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/frame
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "ownership-user"
 const PASSWORD = "ownership-password-42"
@@ -28,16 +29,7 @@ const query = {
 } as unknown as Pick<RemoteQueryFunction, "graph">
 
 const providerOn = (cradle: Record<string, unknown>, options: Record<string, unknown> = {}) =>
-  new AltaPayProviderService(cradle, {
-    checkoutUrl: sandbox.checkoutUrl,
-    gatewayUrl: sandbox.gatewayUrl,
-    username: USER,
-    password: PASSWORD,
-    backendUrl: "http://127.0.0.1:9",
-    flow: "storefront",
-    allowInsecureUrls: true,
-    ...options,
-  } as never)
+  new AltaPayProviderService(cradle, sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, options))
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
