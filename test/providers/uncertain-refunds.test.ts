@@ -80,6 +80,16 @@ describe("an AltaPay that keeps the reconciliation identifier", () => {
     expect((retried.data as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
   })
 
+  it("a cache module that fails to store after the refund does not fail a refund AltaPay made", async () => {
+    const data = await capturedPayment(server())
+    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+
+    const { data: after } = await server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    expect(after).toMatchObject({ refunded_minor: 400, refunds: [expect.objectContaining({ amount_minor: 400 })] })
+  })
+
   it("the same retry on the same server adopts it without a cache module", async () => {
     const provider = server()
     const data = await capturedPayment(provider)

@@ -110,7 +110,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.sealKeys = serverKeys(this.options_, "payment-data-seal")
     this.arrivalKeys = serverKeys(this.options_, "webhook-arrival")
-    this.journal = new PaymentJournal(this.sealKeys, this.scaleOut.store)
+    this.journal = new PaymentJournal(this.sealKeys, this.scaleOut.store, (m) => this.logger_?.warn(m))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
   }
@@ -516,7 +516,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   private async liveTransaction(data: AltaPayPaymentData): Promise<GatewayTransaction | undefined> {
-    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "status read"))
+    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "status read"))
   }
 }
 
