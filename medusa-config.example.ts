@@ -38,10 +38,14 @@ module.exports = defineConfig({
             options: {
               checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL, // e.g. https://testgateway.altapaysecure.com
               gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL,
+              // Only for a local sandbox (http://): AltaPay itself is https, and credentials must not travel in clear.
+              allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true",
               username: process.env.ALTAPAY_USERNAME,
               password: process.env.ALTAPAY_PASSWORD,
               terminal: process.env.ALTAPAY_TERMINAL,
               callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET,
+              // Seals the provider's payment data; keeps seals valid when the API password changes.
+              paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
               // Public URL of this server: AltaPay posts its callbacks here.
               backendUrl: process.env.MEDUSA_BACKEND_URL,
               // Where AltaPay sends the customer back: the Next.js starter kit's return routes

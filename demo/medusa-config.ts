@@ -38,6 +38,8 @@ function altapay(id: string, terminal: string) {
     options: {
       checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
       gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
+      // The local sandbox speaks http only; a real AltaPay is https.
+      allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true" || !process.env.ALTAPAY_CHECKOUT_URL,
       username: process.env.ALTAPAY_USERNAME ?? "demo-shop@altapay.demo",
       password: process.env.ALTAPAY_PASSWORD ?? "demo-sandbox-password",
       terminal,

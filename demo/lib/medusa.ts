@@ -32,6 +32,8 @@ export function medusaEnv({ settings, databaseUrl, sandboxUrl }: MedusaEnvInput)
     STORE_URL: settings.storeUrl,
     ALTAPAY_CHECKOUT_URL: sandboxUrl,
     ALTAPAY_GATEWAY_URL: sandboxUrl,
+    // The local sandbox speaks http only.
+    ALTAPAY_ALLOW_INSECURE_URLS: "true",
     ALTAPAY_USERNAME: settings.altapay.username,
     ALTAPAY_PASSWORD: settings.altapay.password,
     ALTAPAY_TERMINAL: settings.altapay.terminal,

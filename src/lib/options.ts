@@ -54,13 +54,36 @@ export const altapayOptionsSchema = z
     maxRetries: z.number().int().min(0).max(10).default(2),
     /** Let refunds exceed the captured amount (only some acquirers allow it). */
     allowOverRefund: z.boolean().default(false),
+    /**
+     * Key material for the seal on payment data (see payment-data.ts). Without it the key is
+     * derived from username + password, so rotating the API password invalidates existing seals
+     * (payments then recover through a live read at AltaPay; unpaid sessions must be started again).
+     */
+    paymentDataSecret: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Accept http:// checkoutUrl / gatewayUrl. Basic credentials and tokens then travel in clear
+     * text: only for a local sandbox.
+     */
+    allowInsecureUrls: z.boolean().default(false),
   })
   .strict()
+  .superRefine((options, ctx) => {
+    if (options.allowInsecureUrls) return
+    for (const field of ["checkoutUrl", "gatewayUrl"] as const) {
+      if (/^http:/i.test(options[field])) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: "must use https:// (the API credentials would travel in clear text); set allowInsecureUrls: true only for a local sandbox",
+        })
+      }
+    }
+  })
 
 export type AltaPayOptions = z.output<typeof altapayOptionsSchema>
 export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
 
-const SECRET_FIELDS = new Set(["password", "callbackSecret", "username"])
+const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret"])
 
 /** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
 export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {

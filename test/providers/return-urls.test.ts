@@ -8,6 +8,7 @@ import { AltaPayProviderService } from "../../src/providers/altapay"
 import { parseAltaPayOptions } from "../../src/lib/options"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "return-urls-user"
 const PASSWORD = "return-urls-password-42"
@@ -22,7 +23,7 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-const baseOptions = () => ({ checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", terminal: "AltaPay Sandbox Test Terminal" })
+const baseOptions = () => sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { flow: "redirect", terminal: "AltaPay Sandbox Test Terminal" }) as Record<string, unknown>
 
 /** Medusa's query as far as the provider reads it: payment session -> payment collection -> cart. */
 function queryWithCarts(cartOfSession: Record<string, string>): Pick<RemoteQueryFunction, "graph"> {

@@ -2,6 +2,10 @@
  * The AltaPay payment provider: one method per Medusa hook, in the order Medusa calls them. Each
  * is a thin mapping onto the framework-free client in src/altapay; AltaPay failures become
  * MedusaErrors in one place (medusa-errors.ts) and states map in one place (status.ts).
+ *
+ * What the provider acts on comes from the provider: data it sealed (payment-data.ts), or a live
+ * read at AltaPay for the Medusa payment session id Medusa itself passed. Captures, refunds and
+ * releases of one payment run under the payment's lock, starting from its newest data.
  */
 import type {
   AuthorizePaymentInput,
@@ -46,7 +50,7 @@ import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
 import { ReturnUrls } from "./return-urls"
-import { scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
+import { paymentLockKey, scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
 import { contextLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
@@ -55,13 +59,19 @@ import { toMedusaError } from "../../lib/medusa-errors"
 import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
 import {
   freshPaymentData,
-  paymentDataSchema,
-  readPaymentData,
+  openPaymentData,
   requireTransactionId,
+  sealPaymentData,
+  untrustedDataError,
   type AltaPayPaymentData,
+  type SealedPaymentData,
 } from "../../lib/payment-data"
+import { PaymentJournal } from "../../lib/payment-journal"
+import { serverKeys, type ServerKeys } from "../../lib/server-keys"
 import { pickTransaction, sessionStatusFor, webhookActionFor } from "../../lib/status"
 import { withTransaction } from "../../lib/transaction-state"
+import { trustedPaymentData } from "../../lib/trusted-payment-data"
+import { arrivalTime } from "../../lib/webhook-arrival"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
@@ -87,16 +97,23 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly refunds: RefundFlow
   private readonly returnUrls: ReturnUrls
+  private readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
+  private readonly sealKeys: ServerKeys
+  private readonly arrivalKeys: ServerKeys
+  private readonly journal: PaymentJournal
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
     AltaPayProviderService.validateOptions(options as unknown as Record<string, unknown>)
     this.options_ = (parseAltaPayOptions(options) as { options: AltaPayOptions }).options
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
-    const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
-    this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
-    this.returnUrls = new ReturnUrls(this.options_, query)
+    this.query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
+    this.sessionLines = new SessionLines(this.query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
+    this.returnUrls = new ReturnUrls(this.options_, this.query)
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
+    this.sealKeys = serverKeys(this.options_, "payment-data-seal")
+    this.arrivalKeys = serverKeys(this.options_, "webhook-arrival")
+    this.journal = new PaymentJournal(this.sealKeys, this.scaleOut.store, (m) => this.logger_?.warn(m))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
   }
@@ -107,7 +124,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "initiate")
     const key = input.context?.idempotency_key
-    const orderId = String(input.data?.session_id ?? key ?? "")
+    // The one key of the browser-writable data read here: Medusa writes session_id over it, last.
+    const sessionId = input.data?.session_id
+    if (typeof sessionId === "string" && key && sessionId !== key) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: the payment session id ${sessionId} differs from Medusa's idempotency key ${key}.`)
+    }
+    const orderId = String(sessionId ?? key ?? "")
     if (!orderId) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
     }
@@ -143,7 +165,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       return {
         id: session.sessionId,
         status: PaymentSessionStatus.PENDING,
-        data: freshPaymentData({
+        data: this.seal(
+          freshPaymentData({
           altapay_session_id: session.sessionId,
           order_id: orderId,
           amount_minor: amountMinor,
@@ -152,9 +175,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           auto_capture: this.options_.autoCapture,
           order_lines: lines,
           order_lines_source: source,
-          redirect_url: redirect?.url ?? null,
-          payment_id: redirect?.paymentId ?? null,
-        }),
+            redirect_url: redirect?.url ?? null,
+            payment_id: redirect?.paymentId ?? null,
+          })
+        ),
       }
     } catch (error) {
       throw toMedusaError(error, "session creation")
@@ -162,10 +186,15 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
-    const data = readPaymentData(input.data, "update")
+    const opened = openPaymentData(input.data, this.sealKeys)
+    if (!opened.sealed) {
+      this.logger_?.debug(`AltaPay update: ${opened.problem}; nothing was sent to AltaPay.`)
+      return { data: input.data }
+    }
+    const data = opened.data
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update")
-    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines(input.context)) return { data }
+    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines(input.context)) return { data: this.seal(data) }
     if (data.transaction_id) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -186,14 +215,14 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       // The old payment page was for the old amount; a new one replaces it.
       const redirect = data.redirect_url ? await createRedirectPayment(this.client, data.altapay_session_id, data.terminal) : undefined
       return {
-        data: {
+        data: this.seal({
           ...data,
           amount_minor: amountMinor,
           currency,
           order_lines: lines,
           order_lines_source: source,
           ...(redirect ? { redirect_url: redirect.url, payment_id: redirect.paymentId } : {}),
-        },
+        }),
       }
     } catch (error) {
       throw toMedusaError(error, "session update")
@@ -204,21 +233,35 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
    * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
    * not stay payable: its pending payment pages are expired (by updating the session), and a
    * reservation a customer made on it anyway is released, since no order will ever claim it.
-   * A session this provider authorized is different: its reservation belongs to a Medusa Payment
-   * (Medusa deletes such sessions too, e.g. when anyone starts a new session on the collection),
-   * and only Medusa's cancel may release it.
+   *
+   * Medusa passes only `data` here, and it may be a browser's (Medusa deletes sessions before the
+   * provider's data is merged in, and rolls back with the browser's data), so only sealed data
+   * leads to any AltaPay call. A sealed copy may still be stale (saved from the store API before
+   * its session was authorized and sent again later), so a reservation is released only when
+   * Medusa's own record shows its session owns no payment: a session this provider authorized
+   * belongs to a Medusa Payment, and only Medusa's cancel may release it.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    const parsed = paymentDataSchema.safeParse(input.data ?? {})
-    if (!parsed.success) return { data: input.data }
-    const data = parsed.data
+    const opened = openPaymentData(input.data, this.sealKeys)
+    if (!opened.sealed) {
+      this.logger_?.debug(`AltaPay delete: ${opened.problem}; nothing was sent to AltaPay.`)
+      return { data: input.data }
+    }
+    const data = opened.data
     if (data.authorized_at) return { data: input.data }
     try {
-      const transaction = pickTransaction(await this.client.gateway.payments({ shopOrderId: data.order_id }))
+      const transaction = forOrder(data.order_id, await this.client.gateway.payments({ shopOrderId: data.order_id }))
       if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
+        const owner = await this.medusaPaymentOf(data.order_id)
+        if (owner !== "none") {
+          this.logger_?.info(
+            `AltaPay ${data.order_id}: left reservation ${transaction.transactionId} alone: ${owner === "payment" ? "a Medusa payment owns it" : "Medusa cannot confirm that no payment owns it (give the Payment module the query dependency)"}.`
+          )
+          return { data: input.data }
+        }
         await this.client.gateway.releaseReservation({ transactionId: transaction.transactionId })
         this.logger_?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
-        return { data: withTransaction(data, transaction) }
+        return { data: this.seal(withTransaction(data, transaction)) }
       }
       if (transaction?.capturedAmount && transaction.capturedAmount.minor > 0) {
         // Auto-capture on a session no order will claim: money taken, and only a person can decide.
@@ -243,25 +286,42 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { data: input.data }
   }
 
+  /**
+   * Authorizes the session Medusa names (its id is the idempotency key) and no other: the sealed
+   * data must be that session's, and the AltaPay payment whose shop_orderid is that id must have
+   * reserved exactly the sealed amount, in the sealed currency.
+   */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const data = readPaymentData(input.data, "authorize")
-    const transaction = pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "authorization"))
-    const { status, reason } = sessionStatusFor(transaction, data.amount_minor)
+    const sessionId = input.context?.idempotency_key
+    const opened = openPaymentData(input.data, this.sealKeys)
+    const refusal = !opened.sealed
+      ? opened.problem
+      : !sessionId
+        ? "Medusa passed no payment session id"
+        : opened.data.order_id !== sessionId
+          ? `the data is payment session ${opened.data.order_id}'s`
+          : undefined
+    if (refusal !== undefined || !opened.sealed) {
+      this.logger_?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${refusal}; not authorized, and nothing was asked of AltaPay.`)
+      return { status: PaymentSessionStatus.ERROR, data: input.data }
+    }
+    const data = opened.data
+    const transaction = forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "authorization"))
+    const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
     if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
     const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
     const authorizedAt = authorized ? (data.authorized_at ?? new Date().toISOString()) : null
-    return { status, data: { ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt } }
+    return { status, data: this.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt }) }
   }
 
   // --- after the order ------------------------------------------------------------------
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const data = readPaymentData(input.data, "capture")
-    const transactionId = requireTransactionId(data, "capture")
-    return this.serialized(transactionId, () => this.capture(input, data, transactionId))
+    const { data, transactionId } = await this.paidPaymentData(input.data, "capture")
+    return { data: await this.serialized(transactionId, data, async (latest) => (await this.capture(input, latest, transactionId)).data) }
   }
 
-  private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<CapturePaymentOutput> {
+  private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<{ data: AltaPayPaymentData }> {
     const alreadyCaptured = data.captured_minor ?? 0
     if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
 
@@ -286,23 +346,28 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    const data = readPaymentData(input.data, "refund")
-    const transactionId = requireTransactionId(data, "refund")
+    const { data, transactionId } = await this.paidPaymentData(input.data, "refund")
     const amountMinor = this.minor(input.amount, data.currency, "refund")
-    return this.serialized(transactionId, () => this.refunds.run({ data, transactionId, amountMinor, refundId: input.context?.idempotency_key ?? null }))
+    const refundId = input.context?.idempotency_key ?? null
+    return { data: await this.serialized(transactionId, data, async (latest) => (await this.refunds.run({ data: latest, transactionId, amountMinor, refundId })).data) }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    const data = readPaymentData(input.data, "cancel")
-    if (!data.transaction_id) return { data } // never paid: nothing reserved at AltaPay
+    const data = await this.paymentData(input.data, "cancel")
+    if (!data?.transaction_id) return { data: data ? this.seal(data) : input.data } // never paid: nothing reserved at AltaPay
+    const transactionId = data.transaction_id
+    return { data: await this.serialized(transactionId, data, (latest) => this.release(latest, transactionId)) }
+  }
+
+  private async release(data: AltaPayPaymentData, transactionId: string): Promise<AltaPayPaymentData> {
     if ((data.captured_minor ?? 0) > 0) throw capturedCannotCancel(data)
     try {
-      const result = await this.client.gateway.releaseReservation({ transactionId: data.transaction_id })
-      return { data: withTransaction(data, result.transaction) }
+      const result = await this.client.gateway.releaseReservation({ transactionId })
+      return withTransaction(data, result.transaction)
     } catch (error) {
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
-        const transaction = await this.lookupOne(data.transaction_id, "cancel check").catch(() => undefined)
-        if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return { data: withTransaction(data, transaction) }
+        const transaction = await this.lookupOne(transactionId, "cancel check").catch(() => undefined)
+        if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return withTransaction(data, transaction)
         if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel(data)
       }
       throw toMedusaError(error, "release")
@@ -310,14 +375,16 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const data = readPaymentData(input.data, "retrieve")
-    return { data: withTransaction(data, await this.liveTransaction(data)) }
+    const data = await this.paymentData(input.data, "retrieve")
+    if (!data) return { data: input.data }
+    return { data: this.seal(withTransaction(data, await this.liveTransaction(data))) }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const data = readPaymentData(input.data, "status")
+    const data = await this.paymentData(input.data, "status")
+    if (!data) return { status: PaymentSessionStatus.PENDING, data: input.data }
     const transaction = await this.liveTransaction(data)
-    return { status: sessionStatusFor(transaction, data.amount_minor).status, data: withTransaction(data, transaction) }
+    return { status: sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency }).status, data: this.seal(withTransaction(data, transaction)) }
   }
 
   // --- callbacks ----------------------------------------------------------------------------
@@ -327,11 +394,15 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     let callback: AltaPayCallback
     try {
       if (this.options_.callbackSecret) {
+        // Judged on when the callback reached this store (stamped by the plugin's middleware), not
+        // on when Medusa's event subscriber gets to it; without a stamp, now.
+        const arrivedAt = arrivalTime(payload.headers, rawBody, this.arrivalKeys)
         verifyCallbackSignature({
           rawBody,
           signatureHeader: headerOf(payload.headers, "altapay-signature"),
           secret: this.options_.callbackSecret,
           toleranceSeconds: this.options_.callbackToleranceSeconds,
+          now: () => arrivedAt ?? Date.now(),
         })
       }
       callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
@@ -350,17 +421,63 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   // --- helpers ------------------------------------------------------------------------------
 
-  /** One capture or refund per AltaPay transaction at a time, across servers when locking is shared. */
-  private serialized<T>(transactionId: string, job: () => Promise<T>): Promise<T> {
-    return this.scaleOut.lock ? this.scaleOut.lock(`altapay:transaction:${transactionId}`, job) : job()
+  /**
+   * One capture, refund or release of a payment at a time, in every configuration (see
+   * scale-out.ts), starting from the newest copy of its data: Medusa read `data` before waiting
+   * for the lock, and the previous holder's answer may not be stored yet. The answer is sealed,
+   * one revision newer, and kept for the next holder.
+   */
+  private serialized(transactionId: string, data: AltaPayPaymentData, job: (latest: AltaPayPaymentData) => Promise<AltaPayPaymentData>): Promise<SealedPaymentData> {
+    return this.scaleOut.paymentLock(paymentLockKey(transactionId), async () => {
+      const latest = await this.journal.newest(transactionId, data)
+      const sealed = this.seal({ ...(await job(latest)), revision: latest.revision + 1 })
+      await this.journal.write(transactionId, sealed)
+      return sealed
+    })
   }
 
-  /** Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. */
+  private seal(data: AltaPayPaymentData): SealedPaymentData {
+    return sealPaymentData(data, this.sealKeys)
+  }
+
+  /** A Payment's data to act on (trusted-payment-data.ts); undefined: unproven, and nothing at AltaPay to ask about. */
+  private paymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<AltaPayPaymentData | undefined> {
+    return trustedPaymentData(raw, hook, { keys: this.sealKeys, lookupTransaction: (id) => this.lookupOne(id, `${hook} check`), logger: this.logger_ })
+  }
+
+  private async paidPaymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<{ data: AltaPayPaymentData; transactionId: string }> {
+    const data = await this.paymentData(raw, hook)
+    if (!data) throw untrustedDataError(hook, "the data was not written by the AltaPay provider and names no AltaPay transaction")
+    return { data, transactionId: requireTransactionId(data, hook) }
+  }
+
+  /**
+   * Whether Medusa's payment session `sessionId` owns a payment: "none" only when Medusa's record
+   * shows the session unauthorized and without a payment; "unknown" without the query dependency.
+   */
+  private async medusaPaymentOf(sessionId: string): Promise<"none" | "payment" | "unknown"> {
+    if (!this.query) return "unknown"
+    try {
+      const { data } = await this.query.graph({ entity: "payment_session", fields: ["id", "status", "authorized_at", "payment.id"], filters: { id: sessionId } })
+      const session = data[0] as { status?: string; authorized_at?: unknown; payment?: { id?: string } | null } | undefined
+      if (!session) return "unknown"
+      const owned = !!session.authorized_at || !!session.payment?.id || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED
+      return owned ? "payment" : "none"
+    } catch (error) {
+      this.logger_?.warn(`AltaPay ${sessionId}: could not read the Medusa payment session: ${error instanceof Error ? error.message : String(error)}`)
+      return "unknown"
+    }
+  }
+
+  /**
+   * Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. A
+   * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
+   */
   private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {
-    const transaction = pickTransaction(await this.lookup({ shopOrderId }, "callback confirmation").catch(() => []))
+    const transaction = forOrder(shopOrderId, await this.lookup({ shopOrderId }, "callback confirmation"))
     const reserved = transaction?.reservedAmount
     if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
-    const { status } = sessionStatusFor(transaction, reserved.minor)
+    const { status } = sessionStatusFor(transaction, { amountMinor: reserved.minor, currency: reserved.currency })
     const action =
       status === PaymentSessionStatus.CAPTURED
         ? PaymentActions.SUCCESSFUL
@@ -401,7 +518,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   private async liveTransaction(data: AltaPayPaymentData): Promise<GatewayTransaction | undefined> {
-    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "status read"))
+    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "status read"))
   }
 }
 
@@ -429,6 +546,11 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
   )
 }
 
+
+/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
+function forOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
+  return pickTransaction(transactions.filter((t) => t.shopOrderId === orderId))
+}
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
   if (Buffer.isBuffer(payload.rawData)) return payload.rawData

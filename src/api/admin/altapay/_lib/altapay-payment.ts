@@ -27,6 +27,8 @@ export interface AltaPayPayment {
   refunded_minor: number
   canceled_at: string | null
   data: AltaPayPaymentData
+  /** `data` as stored, with its seal: what a writer verifies before acting on it. */
+  raw_data?: Record<string, unknown>
   /** Medusa's refund records of this payment. */
   medusa_refunds: Array<{ id: string; amount_minor: number; note: string | null; created_at: string | null; created_by: string | null }>
   order: OrderForLines | undefined
@@ -89,6 +91,7 @@ export async function loadAltaPayPayment(container: MedusaContainer, id: string,
     refunded_minor: (payment.refunds ?? []).reduce((sum, r) => sum + (r ? minor(r.amount) : 0), 0),
     canceled_at: iso(payment.canceled_at),
     data: parsed.data,
+    raw_data: payment.data ?? {},
     medusa_refunds: (payment.refunds ?? []).flatMap((r) =>
       r ? [{ id: r.id, amount_minor: minor(r.amount), note: r.note ?? null, created_at: iso(r.created_at), created_by: r.created_by ?? null }] : []
     ),
