@@ -36,7 +36,8 @@ export function withCompensationLine(lines: readonly OrderLine[], amountMinor: n
 /**
  * One `item` line worth exactly `amountMinor`, for a partial capture or refund when no item-level
  * lines are given: its net and tax split the amount in the proportion of the goods' net and tax in
- * `lines` (largest remainder, exact), and taxPercent is their effective rate to 4 decimals.
+ * `lines` (largest remainder, exact); taxPercent is the lines' rate, or their effective rate to 4
+ * decimals when they have several.
  * Credit lines (store credit, gift cards) paid part of the bill, not part of the goods, so they do
  * not shift the split: a refund of an order paid partly by store credit keeps the order's rate.
  */
@@ -46,12 +47,14 @@ export function proportionalAdjustmentLine(lines: readonly OrderLine[], amountMi
   }
   let netWeight = 0n
   let taxWeight = 0n
+  const rates = new Set<number>()
   lines.forEach((line, i) => {
     if (isCreditLine(line)) return
     const total = BigInt(lineTotalMinor(line, `orderLines.${i}`))
     const tax = BigInt(lineTaxMinor(line, `orderLines.${i}`))
     netWeight += total - tax
     taxWeight += tax
+    if (total !== 0n) rates.add(line.taxPercent)
   })
   // Promotions can only shrink a part; a part cannot go below nothing.
   if (netWeight < 0n) netWeight = 0n
@@ -60,14 +63,15 @@ export function proportionalAdjustmentLine(lines: readonly OrderLine[], amountMi
   // An `item` line needs a positive unit price; move a minor unit from tax when the split gave none.
   const unitPriceMinor = netPart > 0n ? netPart : 1n
   const taxAmountMinor = taxPart - (unitPriceMinor - netPart)
-  const tenThousandths = netWeight > 0n ? divRound(taxWeight * 1_000_000n, netWeight) : 0n
+  // One rate on every line is the rate; mixed rates give the effective one (rounded tax / net).
+  const tenThousandths = rates.size === 1 ? undefined : netWeight > 0n ? divRound(taxWeight * 1_000_000n, netWeight) : 0n
   const line: OrderLine = {
     description: truncateText(opts.description ?? "Partial refund", ORDER_LINE_LIMITS.description) || "Partial refund",
     itemId: truncateText(opts.itemId ?? "partial-refund", ORDER_LINE_LIMITS.itemId) || "partial-refund",
     quantity: 1,
     unitPriceMinor: toSafeMinor(unitPriceMinor, "amount"),
     taxAmountMinor: toSafeMinor(taxAmountMinor, "amount"),
-    taxPercent: Number(decimalText({ units: tenThousandths, scale: 4 })),
+    taxPercent: tenThousandths === undefined ? [...rates][0] : Number(decimalText({ units: tenThousandths, scale: 4 })),
     goodsType: "item",
   }
   const issues = orderLineIssues([line], amountMinor)
