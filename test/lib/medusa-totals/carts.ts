@@ -235,8 +235,7 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
       if (takeShipping) shippingDone = true
       continue
     }
-    check(orderLinesTotalMinor(plan.lines) === plan.amountMinor, "refund lines total the refund", plan)
-    toGatewayOrderLineFields(plan.lines, code)
+    check(orderLinesTotalMinor(plan.lines) === plan.amountMinor, "refund lines total the refund", plan) // planItemRefund validated them
     checkRefundTaxRate(plan.lines, plan.items, entryTotals)
     refunded += plan.amountMinor
     check(refunded <= captured, "item refunds never exceed what was captured", { refunded, captured })
