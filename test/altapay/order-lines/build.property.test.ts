@@ -129,7 +129,8 @@ function toSource(c: Cart): OrderLineSource {
       discountMinor: s.discountMinor,
     })),
   }
-  let left = BigInt(sourceTotalMinor(source))
+  // One minor unit under the rounded total is never more than the exact total.
+  let left = BigInt(Math.max(0, sourceTotalMinor(source) - 1))
   source.credits = c.creditShares.map((cr) => {
     const amountMinor = (left * BigInt(cr.share)) / 1000n
     left -= amountMinor
