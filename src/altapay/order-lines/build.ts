@@ -8,7 +8,7 @@ import { currencyExponent } from "../money"
 import type { OrderLine } from "../types"
 import { roundOrScale, roundTable, type TableRow } from "./allocation"
 import { decimalText, floor, isInteger, neg, ratioText, roundedNumber, roundHalfUp, sum, ZERO } from "./exact"
-import { entryLines, type EntryLines, type EntryMinor } from "./entry-lines"
+import { entryLines, type EntryLineSpec, type EntryLines, type EntryMinor } from "./entry-lines"
 import { toSafeMinor, validationError } from "./problems"
 import {
   entryNet,
@@ -123,7 +123,7 @@ export interface SourceEntry {
   id: string
   quantity: number
   amounts: EntryAmounts
-  spec: Parameters<typeof entryLines>[0]
+  spec: EntryLineSpec
 }
 
 /** Items and shipping methods of a source with their exact amounts and how their lines look. */

@@ -30,8 +30,6 @@ export interface EntryLineSpec {
   taxPercent: number
   /** Copied onto the goods line(s). */
   extra?: Pick<OrderLine, "unitCode" | "imageUrl" | "productUrl">
-  /** An itemId already used for this entry's promotion line (refunds reuse the order's). */
-  discountItemId?: string
 }
 
 export interface EntryLines {
@@ -64,7 +62,7 @@ export function entryLines(spec: EntryLineSpec, amounts: EntryMinor, taken: Set<
   if (amounts.discountNet === 0n && amounts.discountTax === 0n) return { main }
   const discount: OrderLine = {
     description: truncateText(`Discount: ${spec.description}`, ORDER_LINE_LIMITS.description),
-    itemId: claimItemId(spec.discountItemId ?? `discount-${main[0]?.itemId ?? spec.itemId}`, taken),
+    itemId: claimItemId(`discount-${main[0]?.itemId ?? spec.itemId}`, taken),
     quantity: 1,
     unitPriceMinor: toSafeMinor(-amounts.discountNet, field),
     taxAmountMinor: toSafeMinor(-amounts.discountTax, field),

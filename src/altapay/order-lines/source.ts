@@ -9,7 +9,7 @@
  */
 import type { ValidationIssue } from "../errors"
 import { currencyInfo } from "../money"
-import { add, decimalOf, decimalText, div, fromDecimal, fromInteger, mul, neg, ONE, pow10, ratio, roundHalfUp, sub, sum, ZERO, type Decimal, type Ratio } from "./exact"
+import { add, decimalOf, div, fromDecimal, fromInteger, mul, neg, ONE, pow10, ratio, roundHalfUp, sub, sum, ZERO, type Decimal, type Ratio } from "./exact"
 
 /** Minor units, exactly: an integer, or decimal text for fractions of a minor unit ("772.8"). */
 export type ExactMinor = number | string
@@ -148,8 +148,6 @@ export function sumRates(rates: ReadonlyArray<{ rate: number }>): Decimal {
   }
   return { units: (total.n * 10n ** BigInt(scale)) / total.d, scale }
 }
-
-export const rateText = (rate: Decimal): string => decimalText(rate)
 
 /** Every problem with a source, each named by path (`items.0.unitPriceMinor`). */
 export function sourceIssues(source: OrderLineSource): ValidationIssue[] {
