@@ -34,6 +34,8 @@ const refundRecordSchema = z.object({
   refund_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
   amount_minor: z.number().int(),
+  /** Medusa's exact refund amount (major units, e.g. "10.005"): later refunds round their running total from it. */
+  medusa_amount: z.string().optional(),
   /** succeeded: money returned; open: AltaPay has not finished (settled by status reads or callbacks). */
   status: z.enum(["succeeded", "open"]),
   created_at: z.string(),

@@ -227,7 +227,8 @@ describe("browser-supplied session data", () => {
     const sent = refunded.refunds.at(-1)!
     expect(sent.amount_minor).toBe(400)
     expect(JSON.stringify(sent.order_lines)).not.toContain("planted")
-    expect(warnings).toEqual([expect.stringContaining("the seal does not verify")])
+    // (This test's `query` knows sessions only, so the capture also warns that it took what was left.)
+    expect(warnings.filter((w) => !w.includes("capture amount could not be read"))).toEqual([expect.stringContaining("the seal does not verify")])
   })
 
   it("Payment data naming a transaction of another order moves no money", async () => {

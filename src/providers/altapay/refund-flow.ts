@@ -23,6 +23,8 @@ export interface RefundRequest {
   data: AltaPayPaymentData
   transactionId: string
   amountMinor: number
+  /** Medusa's exact amount for this refund (major units), kept so later refunds round their running total. */
+  medusaAmount?: string
   /** Medusa's refund id (the idempotency key). */
   refundId: string | null
 }
@@ -42,8 +44,13 @@ export class RefundFlow {
     this.uncertainRefunds = new UncertainRefunds(store)
   }
 
-  async run({ data, transactionId, amountMinor, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
-    if (amountMinor <= 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay refund: the amount must be greater than zero.")
+  async run({ data, transactionId, amountMinor, medusaAmount, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
+    if (amountMinor <= 0) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay refund: ${medusaAmount ?? "the amount"} ${data.currency} rounds to no money to return (AltaPay refunds whole minor units; refunds are rounded half up as a running total). Nothing was sent.`
+      )
+    }
     const reconciliationIdentifier = reconciliationId("refund", refundId ?? undefined)
 
     // Look first: a refund with this identifier may already have gone through (a retried call).
@@ -78,6 +85,7 @@ export class RefundFlow {
       refund_id: refundId,
       reconciliation_identifier: reconciliationIdentifier,
       amount_minor: amountMinor,
+      ...(medusaAmount !== undefined ? { medusa_amount: medusaAmount } : {}),
       status: "succeeded",
       created_at: new Date().toISOString(),
       order_lines: orderLines,
@@ -189,7 +197,10 @@ function refundedMinor(transaction: GatewayTransaction | undefined): number {
   return transaction?.refundedAmount?.minor ?? 0
 }
 
-/** Full refund of an untouched payment: its own lines. Anything else: one proportional line. */
+/**
+ * Full refund of an untouched payment: its own lines. Anything else: one line splitting the amount
+ * like the goods' net and tax (credit lines paid part of the bill and do not change the split).
+ */
 function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
   const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
   if (untouched && amountMinor === data.amount_minor) return data.order_lines

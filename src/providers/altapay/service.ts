@@ -31,11 +31,12 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MathBN, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import {
   AltaPayDeclinedError,
   AltaPayError,
   AUTHORIZED_STATUSES,
+  minorToDecimal,
   parseCallback,
   RELEASED_STATUSES,
   proportionalAdjustmentLine,
@@ -45,14 +46,15 @@ import {
   type AltaPayClient,
   type GatewayTransaction,
 } from "../../altapay"
-import { toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { roundedIncrement, toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { medusaCaptureAmount } from "./capture-amount"
 import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
 import { ReturnUrls } from "./return-urls"
 import { paymentLockKey, scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
-import { contextLines, SessionLines } from "./session-lines"
+import { contextLines, sameLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
 import { RefundFlow } from "./refund-flow"
 import { toMedusaError } from "../../lib/medusa-errors"
@@ -69,7 +71,7 @@ import {
 import { PaymentJournal } from "../../lib/payment-journal"
 import { serverKeys, type ServerKeys } from "../../lib/server-keys"
 import { pickTransaction, sessionStatusFor, webhookActionFor } from "../../lib/status"
-import { withTransaction } from "../../lib/transaction-state"
+import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
 import { trustedPaymentData } from "../../lib/trusted-payment-data"
 import { arrivalTime } from "../../lib/webhook-arrival"
 
@@ -94,10 +96,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly client: AltaPayClient
   private readonly scaleOut: ScaleOut
   private readonly sessionLines: SessionLines
+  private readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly refunds: RefundFlow
   private readonly returnUrls: ReturnUrls
-  private readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
   private readonly sealKeys: ServerKeys
   private readonly arrivalKeys: ServerKeys
   private readonly journal: PaymentJournal
@@ -194,14 +196,17 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const data = opened.data
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update")
-    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines(input.context)) return { data: this.seal(data) }
+    const sameAmount = amountMinor === data.amount_minor && currency === data.currency
     if (data.transaction_id) {
+      if (sameAmount && !contextLines(input.context)) return { data: this.seal(data) }
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "AltaPay update: the customer has already paid this session; it cannot change amount. Cancel it and create a new payment session."
+        "AltaPay update: the customer has already paid this session; it cannot change amount or lines. Cancel it and create a new payment session."
       )
     }
+    // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
     const { lines, source } = await this.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
+    if (sameAmount && sameLines(lines, data.order_lines)) return { data: this.seal(data) }
     try {
       await this.client.checkout.updateSession(data.altapay_session_id, {
         orderId: data.order_id,
@@ -322,34 +327,63 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<{ data: AltaPayPaymentData }> {
+    const captureId = input.context?.idempotency_key
+    const reconciliationIdentifier = reconciliationId("capture", captureId)
     const alreadyCaptured = data.captured_minor ?? 0
     if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
+    if (captureId && data.captures.some((c) => c.reconciliation_identifier === reconciliationIdentifier)) return { data }
 
-    const amountMinor = data.amount_minor - alreadyCaptured
-    const reconciliationIdentifier = reconciliationId("capture", input.context?.idempotency_key)
-    const orderLines =
-      alreadyCaptured === 0 ? data.order_lines : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "capture-remaining", description: "Remaining capture" })
+    const amountMinor = await this.captureAmount(data, captureId, data.amount_minor - alreadyCaptured)
+    if (amountMinor <= 0) {
+      this.logger_?.warn(`AltaPay capture ${reconciliationIdentifier}: Medusa's capture rounds to nothing in ${data.currency}; nothing was sent.`)
+      return { data }
+    }
+    const whole = alreadyCaptured === 0 && amountMinor === data.amount_minor
+    const orderLines = whole
+      ? data.order_lines
+      : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining", description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture" })
     try {
       const result = await this.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
-      const captured = withCapture(data, input.context?.idempotency_key, reconciliationIdentifier, amountMinor)
+      const captured = withCapture(data, captureId, reconciliationIdentifier, amountMinor)
       return { data: withTransaction(captured, result.transaction) }
     } catch (error) {
       // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
         const transaction = await this.lookupOne(transactionId, "capture check").catch(() => undefined)
-        if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) {
-          return { data: withTransaction(data, transaction) }
+        if (transaction && hasReconciliation(transaction, reconciliationIdentifier, "captured")) {
+          // This capture went through and only its answer was lost: keep its record.
+          return { data: withTransaction(withCapture(data, captureId, reconciliationIdentifier, amountMinor), transaction) }
         }
+        if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
       }
       throw toMedusaError(error, "capture")
     }
   }
 
+  /**
+   * Exactly what Medusa recorded for this capture (a partial capture from the admin), read through
+   * `query`; without `query`, or when the capture cannot be found, what is left of the reservation.
+   */
+  private async captureAmount(data: AltaPayPaymentData, captureId: string | undefined, remainingMinor: number): Promise<number> {
+    const read = await medusaCaptureAmount(this.query, data.order_id, captureId, data.currency).catch((error: unknown) => ({
+      found: false as const,
+      reason: error instanceof Error ? error.message : String(error),
+    }))
+    if (read.found) return Math.min(read.amountMinor, remainingMinor)
+    this.logger_?.warn(`AltaPay capture of ${data.order_id}: Medusa's capture amount could not be read (${read.reason}); capturing what is left of the reservation.`)
+    return remainingMinor
+  }
+
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const { data, transactionId } = await this.paidPaymentData(input.data, "refund")
-    const amountMinor = this.minor(input.amount, data.currency, "refund")
     const refundId = input.context?.idempotency_key ?? null
-    return { data: await this.serialized(transactionId, data, async (latest) => (await this.refunds.run({ data: latest, transactionId, amountMinor, refundId })).data) }
+    return {
+      data: await this.serialized(transactionId, data, async (latest) => {
+        // The running total is taken from the newest data, under the lock: a concurrent refund is in it.
+        const { amountMinor, medusaAmount } = this.refundAmount(input.amount, latest)
+        return (await this.refunds.run({ data: latest, transactionId, amountMinor, medusaAmount, refundId })).data
+      }),
+    }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
@@ -497,6 +531,19 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   private async callbackUrls(orderId: string) {
     return { notification: notificationUrl(this.options_), ...(await this.returnUrls.for(orderId)) }
+  }
+
+  /**
+   * A refund's minor units. Medusa keeps refunds exact (10.005 DKK); refunds are rounded as a
+   * running total, so AltaPay's refunded total is always Medusa's refunded total rounded half up.
+   */
+  private refundAmount(amount: RefundPaymentInput["amount"], data: AltaPayPaymentData): { amountMinor: number; medusaAmount: string } {
+    try {
+      const before = MathBN.sum(0, ...data.refunds.map((r) => r.medusa_amount ?? minorToDecimal(r.amount_minor, data.currency)))
+      return { amountMinor: roundedIncrement(before, amount, data.currency), medusaAmount: MathBN.convert(amount).toFixed() }
+    } catch (error) {
+      throw toMedusaError(error, "refund")
+    }
   }
 
   private minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {

@@ -100,7 +100,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   }
   const orderLines = cartOrderLines(cart, { productUrlTemplate: input.product_url_template }, totalMinor)
   if (orderLinesTotalMinor(orderLines) !== totalMinor) {
-    // cartOrderLines adds a compensation line, so this only guards against a future regression.
+    // cartOrderLines builds lines for exactly this total (or throws), so this only guards against a regression.
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The AltaPay order lines of cart ${cart.id} do not add up to its total.`)
   }
 

@@ -10,11 +10,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { AltaPayValidationError, minorToDecimal, type OrderLine } from "../../../../../../altapay"
+import { AltaPayValidationError, ItemRefundError, minorToDecimal, planItemRefund, type ItemRefundPlan, type OrderLine } from "../../../../../../altapay"
 import { altapayFromConfig } from "../../../../../../lib/altapay-from-config"
+import { cartToLineSource } from "../../../../../../lib/cart-lines"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data-writer"
 import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
-import { ItemRefundError, planItemRefund, type ItemRefundPlan } from "../../../_lib/item-refund-lines"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
@@ -93,19 +93,30 @@ function orderField(order: OrderForLines, field: string): string {
   return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
 }
 
-/** The refund's lines and amount, or a 400 saying why these items cannot be refunded now. */
+/**
+ * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. Items
+ * are valued as their share of what was captured (so store credit and partial captures count),
+ * and the refund that leaves nothing to refund returns exactly what is left.
+ */
 function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
   if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
-  const plan = planOrRefuse(payment.order, () => planItemRefund(payment.order!, payment.data.refunds, { items: body.items, shipping: body.shipping }))
+  if (payment.captured_minor === 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment ${payment.id} is not captured yet: capture it before refunding.`)
+  const plan = planOrRefuse(payment.order, () =>
+    planItemRefund({
+      source: cartToLineSource(payment.order!, 0),
+      capturedMinor: payment.captured_minor,
+      refundedMinor: payment.refunded_minor,
+      previousRefunds: payment.data.refunds,
+      request: { items: body.items, shipping: body.shipping },
+    })
+  )
   const refundable = payment.captured_minor - payment.refunded_minor
   if (plan.amountMinor > refundable) {
     const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      payment.captured_minor === 0
-        ? `Payment ${payment.id} is not captured yet: capture it before refunding.`
-        : `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
+      `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
     )
   }
   return plan
