@@ -14,8 +14,8 @@ import { roundOrScale, splitInProportion, unitsShare } from "./allocation"
 import { sourceEntries, type SourceEntry } from "./build"
 import { entryLines, type EntryMinor } from "./entry-lines"
 import { div, fromInteger, mul, neg, ratio, sum, type Ratio } from "./exact"
-import { toSafeMinor } from "./problems"
-import { entryNet, entryTax, entryTotal, type OrderLineSource } from "./source"
+import { toSafeMinor, validationError } from "./problems"
+import { entryNet, entryTax, entryTotal, sourceIssues, type OrderLineSource } from "./source"
 import { validateOrderLines } from "./validation"
 
 /** Units refunded of one item, or a shipping method (quantity 1), as recorded with a refund. */
@@ -144,10 +144,18 @@ export function planItemRefund(input: ItemRefundInput): ItemRefundPlan {
 
 const entryCache = new WeakMap<OrderLineSource, SourceEntry[]>()
 
-/** A source's entries, worked out once per source object (a refund plan reads them many times). */
+/**
+ * A source's entries, checked and worked out once per source object (a refund plan reads them
+ * many times). An order whose data is not usable (a tax rate that is not a number) is refused,
+ * never read as zero.
+ */
 function entriesOf(source: OrderLineSource): SourceEntry[] {
   let entries = entryCache.get(source)
-  if (!entries) entryCache.set(source, (entries = sourceEntries(source)))
+  if (!entries) {
+    const problems = sourceIssues({ ...source, totalMinor: 0 })
+    if (problems.length > 0) throw validationError("Cannot refund the order's items", problems)
+    entryCache.set(source, (entries = sourceEntries(source)))
+  }
   return entries
 }
 

@@ -111,6 +111,11 @@ describe("item refunds", () => {
     expect((error as Error).message).toBe('"Coffee beans – 1 kg" (ordli_coffee): 2 requested, but only 1 of 3 is still refundable (2 refunded before).')
   })
 
+  it("refuses an order whose tax rate is not a number instead of refunding it as untaxed", () => {
+    const broken = { ...order, items: [{ ...order.items[0], taxRates: [{ rate: Number.NaN }] }, order.items[1]] }
+    expect(() => plan({ items: [{ line_item_id: "ordli_coffee", quantity: 1 }] }, [], 42897, 0, broken)).toThrow(/items\.0\.taxRates\.0\.rate must be a finite percentage/)
+  })
+
   it("adds up repeated entries for one item before checking the quantity", () => {
     expect(() => plan({ items: [{ line_item_id: "ordli_mug", quantity: 2 }, { line_item_id: "ordli_mug", quantity: 1 }] })).toThrow(/3 requested, but only 2 of 2/)
   })
