@@ -19,16 +19,25 @@ interface ProviderEntry {
 
 /** The provider entry whose resolve points at this package's AltaPay provider. */
 export function findAltaPayProviderEntry(configModule: ConfigModule): ProviderEntry | undefined {
+  const providers = paymentProviderEntries(configModule)
+  return providers.find((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve)) ?? providers.find((p) => p.id === "altapay")
+}
+
+/** Every provider entry whose resolve points at this package's AltaPay provider (one per terminal). */
+export function findAltaPayProviderEntries(configModule: ConfigModule): ProviderEntry[] {
+  return paymentProviderEntries(configModule).filter((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve))
+}
+
+function paymentProviderEntries(configModule: ConfigModule): ProviderEntry[] {
   const modules = configModule.modules as Record<string, unknown> | undefined
   const payment = (modules?.[Modules.PAYMENT] ?? modules?.payment) as { options?: { providers?: ProviderEntry[] } } | undefined
-  const providers = payment?.options?.providers ?? []
-  return providers.find((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve)) ?? providers.find((p) => p.id === "altapay")
+  return payment?.options?.providers ?? []
 }
 
 /** Parsed once per options object: routes ask on every request. */
 const parsedOptions = new WeakMap<Record<string, unknown>, ReturnType<typeof parseAltaPayOptions>>()
 
-function parsedFor(options: Record<string, unknown>): ReturnType<typeof parseAltaPayOptions> {
+export function parsedFor(options: Record<string, unknown>): ReturnType<typeof parseAltaPayOptions> {
   let parsed = parsedOptions.get(options)
   if (!parsed) parsedOptions.set(options, (parsed = parseAltaPayOptions(options)))
   return parsed
@@ -49,11 +58,17 @@ export function altapayOptionsFromConfig(scope: MedusaContainer): { options: Alt
 
 export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string; scaleOut: ScaleOut } {
   const { options, providerId } = altapayOptionsFromConfig(scope)
-  // The modules the Payment module gives the provider, and only those: the routes must share the
-  // provider's cache and locks (the same instances), or use this process's, as the provider does.
-  const dependencies = paymentModuleDependencies(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
-  const scaleOut = scaleOutFrom((name) => (dependencies.has(name) && scope.hasRegistration(name) ? scope.resolve(name) : undefined))
+  const scaleOut = providerScaleOut(scope)
   return { options, client: sharedAltaPayClient(options, undefined, scaleOut), providerId, scaleOut }
+}
+
+/**
+ * The modules the Payment module gives the provider, and only those: the routes must share the
+ * provider's cache and locks (the same instances), or use this process's, as the provider does.
+ */
+export function providerScaleOut(scope: MedusaContainer): ScaleOut {
+  const dependencies = paymentModuleDependencies(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
+  return scaleOutFrom((name) => (dependencies.has(name) && scope.hasRegistration(name) ? scope.resolve(name) : undefined))
 }
 
 function paymentModuleDependencies(configModule: ConfigModule): Set<string> {

@@ -3,6 +3,7 @@
  * every problem, so a merchant fixes them all in one go.
  */
 import { z } from "zod"
+import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
@@ -65,6 +66,8 @@ export const altapayOptionsSchema = z
      * text: only for a local sandbox.
      */
     allowInsecureUrls: z.boolean().default(false),
+    /** The scheduled follow-up of lost callbacks, Open results and abandoned sessions (job-options.ts). */
+    jobs: jobOptionsSchema.default(DEFAULT_JOB_OPTIONS),
   })
   .strict()
   .superRefine((options, ctx) => {

@@ -5,11 +5,12 @@
  */
 import type { IPaymentModuleService, MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import type { GatewayTransaction } from "../altapay"
+import type { AltaPayClient, GatewayTransaction } from "../altapay"
 import { altapayFromConfig } from "./altapay-from-config"
+import type { AltaPayOptions } from "./options"
 import { sealPaymentData, type AltaPayPaymentData } from "./payment-data"
 import { PaymentJournal } from "./payment-journal"
-import { paymentLockKey, type Lock } from "./scale-out"
+import { paymentLockKey, type Lock, type ScaleOut } from "./scale-out"
 import { serverKeys, type ServerKeys } from "./server-keys"
 import { pickTransaction } from "./status"
 import { trustedPaymentData } from "./trusted-payment-data"
@@ -23,6 +24,11 @@ export interface PaymentDataAccess {
 
 export function paymentDataAccess(container: MedusaContainer): PaymentDataAccess {
   const { options, client, scaleOut } = altapayFromConfig(container)
+  return dataAccessFor(options, client, scaleOut)
+}
+
+/** The access of one AltaPay registration: its seal keys, and the provider's journal and locks. */
+export function dataAccessFor(options: AltaPayOptions, client: AltaPayClient, scaleOut: ScaleOut): PaymentDataAccess {
   const keys = serverKeys(options, "payment-data-seal")
   return {
     keys,
@@ -46,16 +52,20 @@ export function withPaymentLock<T>(access: PaymentDataAccess, transactionId: str
 
 /**
  * Changes payment `paymentId`'s data under its lock. `change` gets the newest copy and returns the
- * new data, or undefined to leave it as it is.
+ * new data, or undefined to leave it as it is. `access` defaults to the first AltaPay registration's.
  */
-export async function changePaymentData(container: MedusaContainer, paymentId: string, change: (latest: AltaPayPaymentData) => AltaPayPaymentData | undefined): Promise<void> {
-  const access = paymentDataAccess(container)
+export async function changePaymentData(
+  container: MedusaContainer,
+  paymentId: string,
+  change: (latest: AltaPayPaymentData) => AltaPayPaymentData | undefined | Promise<AltaPayPaymentData | undefined>,
+  access: PaymentDataAccess = paymentDataAccess(container)
+): Promise<void> {
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const read = async () => (await payments.listPayments({ id: paymentId }, { select: ["id", "data"] }))[0]?.data
   const { transaction_id: transactionId } = await newestPaymentData(access, paymentId, await read())
   await withPaymentLock(access, transactionId, async () => {
     const latest = await newestPaymentData(access, paymentId, await read())
-    const changed = change(latest)
+    const changed = await change(latest)
     if (!changed) return
     const sealed = sealPaymentData({ ...changed, revision: latest.revision + 1 }, access.keys)
     // The Payment module updates `data` as a whole; its DTO type just does not list the field.

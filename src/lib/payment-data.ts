@@ -36,8 +36,14 @@ const refundRecordSchema = z.object({
   amount_minor: z.number().int(),
   /** Medusa's exact refund amount (major units, e.g. "10.005"): later refunds round their running total from it. */
   medusa_amount: z.string().optional(),
-  /** succeeded: money returned; open: AltaPay has not finished (settled by status reads or callbacks). */
-  status: z.enum(["succeeded", "open"]),
+  /**
+   * succeeded: money returned; open: AltaPay answered Open and has not finished (followed up by the
+   * open-results job); failed: AltaPay never completed it (`failure_reason` says why).
+   */
+  status: z.enum(["succeeded", "open", "failed"]),
+  failure_reason: z.string().optional(),
+  /** When an Open refund was settled (succeeded or failed). */
+  settled_at: z.string().optional(),
   created_at: z.string(),
   order_lines: z.array(orderLineSchema).optional(),
   /** Order items this refund returned money for (item-level refunds), to track refundable quantities. */
@@ -59,6 +65,10 @@ const captureRecordSchema = z.object({
   capture_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
   amount_minor: z.number().int(),
+  /** Absent: captured. open: AltaPay answered Open and has not finished; failed: it never did. */
+  status: z.enum(["open", "failed"]).optional(),
+  failure_reason: z.string().optional(),
+  settled_at: z.string().optional(),
   created_at: z.string(),
 })
 export type CaptureRecord = z.infer<typeof captureRecordSchema>
@@ -97,6 +107,14 @@ export const paymentDataSchema = z.object({
    * just before it runs Medusa's refund workflow (Medusa passes only an amount to the provider).
    */
   pending_refund: pendingRefundSchema.nullish(),
+  /** When the payment was last checked against AltaPay, and by what: its callback, the customer's return, or a job. */
+  reconciled: z.object({ at: z.string(), by: z.enum(["callback", "return", "job"]) }).nullish(),
+  /**
+   * Whether a refund or capture is Open at AltaPay, so the open-results job finds such payments
+   * with one query on `data`. Written by the seal, always (false too): Medusa merges a payment's
+   * new `data` into the stored one, so a key left out would keep its old value.
+   */
+  awaiting_altapay: z.boolean().optional(),
   /**
    * Grows by one with every write made under the payment's lock, so the newest of two copies
    * (Medusa's, read before the lock was taken, and the one written last) is known.
@@ -113,9 +131,17 @@ const SEAL_VERSION = "v1"
 export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
 
 export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
-  const own = paymentDataSchema.parse(data)
+  const parsed = paymentDataSchema.parse(data)
+  const own: AltaPayPaymentData = { ...parsed, awaiting_altapay: hasOpenResults(parsed) }
   return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, own)}` }
 }
+
+/** A refund or capture AltaPay answered Open and has not settled yet. */
+export function hasOpenResults(data: Pick<AltaPayPaymentData, "refunds" | "captures">): boolean {
+  return data.refunds.some((r) => r.status === "open") || data.captures.some((c) => c.status === "open")
+}
+
+export type Reconciler = NonNullable<AltaPayPaymentData["reconciled"]>["by"]
 
 export type OpenedPaymentData =
   /** Written by this provider (with a key this store derives). */

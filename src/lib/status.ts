@@ -18,6 +18,11 @@ export function pickTransaction(transactions: GatewayTransaction[]): GatewayTran
   return paid.at(-1) ?? byDate.at(-1)
 }
 
+/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
+export function transactionForOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
+  return pickTransaction(transactions.filter((t) => t.shopOrderId === orderId))
+}
+
 export interface SessionStatusResult {
   status: PaymentSessionStatus
   reason?: string

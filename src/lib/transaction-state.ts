@@ -4,7 +4,7 @@
  * elsewhere and open refunds settle once AltaPay reports them.
  */
 import type { GatewayTransaction } from "../altapay"
-import type { AltaPayPaymentData } from "./payment-data"
+import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./payment-data"
 
 export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTransaction | undefined, now = new Date()): AltaPayPaymentData {
   if (!transaction) return data
@@ -13,13 +13,15 @@ export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTr
   const refunded = new Map(reconciliation.filter((r) => r.type === "refunded").map((r) => [r.id, r]))
   const captured = reconciliation.filter((r) => r.type === "captured")
 
-  const refunds = data.refunds.map((r) => (r.status === "open" && refunded.has(r.reconciliation_identifier) ? { ...r, status: "succeeded" as const } : r))
+  // AltaPay showing the identifier settles an Open refund or capture (also one recorded as failed).
+  const refunds = data.refunds.map((r) => (r.status !== "succeeded" && refunded.has(r.reconciliation_identifier) ? settledRefund(r, at) : r))
   for (const [id, r] of refunded) {
     if (!refunds.some((known) => known.reconciliation_identifier === id)) {
       refunds.push({ refund_id: null, reconciliation_identifier: id, amount_minor: r.amount?.minor ?? 0, status: "succeeded", created_at: r.date?.toISOString() ?? at })
     }
   }
-  const captures = [...data.captures]
+  const capturedIds = new Set(captured.map((r) => r.id))
+  const captures = data.captures.map((c) => (c.status && capturedIds.has(c.reconciliation_identifier) ? settledCapture(c, at) : c))
   for (const r of captured) {
     if (!captures.some((known) => known.reconciliation_identifier === r.id)) {
       captures.push({ capture_id: null, reconciliation_identifier: r.id, amount_minor: r.amount?.minor ?? 0, created_at: r.date?.toISOString() ?? at })
@@ -39,6 +41,15 @@ export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTr
     captures,
     refunds,
   }
+}
+
+/** An Open (or failed) refund or capture that AltaPay now shows as done. */
+function settledRefund({ failure_reason: _reason, ...refund }: RefundRecord, at: string): RefundRecord {
+  return { ...refund, status: "succeeded", settled_at: at }
+}
+
+function settledCapture({ status: _status, failure_reason: _reason, ...capture }: CaptureRecord, at: string): CaptureRecord {
+  return { ...capture, settled_at: at }
 }
 
 /** True when AltaPay's transaction already carries this reconciliation identifier. */

@@ -12,6 +12,7 @@ import type { SandboxEnv } from "./env"
 import { FaultBook, type Faults } from "./faults"
 import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
+import { settleOpen, type OpenOutcome } from "./open-settlement"
 import { createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
 import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
@@ -22,6 +23,7 @@ export type { FaultKind, FaultSpec, Faults } from "./faults"
 export type { LedgerEntry, LedgerEffect, LedgerApi, LedgerAuth } from "./ledger"
 export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbacks"
 export type { Outcome } from "./payment-flow"
+export type { OpenOutcome } from "./open-settlement"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export { PAYMENT_METHODS } from "./state"
 export { GatewayErrorCode } from "./gateway-errors"
@@ -99,6 +101,16 @@ export interface Sandbox {
   ledger(): LedgerEntry[]
   clearLedger(): void
   transaction(transactionId: string): TransactionSnapshot | undefined
+  /**
+   * Finishes the transaction's operations answered `Open`: "success" moves the money (the
+   * reconciliation identifier appears), "fail" drops them. Recorded in the ledger.
+   */
+  settleOpen(transactionId: string, outcome: OpenOutcome, reconciliationIdentifier?: string): void
+  /**
+   * Whether paying on the hosted page (and `simulatePayment` by default) sends the notification
+   * callback: off is a store that never hears from AltaPay (down, behind a proxy that refuses it).
+   */
+  setAutoCallbacks(on: boolean): void
   /** The checkout payment record as GET /payment/{id} returns it. */
   payment(paymentId: string): Record<string, unknown> | undefined
   faults: Faults
@@ -231,6 +243,23 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     payment: (paymentId) => {
       const payment = env.store.payments.get(paymentId)
       return payment ? paymentJson(payment) : undefined
+    },
+    settleOpen: (transactionId, outcome, reconciliationIdentifier) => {
+      const effects = settleOpen(env, transactionId, outcome, reconciliationIdentifier)
+      env.ledger.record({
+        at: env.now(),
+        api: "hosted",
+        method: "SIMULATE",
+        path: `/sandbox/settle/${transactionId}`,
+        operation: "open.settle",
+        auth: "none",
+        params: { transactionId, outcome, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) },
+        status: 200,
+        effects,
+      })
+    },
+    setAutoCallbacks: (on) => {
+      env.config.autoCallbacks = on
     },
     faults: env.faults,
     setClock: (next) => {

@@ -3,12 +3,21 @@
  * with AltaPay in the right state, or fails with an error a merchant can act on; then a retry
  * (as Medusa or the merchant would make it, with a new id) must end in the right state. Across the
  * matrix: no double capture, release or refund at AltaPay, no refund Medusa would not know of, and
- * no credential or token in any log line.
+ * no credential or token in any log line. The follow-up jobs' cells are here for their AltaPay
+ * side (an Open refund's look-up under every fault); their Medusa side (callback lost, AltaPay
+ * down during a run, a run interrupted half way, two runs at once) is in
+ * integration-tests/jobs/follow-up.spec.ts.
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
+import { isAltaPayOutage } from "../../src/lib/follow-up/run-report"
+import { settleOpenResults } from "../../src/lib/open-results"
+import { parseAltaPayOptions, type AltaPayOptions } from "../../src/lib/options"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import { dataAccessFor, type PaymentDataAccess } from "../../src/lib/payment-data-writer"
+import { scaleOutFrom } from "../../src/lib/scale-out"
+import { sharedAltaPayClient } from "../../src/lib/shared-client"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { FaultKind } from "../../src/sandbox/faults"
 
@@ -36,22 +45,22 @@ let counter = 0
 const record = (level: string) => (message: unknown) => logLines.push(`${level} ${String(message)}`)
 const logger = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error"), log: record("log") } as unknown as Logger
 
+let providerOptions: Record<string, unknown>
+
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, callbackSecret: SECRET })
-  provider = new AltaPayProviderService(
-    { logger },
-    {
-      checkoutUrl: sandbox.checkoutUrl,
-      gatewayUrl: sandbox.gatewayUrl,
-      username: USER,
-      password: PASSWORD,
-      callbackSecret: SECRET,
-      backendUrl: "http://127.0.0.1:9",
-      allowInsecureUrls: true,
-      headersTimeoutMs: TIMEOUT_MS,
-      maxRetries: 1,
-    } as never
-  )
+  providerOptions = {
+    checkoutUrl: sandbox.checkoutUrl,
+    gatewayUrl: sandbox.gatewayUrl,
+    username: USER,
+    password: PASSWORD,
+    callbackSecret: SECRET,
+    backendUrl: "http://127.0.0.1:9",
+    allowInsecureUrls: true,
+    headersTimeoutMs: TIMEOUT_MS,
+    maxRetries: 1,
+  }
+  provider = new AltaPayProviderService({ logger }, providerOptions as never)
 })
 afterAll(() => sandbox.close())
 afterEach(() => sandbox.faults.clear())
@@ -165,6 +174,69 @@ describe.each(OPERATIONS)("%s", (op) => {
         break
       }
     }
+  })
+})
+
+/**
+ * The open-results job's part under every fault: the look-up it makes for a payment whose refund
+ * AltaPay answered Open (and has since completed). Either the refund is settled from AltaPay's
+ * answer, or the look-up fails as an outage (the run stops and records nothing); never recorded as
+ * failed before its time, never refunded again, and the next run settles it.
+ */
+describe("follow-up of an Open refund", () => {
+  let access: PaymentDataAccess
+  beforeAll(() => {
+    const options = (parseAltaPayOptions(providerOptions) as { options: AltaPayOptions }).options
+    access = dataAccessFor(options, sharedAltaPayClient(options), scaleOutFrom(() => undefined))
+  })
+  const followUp = async (data: AltaPayPaymentData) => settleOpenResults(data, await access.lookupTransaction(data.transaction_id!), new Date(), 72)
+
+  it.each(FAULTS)("under %s on the look-up: settled from AltaPay's answer or stopped as an outage, and the next run settles it", async (fault) => {
+    const paid = await captured(10)
+    sandbox.faults.add({ route: "refundCapturedReservation", kind: "open" })
+    const open = (await provider.refundPayment({ data: paid, amount: 4, context: { idempotency_key: nextId("ref") } })).data as AltaPayPaymentData
+    expect(open.refunds.at(-1)).toMatchObject({ status: "open", amount_minor: 400 })
+    expect(open.awaiting_altapay).toBe(true)
+    sandbox.settleOpen(open.transaction_id!, "success")
+
+    sandbox.faults.add({ route: "payments", kind: fault, ms: TIMEOUT_MS * 2 })
+    const first = await followUp(open).then(
+      (settled) => ({ ok: true as const, settled }),
+      (error: unknown) => ({ ok: false as const, error })
+    )
+    if (first.ok) {
+      expect(first.settled).toMatchObject({ succeeded: 1, failed: 0, open: 0 })
+      expect(first.settled.data.refunds.at(-1)).toMatchObject({ status: "succeeded", settled_at: expect.any(String) })
+    } else {
+      expect(isAltaPayOutage(first.error)).toBe(true)
+      if (fault === "latency") await sleep(TIMEOUT_MS * 3)
+    }
+    sandbox.faults.clear()
+    const next = await followUp(open)
+    expect(next).toMatchObject({ succeeded: 1, failed: 0, open: 0 })
+    expect(next.data).toMatchObject({ refunded_minor: 400 })
+    expect(effects("refund", open.transaction_id)).toHaveLength(1)
+  })
+
+  it("an Open capture settles when AltaPay shows it; one AltaPay never completes is failed only after the timeout", async () => {
+    const data = await authorized(10)
+    sandbox.faults.add({ route: "captureReservation", kind: "open" })
+    const open = (await provider.capturePayment({ data, context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
+    expect(open.captures.at(-1)).toMatchObject({ status: "open", amount_minor: 1000 })
+    sandbox.settleOpen(open.transaction_id!, "success")
+    const settled = await followUp(open)
+    expect(settled).toMatchObject({ succeeded: 1, open: 0 })
+    expect(settled.data.captures.at(-1)!.status).toBeUndefined()
+
+    const other = await authorized(10)
+    sandbox.faults.add({ route: "captureReservation", kind: "open" })
+    const stuck = (await provider.capturePayment({ data: other, context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
+    sandbox.settleOpen(stuck.transaction_id!, "fail")
+    const transaction = await access.lookupTransaction(stuck.transaction_id!)
+    expect(settleOpenResults(stuck, transaction, new Date(Date.now() + 71 * 3_600_000), 72)).toMatchObject({ open: 1, failed: 0 })
+    const failed = settleOpenResults(stuck, transaction, new Date(Date.now() + 72 * 3_600_000), 72)
+    expect(failed).toMatchObject({ open: 0, failed: 1 })
+    expect(failed.data.captures.at(-1)).toMatchObject({ status: "failed", failure_reason: expect.stringMatching(/still does not show this capture after 72 h/) })
   })
 })
 

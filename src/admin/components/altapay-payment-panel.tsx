@@ -136,6 +136,17 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
         </Row>
       )}
       {altapay.terminal && <Row label="Terminal">{altapay.terminal}</Row>}
+      {payment.reconciled && (
+        <Row label="Last reconciled" testId="altapay-reconciled">
+          {formatDate(payment.reconciled.at)} by {payment.reconciled.by}
+        </Row>
+      )}
+      {payment.unsettled_captures.map((capture) => (
+        <Row key={capture.reconciliation_identifier} label={capture.status === "open" ? "Capture open at AltaPay" : "Capture failed"} testId="altapay-unsettled-capture">
+          {formatMoney(capture.amount)}
+          {capture.failure_reason ? ` – ${capture.failure_reason}` : ""}
+        </Row>
+      ))}
       {altapay.reconciliation_identifiers.length > 0 && (
         <div className="pt-2" data-testid="altapay-reconciliation">
           <Text size="small" leading="compact" weight="plus">
@@ -177,10 +188,15 @@ function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCo
             <Text size="small" leading="compact" weight="plus">
               {formatMoney(refund.amount)}
             </Text>
-            <Badge size="2xsmall" color={refund.open ? "orange" : "green"}>
-              {refund.open ? "Open at AltaPay" : "Refunded"}
+            <Badge size="2xsmall" color={refund.open ? "orange" : refund.status === "failed" ? "red" : "green"}>
+              {refund.open ? "Open at AltaPay" : refund.status === "failed" ? "Failed at AltaPay" : "Refunded"}
             </Badge>
           </div>
+          {refund.failure_reason && (
+            <Text size="xsmall" className="text-ui-fg-error" data-testid="altapay-refund-failure">
+              {refund.failure_reason}
+            </Text>
+          )}
           {refund.items.length > 0 && (
             <Text size="xsmall" className="text-ui-fg-subtle">
               {refund.items.map((item) => `${item.quantity} × ${item.title}`).join(", ")}

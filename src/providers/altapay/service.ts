@@ -52,7 +52,8 @@ import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
 import { ReturnUrls } from "./return-urls"
-import { paymentLockKey, scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
+import { noteReconciler, reconcilerOf } from "../../lib/reconciled-by"
+import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
 import { contextLines, sameLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
@@ -70,7 +71,7 @@ import {
 } from "../../lib/payment-data"
 import { PaymentJournal } from "../../lib/payment-journal"
 import { serverKeys, type ServerKeys } from "../../lib/server-keys"
-import { pickTransaction, sessionStatusFor, webhookActionFor } from "../../lib/status"
+import { pickTransaction, sessionStatusFor, transactionForOrder as forOrder, webhookActionFor } from "../../lib/status"
 import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
 import { trustedPaymentData } from "../../lib/trusted-payment-data"
 import { arrivalTime } from "../../lib/webhook-arrival"
@@ -103,6 +104,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   private readonly sealKeys: ServerKeys
   private readonly arrivalKeys: ServerKeys
   private readonly journal: PaymentJournal
+  /** Medusa's cache module when the Payment module has one, else this process's store. */
+  private readonly store: SharedStore
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
@@ -115,7 +118,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.sealKeys = serverKeys(this.options_, "payment-data-seal")
     this.arrivalKeys = serverKeys(this.options_, "webhook-arrival")
-    this.journal = new PaymentJournal(this.sealKeys, this.scaleOut.store, (m) => this.logger_?.warn(m))
+    this.store = this.scaleOut.store ?? processStore()
+    this.journal = new PaymentJournal(this.sealKeys, this.store, (m) => this.logger_?.warn(m))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
   }
@@ -315,8 +319,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
     if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
     const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
-    const authorizedAt = authorized ? (data.authorized_at ?? new Date().toISOString()) : null
-    return { status, data: this.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt }) }
+    const now = new Date().toISOString()
+    const authorizedAt = authorized ? (data.authorized_at ?? now) : null
+    const reconciled = { at: now, by: await reconcilerOf(this.store, data.order_id) }
+    return { status, data: this.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt, reconciled }) }
   }
 
   // --- after the order ------------------------------------------------------------------
@@ -344,7 +350,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining", description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture" })
     try {
       const result = await this.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
-      const captured = withCapture(data, captureId, reconciliationIdentifier, amountMinor)
+      if (result.result === "Open") this.logger_?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
+      const captured = withCapture(data, captureId, reconciliationIdentifier, amountMinor, result.result === "Open" ? "open" : undefined)
       return { data: withTransaction(captured, result.transaction) }
     } catch (error) {
       // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
@@ -445,12 +452,17 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       this.logger_?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}`)
       return { action: PaymentActions.NOT_SUPPORTED }
     }
+    let result: WebhookActionResult
     if (this.options_.callbackSecret) {
       const action = webhookActionFor(callback)
       if (callback.amountMinor === undefined || !callback.currency) return { action: PaymentActions.NOT_SUPPORTED }
-      return { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+      result = { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+    } else {
+      result = await this.confirmedAction(callback.shopOrderId)
     }
-    return this.confirmedAction(callback.shopOrderId)
+    // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
+    if (result.action === PaymentActions.AUTHORIZED || result.action === PaymentActions.SUCCESSFUL) await noteReconciler(this.store, callback.shopOrderId, "callback")
+    return result
   }
 
   // --- helpers ------------------------------------------------------------------------------
@@ -579,10 +591,13 @@ function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
 }
 
 
-function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number): AltaPayPaymentData {
+function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number, status?: "open"): AltaPayPaymentData {
   return {
     ...data,
-    captures: [...data.captures, { capture_id: captureId ?? null, reconciliation_identifier: reconciliationIdentifier, amount_minor: amountMinor, created_at: new Date().toISOString() }],
+    captures: [
+      ...data.captures,
+      { capture_id: captureId ?? null, reconciliation_identifier: reconciliationIdentifier, amount_minor: amountMinor, ...(status ? { status } : {}), created_at: new Date().toISOString() },
+    ],
   }
 }
 
@@ -593,11 +608,6 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
   )
 }
 
-
-/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
-function forOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
-  return pickTransaction(transactions.filter((t) => t.shopOrderId === orderId))
-}
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
   if (Buffer.isBuffer(payload.rawData)) return payload.rawData

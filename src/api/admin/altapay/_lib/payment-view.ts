@@ -22,9 +22,11 @@ export interface AdminAltaPayRefund {
   refund_id: string | null
   reconciliation_identifier: string
   amount: Money
-  status: "succeeded" | "open"
+  status: "succeeded" | "open" | "failed"
   /** AltaPay answered Open: the money has not moved yet. */
   open: boolean
+  /** Why a refund AltaPay answered Open is recorded as failed. */
+  failure_reason: string | null
   created_at: string
   note: string | null
   items: Array<RefundedItem & { title: string }>
@@ -67,6 +69,10 @@ export interface AdminAltaPayPayment {
     items: Array<{ line_item_id: string; title: string; sku: string | null; quantity: number; refunded_quantity: number; refundable_quantity: number }>
     shipping: Array<{ id: string; name: string; amount: Money; refunded: boolean }>
   }
+  /** Captures AltaPay answered Open and has not settled, or that never completed. */
+  unsettled_captures: Array<{ reconciliation_identifier: string; amount: Money; status: "open" | "failed"; failure_reason: string | null; created_at: string }>
+  /** When the payment was last checked against AltaPay, and by what (its callback, the customer's return, the follow-up job). */
+  reconciled: { at: string; by: "callback" | "return" | "job" } | null
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
   pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
 }
@@ -97,6 +103,7 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
     amount: money(r.amount_minor),
     status: r.status,
     open: r.status === "open",
+    failure_reason: r.failure_reason ?? null,
     created_at: r.created_at,
     note: r.note ?? null,
     items: (r.items ?? []).map((item) => ({ ...item, title: titles.get(item.line_item_id) ?? item.line_item_id })),
@@ -138,6 +145,10 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
     },
     refunds,
     open_refunds: refunds.filter((r) => r.open).length,
+    unsettled_captures: data.captures.flatMap((c) =>
+      c.status ? [{ reconciliation_identifier: c.reconciliation_identifier, amount: money(c.amount_minor), status: c.status, failure_reason: c.failure_reason ?? null, created_at: c.created_at }] : []
+    ),
+    reconciled: data.reconciled ?? null,
     refundable: {
       amount: money(Math.max(payment.captured_minor - payment.refunded_minor, 0)),
       items: (entries?.items ?? []).map((item) => {

@@ -1,0 +1,278 @@
+/**
+ * The scheduled follow-up jobs on a whole store (embedded Postgres, the sandbox over HTTP), with
+ * AltaPay's callbacks withheld and the customer never coming back: a paid cart becomes exactly one
+ * order one job run later; a paid cart that can no longer be completed has its reservation
+ * released and the merchant told why; Open refunds are settled; an unpaid session past its
+ * lifetime has its payment page expired. Also the job's own fault cases: AltaPay down during a
+ * run, a run interrupted half way, and two runs at the same time (what a second server does; here
+ * one process with Medusa's in-memory locking module, which the jobs use as they would Redis').
+ *
+ * The jobs are called as Medusa's scheduler calls them, with the time the run is scheduled for:
+ * a run "16 minutes later" is past the 15-minute grace period.
+ */
+import type { INotificationModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createInventoryLevelsWorkflow, createProductsWorkflow, updateInventoryLevelsWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import openResultsJob from "../../src/jobs/altapay-open-results"
+import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import { createPayment, listPaymentMethods } from "../../src/storefront"
+import { createAdminUser, createAltaPayOrder, createCart, orderForCart, orderPayments, payWithAltaPay, seedStore, startSession, storeHeaders, waitForOrder, type Api, type SeededStore } from "../setup/store"
+import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
+
+jest.setTimeout(180_000)
+
+const store = useAltaPayStore()
+
+const MINUTE = 60_000
+/** A run this long after now: past the default 15-minute grace period. */
+const at = (ms: number) => ({ scheduledFor: new Date(Date.now() + ms) })
+const afterGrace = () => at(16 * MINUTE)
+const anyStatus = { validateStatus: () => true }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const ledgerEffects = (type: string, transactionId: string) =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => (e.effects ?? []).some((x) => x.type === type && x.transactionId === transactionId && x.result === "Success"))
+
+medusaIntegrationTestRunner({
+  cwd: STORE_APP_DIR,
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    let seed: SeededStore
+    let limited: { variantId: string; inventoryItemId: string }
+    let admin: { headers: Record<string, string> }
+
+    // Seeded once: the runner restores this state before every test.
+    beforeAll(async () => {
+      seed = await seedStore(getContainer())
+      limited = await limitedProduct(getContainer(), seed)
+      admin = await createAdminUser(api, getContainer())
+    })
+    beforeEach(() => {
+      store.sandbox().setAutoCallbacks(false)
+      store.sandbox().clearLedger()
+    })
+    afterEach(() => {
+      store.sandbox().faults.clear()
+      store.sandbox().setAutoCallbacks(true)
+    })
+
+    const container = (): MedusaContainer => getContainer()
+
+    /** A cart paid on AltaPay's hosted page; AltaPay's callback never reaches the store and the customer never comes back. */
+    async function paidWithoutCallback(options: { limited?: boolean } = {}) {
+      const cart = await createCart(api, seed)
+      if (options.limited) await api.post(`/store/carts/${cart.id}/line-items`, { variant_id: limited.variantId, quantity: 1 }, { headers: storeHeaders(seed) })
+      const session = await startSession(api, seed, cart.id)
+      const paid = await payWithAltaPay(session)
+      const transactionId = store.sandbox().payment(paid.paymentId)?.transactionId as string
+      expect(store.sandbox().ledger().filter((e) => e.operation === "callback.notification")).toHaveLength(0)
+      return { cartId: cart.id as string, paymentId: paid.paymentId, transactionId, sessionId: await paymentSessionOf(cart.id) }
+    }
+
+    async function paymentSessionOf(cartId: string): Promise<string> {
+      const query = container().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "cart", fields: ["payment_collection.payment_sessions.id"], filters: { id: cartId } })
+      return (data[0] as { payment_collection: { payment_sessions: Array<{ id: string }> } }).payment_collection.payment_sessions[0].id
+    }
+
+    const stockGone = () =>
+      updateInventoryLevelsWorkflow(container()).run({ input: { updates: [{ inventory_item_id: limited.inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 0 }] } })
+    const feed = () => container().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+    const sessionExists = async (id: string) => (await container().resolve<IPaymentModuleService>(Modules.PAYMENT).listPaymentSessions({ id })).length > 0
+
+    it("callback lost, customer gone: one run after the grace period there is exactly one order, its payment authorized by the job", async () => {
+      const paid = await paidWithoutCallback()
+      // Within the grace period the callback and the customer are left to it.
+      expect((await paymentSessionsJob(container())).counts.checked ?? 0).toBe(0)
+      expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
+
+      const run = await paymentSessionsJob(container(), afterGrace())
+      expect(run.counts).toEqual({ checked: 1, "order placed": 1 })
+      expect(run.line).toMatch(/^AltaPay follow-up of payment sessions: checked 1 of pp_altapay_altapay: 1 order placed$/)
+      const order = await orderForCart(container(), paid.cartId)
+      const payments = await orderPayments(container(), order!.id)
+      expect(payments).toHaveLength(1)
+      expect(payments[0].captured_at ?? null).toBeNull()
+      expect(payments[0].data).toMatchObject({ transaction_id: paid.transactionId, transaction_status: "preauth", reconciled: { by: "job" } })
+
+      // The lost callback turns up after all: still one order, one payment.
+      store.sandbox().setAutoCallbacks(true)
+      expect((await store.sandbox().sendCallback(paid.paymentId)).status).toBe(200)
+      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      expect(await orderForCart(container(), paid.cartId)).toEqual(order)
+      expect(await orderPayments(container(), order!.id)).toHaveLength(1)
+      expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
+    })
+
+    it("the payment records what reconciled it: the callback when it made the order", async () => {
+      store.sandbox().setAutoCallbacks(true)
+      const cart = await createCart(api, seed)
+      await payWithAltaPay(await startSession(api, seed, cart.id))
+      const order = await waitForOrder(container(), cart.id, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
+      const [payment] = await orderPayments(container(), order.id)
+      expect(payment.data.reconciled).toMatchObject({ by: "callback" })
+    })
+
+    it("a paid cart that can no longer be completed: the reservation is released and the merchant sees why", async () => {
+      const paid = await paidWithoutCallback({ limited: true })
+      await stockGone()
+
+      const run = await paymentSessionsJob(container(), afterGrace())
+      expect(run.counts).toEqual({ checked: 1, released: 1 })
+      expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
+      expect(store.sandbox().transaction(paid.transactionId)!.status).toBe("released")
+      expect(ledgerEffects("release", paid.transactionId)).toHaveLength(1)
+      const notices = await feed()
+      expect(notices).toHaveLength(1)
+      expect(notices[0].data).toMatchObject({ title: "AltaPay payment released: no order" })
+      expect(notices[0].data!.description).toMatch(new RegExp(`cart ${paid.cartId} \\(karen@example.com\\).*cannot be completed: Not enough stock.*AltaPay transaction ${paid.transactionId}`))
+      // The session is retired, so nothing is left to pay or to follow up.
+      expect(await sessionExists(paid.sessionId)).toBe(false)
+      expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
+    })
+
+    it("Open refunds are followed up until AltaPay settles them: succeeded, or failed with the reason, in the admin panel", async () => {
+      const order = await createAltaPayOrder(api, seed, container(), store.sandbox())
+      expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers: admin.headers, ...anyStatus })).status).toBe(200)
+      store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "open", times: 2 })
+      for (const amount of [10, 5]) expect((await api.post(`/admin/payments/${order.paymentId}/refund`, { amount }, { headers: admin.headers, ...anyStatus })).status).toBe(200)
+      const paymentData = async () => (await orderPayments(container(), order.orderId))[0].data as AltaPayPaymentData
+      const before = await paymentData()
+      expect(before.refunds.map((r) => r.status)).toEqual(["open", "open"])
+      expect(before).toMatchObject({ awaiting_altapay: true, reconciled: { by: "return" } })
+      const [first, second] = before.refunds.map((r) => r.reconciliation_identifier)
+      const transactionId = before.transaction_id!
+
+      // AltaPay completes the first refund; nobody reads the payment.
+      store.sandbox().settleOpen(transactionId, "success", first)
+      const run = await openResultsJob(container())
+      expect(run.counts).toEqual({ checked: 1, "settled as done": 1, "still open": 1 })
+      const settled = await paymentData()
+      expect(settled.refunds.map((r) => [r.reconciliation_identifier, r.status])).toEqual([
+        [first, "succeeded"],
+        [second, "open"],
+      ])
+      expect(settled).toMatchObject({ refunded_minor: 1000, awaiting_altapay: true, reconciled: { by: "job" } })
+
+      // AltaPay never completes the second: after the timeout it is recorded as failed.
+      store.sandbox().settleOpen(transactionId, "fail", second)
+      expect((await openResultsJob(container(), at(60 * MINUTE))).counts).toEqual({ checked: 1, "still open": 1 })
+      expect((await openResultsJob(container(), at(73 * 60 * MINUTE))).counts).toEqual({ checked: 1, "recorded as failed": 1 })
+      const failed = await paymentData()
+      expect(failed.refunds[1]).toMatchObject({ status: "failed", failure_reason: expect.stringContaining(`reconciliation identifier ${second}`) })
+      expect(failed.awaiting_altapay).toBe(false)
+      expect(ledgerEffects("refund", transactionId)).toHaveLength(1)
+
+      const { data } = await api.get(`/admin/altapay/payments/${order.paymentId}`, { headers: admin.headers })
+      expect(data.altapay_payment.refunds.map((r: { status: string }) => r.status)).toEqual(["succeeded", "failed"])
+      expect(data.altapay_payment.refunds[1].failure_reason).toMatch(/still does not show this refund after 72 h/)
+      expect(data.altapay_payment.reconciled).toMatchObject({ by: "job" })
+      expect((await openResultsJob(container())).counts.checked ?? 0).toBe(0)
+    })
+
+    it("an unpaid session past its lifetime is retired: its AltaPay payment page no longer takes the old amount", async () => {
+      const cart = await createCart(api, seed)
+      const session = await startSession(api, seed, cart.id)
+      const methods = await listPaymentMethods(session)
+      const page = await createPayment(session, methods[0].id)
+      const sessionId = await paymentSessionOf(cart.id)
+
+      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, waiting: 1 })
+      expect((await paymentSessionsJob(container(), at(25 * 60 * MINUTE))).counts).toEqual({ checked: 1, expired: 1 })
+      expect(await sessionExists(sessionId)).toBe(false)
+      expect((await fetch(page.redirectUrl)).status).toBe(410)
+    })
+
+    describe("fault matrix of the job", () => {
+      it("AltaPay down during the run: it stops early, changes nothing, and the next run places each order once", async () => {
+        const first = await paidWithoutCallback()
+        const second = await paidWithoutCallback()
+        store.sandbox().faults.add({ route: "payments", kind: "503", times: Infinity })
+
+        const down = await paymentSessionsJob(container(), afterGrace())
+        expect(down.stopped).toBe(true)
+        expect(down.counts).toEqual({ checked: 2 })
+        expect(down.line).toMatch(/stopped early, the rest is tried next run: .*503/)
+        // Stopped at the first session: its look-up (and the client's retries), no more.
+        expect(new Set(store.sandbox().ledger().filter((e) => e.operation === "payments").map((e) => (e.params as { shop_orderid?: string }).shop_orderid)).size).toBe(1)
+        expect(await orderForCart(container(), first.cartId)).toBeUndefined()
+
+        store.sandbox().faults.clear()
+        expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 2, "order placed": 2 })
+        for (const { cartId } of [first, second]) expect(await orderPayments(container(), (await orderForCart(container(), cartId))!.id)).toHaveLength(1)
+      })
+
+      it("a run interrupted after releasing: the next run tells the merchant, once, and nothing is released twice", async () => {
+        const paid = await paidWithoutCallback({ limited: true })
+        await stockGone()
+        // AltaPay releases but its answer is lost, and the look-up that would confirm it fails.
+        store.sandbox().faults.add({ route: "releaseReservation", kind: "lost-answer" })
+        store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: Infinity })
+
+        const interrupted = await paymentSessionsJob(container(), afterGrace())
+        expect(interrupted.stopped).toBe(true)
+        expect(store.sandbox().transaction(paid.transactionId)!.status).toBe("released")
+        expect(await feed()).toHaveLength(0)
+        expect(await sessionExists(paid.sessionId)).toBe(true)
+
+        store.sandbox().faults.clear()
+        expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, released: 1 })
+        const notices = await feed()
+        expect(notices).toHaveLength(1)
+        expect(notices[0].data!.description).toMatch(/cannot be completed: Not enough stock/)
+        expect(ledgerEffects("release", paid.transactionId)).toHaveLength(1)
+        expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
+        expect(await sessionExists(paid.sessionId)).toBe(false)
+      })
+
+      it("two servers running the job at the same time: one order, one release, one notice", async () => {
+        const completable = await paidWithoutCallback()
+        const stuck = await paidWithoutCallback({ limited: true })
+        await stockGone()
+
+        const runs = await Promise.all([paymentSessionsJob(container(), afterGrace()), paymentSessionsJob(container(), afterGrace())])
+        const total = (outcome: string) => runs.reduce((sum, r) => sum + (r.counts[outcome] ?? 0), 0)
+        expect([total("order placed"), total("released")]).toEqual([1, 1])
+        expect(total("busy on another server") + total("settled meanwhile")).toBe(2)
+
+        const order = await orderForCart(container(), completable.cartId)
+        expect(await orderPayments(container(), order!.id)).toHaveLength(1)
+        expect(await orderForCart(container(), stuck.cartId)).toBeUndefined()
+        expect(ledgerEffects("release", stuck.transactionId)).toHaveLength(1)
+        expect(await feed()).toHaveLength(1)
+        // Whatever runs next finds nothing left to do.
+        expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
+      })
+    })
+  },
+})
+
+/** A product with one item in stock at the seeded location (the seeded ones are not stock-managed). */
+async function limitedProduct(container: MedusaContainer, seed: SeededStore): Promise<{ variantId: string; inventoryItemId: string }> {
+  const { result } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: "Limited print",
+          handle: "limited-print",
+          status: "published",
+          shipping_profile_id: seed.shippingProfile.id,
+          options: [{ title: "Size", values: ["A3"] }],
+          variants: [{ title: "A3", sku: "PRINT-A3", options: { Size: "A3" }, manage_inventory: true, prices: [{ currency_code: seed.currency, amount: 120 }] }],
+          sales_channels: [{ id: seed.salesChannel.id }],
+        },
+      ],
+    },
+  })
+  const variantId = result[0].variants[0].id
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "variant", fields: ["inventory_items.inventory_item_id"], filters: { id: variantId } })
+  const inventoryItemId = (data[0] as { inventory_items: Array<{ inventory_item_id: string }> }).inventory_items[0].inventory_item_id
+  await createInventoryLevelsWorkflow(container).run({ input: { inventory_levels: [{ inventory_item_id: inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 5 }] } })
+  return { variantId, inventoryItemId }
+}

@@ -1,0 +1,54 @@
+/**
+ * How the merchant learns of a payment no order claims. Such a payment has no order page, so it
+ * goes to the admin's notification feed (Medusa's notification module, channel "feed": the bell in
+ * the admin) and to the log as an error, with the AltaPay transaction to look up. One notice per
+ * transaction: the notification's idempotency key makes a second server's or a later run's the same.
+ */
+import type { INotificationModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+
+export interface UnclaimedPayment {
+  /** released: the reservation is released; captured: the money is taken and a person must refund it. */
+  kind: "released" | "captured"
+  providerId: string
+  sessionId: string
+  cartId: string | null
+  email: string | null
+  transactionId: string
+  /** e.g. "274.90 DKK". */
+  amount: string
+  why: string
+}
+
+export function noticeText(payment: UnclaimedPayment): { title: string; description: string } {
+  const where = payment.cartId ? `cart ${payment.cartId}${payment.email ? ` (${payment.email})` : ""}` : `payment session ${payment.sessionId}`
+  if (payment.kind === "released") {
+    return {
+      title: "AltaPay payment released: no order",
+      description: `A customer paid ${payment.amount} for ${where} but no order could be placed: ${payment.why}. The reservation (AltaPay transaction ${payment.transactionId}) was released, so the money is no longer held.`,
+    }
+  }
+  return {
+    title: "AltaPay payment captured without an order",
+    description: `A customer paid ${payment.amount} for ${where} and AltaPay captured it, but no order could be placed: ${payment.why}. Refund AltaPay transaction ${payment.transactionId} in AltaPay's merchant interface.`,
+  }
+}
+
+export async function tellMerchant(container: MedusaContainer, payment: UnclaimedPayment): Promise<void> {
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  const { title, description } = noticeText(payment)
+  logger.error(`${title} (${payment.providerId}, payment session ${payment.sessionId}): ${description}`)
+  if (!container.hasRegistration(Modules.NOTIFICATION)) return
+  try {
+    await container.resolve<INotificationModuleService>(Modules.NOTIFICATION).createNotifications({
+      to: "",
+      channel: "feed",
+      template: "admin-ui",
+      idempotency_key: `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
+      data: { title, description },
+    })
+  } catch (error) {
+    // No provider for the feed channel: the log line above is then the notice.
+    logger.warn(`AltaPay: the admin notification for transaction ${payment.transactionId} could not be created (${error instanceof Error ? error.message : String(error)}).`)
+  }
+}

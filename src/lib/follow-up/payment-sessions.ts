@@ -1,0 +1,266 @@
+/**
+ * The follow-up of AltaPay payment sessions Medusa still has as pending (or errored) after the
+ * grace period: the callback may have been lost and the customer may never come back.
+ *
+ * - Paid at AltaPay (amount and currency as sealed): Medusa's own payment processing runs, as the
+ *   callback would have, so the cart completes into exactly one order (Medusa returns the existing
+ *   order to every later completion).
+ * - Paid, but no order can claim it (the cart cannot be completed, the cart's order is paid by
+ *   another payment, AltaPay reserved another amount): the reservation is released under the
+ *   cart's and the payment's locks, the merchant is told why, and the session is retired.
+ * - Never paid, and older than the session lifetime: the session is retired (Medusa deletes it,
+ *   and the provider expires its AltaPay pages), so an old amount is never payable.
+ *
+ * Each session is handled under a lock of its own, taken without waiting: a second server running
+ * the same job skips what the first is doing, and finds it settled afterwards.
+ */
+import { randomUUID } from "node:crypto"
+import type { BigNumberInput, FilterablePaymentSessionProps, ILockingModule, IPaymentModuleService, Logger, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { completeCartWorkflow, deletePaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
+import { toBigNumber, toMinorUnits } from "../amounts"
+import { provenSessionData } from "../payment-data"
+import { noteReconciler } from "../reconciled-by"
+import type { AltaPayRegistration } from "../registrations"
+import { paymentLockKey } from "../scale-out"
+import { sessionStatusFor, transactionForOrder } from "../status"
+import { tellMerchant } from "./merchant-notice"
+import { releaseReservation } from "./release"
+import { nextBatch } from "./batches"
+import { isAltaPayOutage, isPermanentRefusal, messageOf, type RunReport } from "./run-report"
+
+const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR]
+/** A session (and a cart) is handled by one run at a time; a run that dies lets go after this long. */
+const LOCK_SECONDS = 5 * 60
+/** How long to wait for a cart another completion holds. */
+const CART_LOCK_WAIT_MS = 30_000
+/** The longest a payment link lives (the admin route's limit): an order's session stays payable that long. */
+const LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+/** Why a reservation was released, kept until the merchant has been told (a run may stop in between). */
+const REASON_TTL_SECONDS = 7 * 24 * 60 * 60
+
+interface SessionRow {
+  id: string
+  status: string
+  amount: BigNumberInput
+  currency_code: string
+  updated_at: string | Date
+  data?: Record<string, unknown> | null
+  payment?: { id: string } | null
+  payment_collection?: { id: string; cart?: { id: string; email?: string | null } | null; order?: { id: string } | null } | null
+}
+
+type Outcome =
+  | "order placed"
+  | "payment recorded"
+  | "released"
+  | "captured without order"
+  | "expired"
+  | "waiting"
+  | "waiting for Medusa"
+  | "settled meanwhile"
+  | "busy on another server"
+
+export async function followUpPaymentSessions(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
+  await new SessionFollowUp(container, registration, now, report).run()
+}
+
+class SessionFollowUp {
+  private readonly query: Pick<RemoteQueryFunction, "graph">
+  private readonly payments: IPaymentModuleService
+  private readonly locking: ILockingModule
+  private readonly logger: Logger
+
+  constructor(
+    private readonly container: MedusaContainer,
+    private readonly registration: AltaPayRegistration,
+    private readonly now: Date,
+    private readonly report: RunReport
+  ) {
+    this.query = container.resolve(ContainerRegistrationKeys.QUERY)
+    this.payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+    this.locking = container.resolve<ILockingModule>(Modules.LOCKING)
+    this.logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  }
+
+  async run(): Promise<void> {
+    const { providerId, options } = this.registration
+    const cutoff = new Date(this.now.getTime() - options.jobs.graceMinutes * 60_000)
+    const ids = await nextBatch(this.registration.store, `sessions:${providerId}`, options.jobs.batchSize, async (skip, take) =>
+      (
+        await this.payments.listPaymentSessions(
+          // `status` is a column of the model, though FilterablePaymentSessionProps does not list it.
+          { provider_id: providerId, status: FOLLOWED, updated_at: { $lte: cutoff.toISOString() } } as FilterablePaymentSessionProps,
+          { select: ["id"], skip, take, order: { updated_at: "ASC", id: "ASC" } }
+        )
+      ).map((s) => s.id)
+    )
+    this.report.looked(providerId, ids.length)
+    await this.report.each("payment session", ids, async (id) => this.report.count(await this.followUp(id)))
+  }
+
+  /** One session, under its own lock (skipped when another server holds it). */
+  private followUp(sessionId: string): Promise<Outcome> {
+    return this.holding(`altapay:follow-up:session:${sessionId}`, 0, () => this.examine(sessionId), "busy on another server")
+  }
+
+  private async examine(sessionId: string): Promise<Outcome> {
+    const session = await this.session(sessionId)
+    if (!session || !FOLLOWED.includes(session.status) || session.payment?.id) return "settled meanwhile"
+    const data = provenSessionData(session, this.registration.keys)
+    // Data the provider did not seal names no AltaPay session to ask about (a browser wrote it).
+    if (!data) return this.expired(session) ? this.expire(session) : "waiting"
+
+    const transaction = transactionForOrder(data.order_id, await this.registration.client.gateway.payments({ shopOrderId: data.order_id }))
+    const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
+    if (transaction && (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED)) return this.completeAsCallback(session, transaction, status)
+    if (transaction && reason && isPaid(transaction)) return this.giveBack(session, transaction, reason)
+    if (transaction && status === PaymentSessionStatus.CANCELED) return this.reportReleased(session, transaction)
+    return this.expired(session) ? this.expire(session) : "waiting"
+  }
+
+  /** What AltaPay's callback would have triggered: Medusa's processPaymentWorkflow. */
+  private async completeAsCallback(session: SessionRow, transaction: GatewayTransaction, status: PaymentSessionStatus): Promise<Outcome> {
+    const reserved = transaction.reservedAmount!
+    await noteReconciler(this.registration.store, session.id, "job")
+    await processPaymentWorkflow(this.container).run({
+      input: {
+        action: status === PaymentSessionStatus.CAPTURED ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED,
+        data: { session_id: session.id, amount: toBigNumber(reserved.minor, reserved.currency) },
+      },
+      throwOnError: false,
+    })
+    const cartId = session.payment_collection?.cart?.id
+    if (await this.claimed(session.id, cartId)) return cartId ? "order placed" : "payment recorded"
+    if (!cartId) return this.giveBack(session, transaction, `Medusa did not record the payment on payment collection ${session.payment_collection?.id ?? "(none)"}`)
+    if (await this.orderOf(cartId)) return this.giveBack(session, transaction, `cart ${cartId} already became an order, paid by another payment`)
+
+    // processPaymentWorkflow keeps going when the cart cannot complete; completing it once more
+    // says why (or places the order, when the first attempt only met a busy cart).
+    const { errors } = await completeCartWorkflow(this.container).run({ input: { id: cartId }, throwOnError: false })
+    if (await this.claimed(session.id, cartId)) return "order placed"
+    const error = errors[0]?.error
+    if (isAltaPayOutage(error)) throw error
+    if (!isPermanentRefusal(error)) {
+      this.logger.warn(`AltaPay follow-up: cart ${cartId} (payment session ${session.id}) could not be completed yet: ${messageOf(error)}; tried again next run.`)
+      return "waiting for Medusa"
+    }
+    return this.giveBack(session, transaction, `cart ${cartId} cannot be completed: ${messageOf(error)}`)
+  }
+
+  /**
+   * A payment no order can claim: released (captured money cannot be, and a person is told to
+   * refund it), the merchant told why, the session retired. Under the cart's lock, so a
+   * completion cannot authorize the session meanwhile; the release under the payment's lock.
+   */
+  private async giveBack(session: SessionRow, transaction: GatewayTransaction, why: string): Promise<Outcome> {
+    const cartId = session.payment_collection?.cart?.id
+    const run = async (): Promise<Outcome> => {
+      const fresh = await this.session(session.id)
+      // Authorized meanwhile: the reservation is a Medusa payment's, and only Medusa's cancel releases it.
+      if (!fresh || fresh.payment?.id) return "settled meanwhile"
+      const captured = (transaction.capturedAmount?.minor ?? 0) > 0
+      if (!captured) {
+        await this.registration.store.set(reasonKey(transaction.transactionId), why, REASON_TTL_SECONDS).catch(() => undefined)
+        await this.registration.scaleOut.paymentLock(paymentLockKey(transaction.transactionId), () => releaseReservation(this.registration.client, transaction.transactionId))
+      }
+      await this.tell(session, transaction, captured ? "captured" : "released", why)
+      await this.retire(session)
+      return captured ? "captured without order" : "released"
+    }
+    // Medusa's own lock of the cart (the key its completion takes); still held after a while: next run.
+    return cartId ? this.holding(cartId, CART_LOCK_WAIT_MS, run, "waiting for Medusa") : run()
+  }
+
+  /**
+   * Runs `job` holding `key` in Medusa's locking module, taken as Medusa's own steps take it:
+   * retried for up to `waitMs`, and a lock whose holder let it expire is taken over. Not had by
+   * then: `busy`, and the job does not run.
+   */
+  private async holding(key: string, waitMs: number, job: () => Promise<Outcome>, busy: Outcome): Promise<Outcome> {
+    const ownerId = `altapay-follow-up:${randomUUID()}`
+    const until = Date.now() + waitMs
+    for (;;) {
+      try {
+        await this.locking.acquire(key, { ownerId, expire: LOCK_SECONDS })
+        break
+      } catch {
+        if (Date.now() >= until) return busy
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+    }
+    try {
+      return await job()
+    } finally {
+      await this.locking.release(key, { ownerId }).catch(() => undefined)
+    }
+  }
+
+  /** Released earlier (a run stopped after releasing, or someone released it in AltaPay): make sure the merchant knows. */
+  private async reportReleased(session: SessionRow, transaction: GatewayTransaction): Promise<Outcome> {
+    const why = (await this.registration.store.get<string>(reasonKey(transaction.transactionId)).catch(() => undefined)) ?? "AltaPay shows the reservation released and no order claims it"
+    await this.tell(session, transaction, "released", why)
+    await this.retire(session)
+    return "released"
+  }
+
+  private async tell(session: SessionRow, transaction: GatewayTransaction, kind: "released" | "captured", why: string): Promise<void> {
+    const currency = session.currency_code.toUpperCase()
+    const reserved = transaction.reservedAmount
+    await tellMerchant(this.container, {
+      kind,
+      providerId: this.registration.providerId,
+      sessionId: session.id,
+      cartId: session.payment_collection?.cart?.id ?? null,
+      email: session.payment_collection?.cart?.email ?? null,
+      transactionId: transaction.transactionId,
+      amount: reserved ? `${reserved.decimal} ${reserved.currency || currency}` : `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`,
+      why,
+    })
+  }
+
+  /** Medusa deletes the session; the provider's deletePayment expires its unpaid AltaPay pages. */
+  private async retire(session: SessionRow): Promise<void> {
+    await deletePaymentSessionsWorkflow(this.container).run({ input: { ids: [session.id] } })
+  }
+
+  private async expire(session: SessionRow): Promise<Outcome> {
+    await this.retire(session)
+    return "expired"
+  }
+
+  private expired(session: SessionRow): boolean {
+    // A payment link for an order may be paid until it expires: its session lives at least as long.
+    const forOrder = !!session.payment_collection?.order && !session.payment_collection.cart
+    const lifetimeMs = Math.max(this.registration.options.jobs.sessionLifetimeMinutes * 60_000, forOrder ? LINK_LIFETIME_MS : 0)
+    return this.now.getTime() - new Date(session.updated_at).getTime() >= lifetimeMs
+  }
+
+  /** The session has a Medusa payment, and for a cart, the cart an order. */
+  private async claimed(sessionId: string, cartId: string | undefined): Promise<boolean> {
+    const fresh = await this.session(sessionId)
+    if (!fresh?.payment?.id) return false
+    return !cartId || !!(await this.orderOf(cartId))
+  }
+
+  private async session(id: string): Promise<SessionRow | undefined> {
+    const { data } = await this.query.graph({
+      entity: "payment_session",
+      fields: ["id", "status", "amount", "currency_code", "updated_at", "data", "payment.id", "payment_collection.id", "payment_collection.cart.id", "payment_collection.cart.email", "payment_collection.order.id"],
+      filters: { id },
+    })
+    return data[0] as SessionRow | undefined
+  }
+
+  private async orderOf(cartId: string): Promise<string | undefined> {
+    const { data } = await this.query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+    return (data[0] as { order_id?: string } | undefined)?.order_id
+  }
+}
+
+function isPaid(transaction: GatewayTransaction): boolean {
+  return statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])
+}
+
+const reasonKey = (transactionId: string) => `altapay:follow-up:release-reason:${transactionId}`

@@ -1,0 +1,30 @@
+/**
+ * Options of the plugin's scheduled follow-up jobs (src/jobs), given per AltaPay registration as
+ * the provider option `jobs`. Every registration is followed up with its own grace period, batch
+ * size and lifetimes; the jobs run at the shortest interval any registration asks for.
+ */
+import { z } from "zod"
+
+const minutes = z.number().int().min(0)
+
+export const jobOptionsSchema = z
+  .object({
+    /** How often the jobs run, in minutes. */
+    intervalMinutes: z.number().int().min(1).max(24 * 60).default(5),
+    /**
+     * How long after its last change a payment session still pending in Medusa is looked up at
+     * AltaPay: the callback and the customer's return normally settle it well within this.
+     */
+    graceMinutes: minutes.default(15),
+    /** Sessions (and payments with Open results) each run looks at, per registration. */
+    batchSize: z.number().int().min(1).max(1000).default(50),
+    /** After this long without a change, an unpaid session is retired: its AltaPay pages expire. */
+    sessionLifetimeMinutes: minutes.default(24 * 60),
+    /** An Open refund or capture AltaPay still does not show after this long is recorded as failed. */
+    openResultTimeoutHours: z.number().int().min(1).default(72),
+  })
+  .strict()
+
+export type JobOptions = z.output<typeof jobOptionsSchema>
+
+export const DEFAULT_JOB_OPTIONS: JobOptions = jobOptionsSchema.parse({})

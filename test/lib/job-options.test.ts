@@ -1,0 +1,23 @@
+/** The follow-up jobs' options: defaults a store that never sets them can rely on, and every bad value named at start-up. */
+import { parseAltaPayOptions } from "../../src/lib/options"
+
+const base = {
+  checkoutUrl: "https://testgateway.altapaysecure.com",
+  gatewayUrl: "https://testgateway.altapaysecure.com",
+  username: "api-user",
+  password: "api-password",
+  backendUrl: "https://shop.example",
+}
+
+it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime and 72 hours for Open results", () => {
+  const parsed = parseAltaPayOptions(base)
+  expect("options" in parsed && parsed.options.jobs).toEqual({ intervalMinutes: 5, graceMinutes: 15, batchSize: 50, sessionLifetimeMinutes: 1440, openResultTimeoutHours: 72 })
+})
+
+it("names every bad job option, and keeps the defaults of those not given", () => {
+  const parsed = parseAltaPayOptions({ ...base, jobs: { intervalMinutes: 0, graceMinutes: -1, batchSize: 1.5, every: 3 } })
+  const problems = "problems" in parsed ? parsed.problems.join("\n") : ""
+  for (const field of ["jobs.intervalMinutes", "jobs.graceMinutes", "jobs.batchSize", "every"]) expect(problems).toContain(field)
+  const partial = parseAltaPayOptions({ ...base, jobs: { graceMinutes: 30 } })
+  expect("options" in partial && partial.options.jobs).toMatchObject({ graceMinutes: 30, intervalMinutes: 5 })
+})
