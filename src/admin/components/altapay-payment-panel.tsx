@@ -135,7 +135,14 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
           {altapay.fraud.explanation ? ` – ${altapay.fraud.explanation}` : ""}
         </Row>
       )}
-      {altapay.terminal && <Row label="Terminal">{altapay.terminal}</Row>}
+      <Row label="Provider" testId="altapay-provider">
+        {payment.provider_id}
+      </Row>
+      {altapay.terminal && (
+        <Row label="Terminal" testId="altapay-terminal">
+          {altapay.terminal}
+        </Row>
+      )}
       {altapay.reconciliation_identifiers.length > 0 && (
         <div className="pt-2" data-testid="altapay-reconciliation">
           <Text size="small" leading="compact" weight="plus">
