@@ -19,7 +19,7 @@ import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
 import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../setup/store"
 import { TERMINALS } from "../storefront/two-terminals/terminals"
-import { buildAdminUi, serveAdminUi, type BuiltAdminUi } from "./browser/admin-ui"
+import { buildAdminUi, serveAdminUi, signInToAdmin, type BuiltAdminUi } from "./browser/admin-ui"
 
 const CARD = "pp_altapay_card"
 const MOBILEPAY = "pp_altapay_mobilepay"
@@ -224,11 +224,7 @@ medusaIntegrationTestRunner({
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
       const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } })
       try {
-        await page.goto(`${ui.url}/app/login`)
-        await page.locator('input[name="email"]').fill(email)
-        await page.locator('input[name="password"]').fill(password)
-        await page.locator('button[type="submit"]').click()
-        await page.waitForURL(/\/app\/orders/, { timeout: 30_000 })
+        await signInToAdmin(page, ui.url, email, password)
         await page.goto(`${ui.url}/app/orders/${order.orderId}`)
 
         // One panel (the card payment) and the link section, preset to the registration the order paid with.

@@ -49,33 +49,11 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
             <Text size="small" className="text-ui-fg-subtle shrink-0">
               Pay with
             </Text>
-            <Select value={providerId} onValueChange={setChosen} size="small">
-              <Select.Trigger className="min-w-0 flex-1">
-                <Select.Value />
-              </Select.Trigger>
-              <Select.Content>
-                {providers.map((provider) => (
-                  <Select.Item key={provider.id} value={provider.id}>
-                    {providerLabel(provider)}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select>
+            <Choice value={providerId} onChange={setChosen} options={providers.map((p) => ({ value: p.id, label: providerLabel(p) }))} className="min-w-0 flex-1" />
           </div>
         )}
         <div className="flex items-center gap-x-2">
-          <Select value={validity} onValueChange={setValidity} size="small">
-            <Select.Trigger className="w-32">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              {VALIDITY.map((option) => (
-                <Select.Item key={option.value} value={option.value}>
-                  {option.label}
-                </Select.Item>
-              ))}
-            </Select.Content>
-          </Select>
+          <Choice value={validity} onChange={setValidity} options={VALIDITY} className="w-32" />
           <Button size="small" variant="secondary" data-testid="altapay-create-link" isLoading={mutation.isPending} onClick={() => mutation.mutate()}>
             Create link
           </Button>
@@ -96,5 +74,23 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
         )}
       </div>
     </Container>
+  )
+}
+
+/** A small select of labelled values. */
+function Choice({ value, onChange, options, className }: { value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }>; className: string }) {
+  return (
+    <Select value={value} onValueChange={onChange} size="small">
+      <Select.Trigger className={className}>
+        <Select.Value />
+      </Select.Trigger>
+      <Select.Content>
+        {options.map((option) => (
+          <Select.Item key={option.value} value={option.value}>
+            {option.label}
+          </Select.Item>
+        ))}
+      </Select.Content>
+    </Select>
   )
 }
