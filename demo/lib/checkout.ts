@@ -55,14 +55,15 @@ export async function runCheckout({ medusaUrl, seed, adminLogin, sandbox }: Chec
   )
 
   const session = await flowStep(
-    () => startAltaPayCheckout({ sdk: store, cartId: cart.id }),
-    (s) => `AltaPay session + CUSTOMER token (POST /store/carts/:id/altapay-session)`
+    // The demo store registers AltaPay once per terminal: name the one to pay with.
+    () => startAltaPayCheckout({ sdk: store, cartId: cart.id, providerId: "pp_altapay_card" }),
+    (s) => `AltaPay session + CUSTOMER token on ${s.providerId} (POST /store/carts/:id/altapay-session)`
   )
 
   const payment = await flowStep(
     async () => {
       const methods = await listPaymentMethods(session)
-      const card = methods.find((m) => m.type === "CARD") ?? methods[0]
+      const card = methods.find((m) => m.metadata?.terminalName === session.terminal) ?? methods.find((m) => m.type === "CARD") ?? methods[0]
       if (!card) throw new Error("AltaPay offered no payment method for the session.")
       return { method: card, ...(await createPayment(session, card.id)) }
     },

@@ -17,7 +17,7 @@ import { REPO_ROOT } from "../setup/app/config"
 import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api } from "../setup/store"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
-import { buildAdminUi, serveAdminUi, type BuiltAdminUi, type ServedAdminUi } from "./browser/admin-ui"
+import { buildAdminUi, serveAdminUi, signInToAdmin, type BuiltAdminUi, type ServedAdminUi } from "./browser/admin-ui"
 
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts")
 
@@ -110,11 +110,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
         })
         try {
           const browserStart = Date.now()
-          await page.goto(`${ui.url}/app/login`)
-          await page.locator('input[name="email"]').fill(email)
-          await page.locator('input[name="password"]').fill(password)
-          await page.locator('button[type="submit"]').click()
-          await page.waitForURL(/\/app\/orders/, { timeout: 30_000 })
+          await signInToAdmin(page, ui.url, email, password)
 
           await page.goto(`${ui.url}/app/orders/${order.orderId}`)
           const panel = page.getByTestId("altapay-payment")

@@ -317,8 +317,9 @@ describe("two Medusa servers, one Redis, one AltaPay", () => {
     payment_session_id: string
     altapay: { session_id: string; token: string }
   }
+  // The demo store registers AltaPay once per terminal: the route pays on the registration named.
   const altapaySession = (server: MedusaServer, cartId: string) =>
-    ok<AltaPaySessionReply>(`altapay-session on ${server.name}`, call(server.url, "POST", `/store/carts/${cartId}/altapay-session`, { publishableKey: publishableKey(), body: {} }))
+    ok<AltaPaySessionReply>(`altapay-session on ${server.name}`, call(server.url, "POST", `/store/carts/${cartId}/altapay-session`, { publishableKey: publishableKey(), body: { provider_id: "pp_altapay_card" } }))
 
   const authenticates = (ledger: LedgerEntry[], role: "MERCHANT" | "CUSTOMER") => ledger.filter((e) => e.operation === "authenticate" && (e.params.role ?? "CUSTOMER") === role)
 

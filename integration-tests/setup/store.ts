@@ -307,12 +307,13 @@ export async function createCart(api: Api, seed: SeededStore, options: CreateCar
   return shipped.cart
 }
 
-/** POST /store/carts/:id/altapay-session through the storefront helper, as a browser would. */
-export function startSession(api: Api, seed: SeededStore, cartId: string, customerToken?: string): Promise<AltaPaySession> {
+/** POST /store/carts/:id/altapay-session through the storefront helper, as a browser would (`providerId`: the registration). */
+export function startSession(api: Api, seed: SeededStore, cartId: string, customerToken?: string, providerId?: string): Promise<AltaPaySession> {
   return startAltaPayCheckout({
     medusaUrl: api.defaults.baseURL!,
     publishableKey: seed.publishableKey,
     cartId,
+    ...(providerId ? { providerId } : {}),
     ...(customerToken ? { headers: { authorization: `Bearer ${customerToken}` } } : {}),
   })
 }
@@ -347,9 +348,10 @@ export async function payWithAltaPay(session: AltaPaySession, outcomeOrOptions: 
   const options: PayOptions = typeof outcomeOrOptions === "string" ? { outcome: outcomeOrOptions } : outcomeOrOptions
   const outcome = options.outcome ?? "authorize"
   const methods = await listPaymentMethods(session)
-  const card = methods.find((m) => m.type === "CARD") ?? methods[0]
-  if (!card) throw new Error("AltaPay offered no payment method")
-  const payment = await createPayment(session, card.id)
+  // The registration's own terminal, as a storefront offering it would choose; else a card.
+  const method = methods.find((m) => !!session.terminal && m.metadata?.terminalName === session.terminal) ?? methods.find((m) => m.type === "CARD") ?? methods[0]
+  if (!method) throw new Error("AltaPay offered no payment method")
+  const payment = await createPayment(session, method.id)
   if (options.sandbox && options.callback === false) {
     await options.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
     return { session, paymentId: payment.paymentId }
@@ -417,10 +419,10 @@ export async function createAltaPayOrder(
   seed: SeededStore,
   container: MedusaContainer,
   sandbox: Sandbox,
-  options: CreateCartOptions & { callback?: boolean } = {}
+  options: CreateCartOptions & { callback?: boolean; providerId?: string } = {}
 ): Promise<AltaPayOrder> {
   const cart = await createCart(api, seed, options)
-  const session = await startSession(api, seed, cart.id, options.customerToken)
+  const session = await startSession(api, seed, cart.id, options.customerToken, options.providerId)
   await payWithAltaPay(session, options.callback ? {} : { sandbox, callback: false })
   const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed, options.customerToken) })
   if (data.type !== "order") throw new Error(`Cart ${cart.id} did not complete: ${JSON.stringify(data.error ?? data)}`)

@@ -149,7 +149,8 @@ medusaIntegrationTestRunner({
       expect(res.headers["cache-control"]).toBe("no-store")
       expect(res.data).toEqual({
         payment_session_id: expect.stringMatching(/^payses_/),
-        altapay: { session_id: expect.any(String), token: expect.stringMatching(/^eyJ/), expires_at: expect.any(String), checkout_url: store.sandbox().checkoutUrl },
+        provider_id: "pp_altapay_altapay",
+        altapay: { session_id: expect.any(String), token: expect.stringMatching(/^eyJ/), expires_at: expect.any(String), checkout_url: store.sandbox().checkoutUrl, terminal: "AltaPay Sandbox Test Terminal" },
       })
       const sent = sentSession(res.data.payment_session_id)
       expect(sent.orderId).toBe(res.data.payment_session_id)

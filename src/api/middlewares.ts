@@ -17,13 +17,14 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
   try {
     const provider = (req.params as Record<string, string | undefined> | undefined)?.provider ?? req.path.split("/").pop() ?? ""
     if (provider.startsWith("altapay_")) {
-      const { options } = altapayOptionsFromConfig(req.scope)
+      // Medusa's webhook route serves provider pp_<provider>: stamp with that registration's keys.
+      const { options } = altapayOptionsFromConfig(req.scope, `pp_${provider}`)
       const raw = (req as MedusaRequest & { rawBody?: unknown }).rawBody
       const body = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === "string" ? raw : "", "utf8")
       req.headers[ARRIVAL_HEADER] = arrivalStamp(body, serverKeys(options, "webhook-arrival"))
     }
   } catch {
-    // No AltaPay provider configured here: nothing to stamp; the provider then judges by the time it runs.
+    // No such AltaPay provider configured here: nothing to stamp; the provider then judges by the time it runs.
   }
   next()
 }

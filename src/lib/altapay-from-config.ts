@@ -3,6 +3,10 @@
  * payment links). They find the provider's options in the Payment module's config and use the
  * process-wide shared client wired to the same cache and locking modules, so the MERCHANT token
  * and connections are the provider's too (across servers when those modules are Redis).
+ *
+ * A store may register the provider several times, once per AltaPay terminal (pp_altapay_card,
+ * pp_altapay_mobilepay): each registration has its own options, so routes pick the registration
+ * by Medusa's provider id (a payment's own, or the one a request names).
  */
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -17,21 +21,41 @@ interface ProviderEntry {
   options?: Record<string, unknown>
 }
 
-/** The provider entry whose resolve points at this package's AltaPay provider. */
-export function findAltaPayProviderEntry(configModule: ConfigModule): ProviderEntry | undefined {
-  const providers = paymentProviderEntries(configModule)
-  return providers.find((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve)) ?? providers.find((p) => p.id === "altapay")
+/** Medusa names a payment provider `pp_<identifier>_<id>`; ours has the identifier "altapay". */
+export function altapayProviderId(entry: Pick<ProviderEntry, "id">): string {
+  return `pp_altapay_${entry.id ?? "altapay"}`
 }
 
-/** Every provider entry whose resolve points at this package's AltaPay provider (one per terminal). */
+/** Every provider entry whose resolve points at this package's AltaPay provider, in config order. */
 export function findAltaPayProviderEntries(configModule: ConfigModule): ProviderEntry[] {
-  return paymentProviderEntries(configModule).filter((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve))
-}
-
-function paymentProviderEntries(configModule: ConfigModule): ProviderEntry[] {
   const modules = configModule.modules as Record<string, unknown> | undefined
   const payment = (modules?.[Modules.PAYMENT] ?? modules?.payment) as { options?: { providers?: ProviderEntry[] } } | undefined
-  return payment?.options?.providers ?? []
+  const providers = payment?.options?.providers ?? []
+  const byResolve = providers.filter((p) => typeof p.resolve === "string" && /altapay/i.test(p.resolve))
+  return byResolve.length > 0 ? byResolve : providers.filter((p) => p.id === "altapay")
+}
+
+/** Medusa's ids of this store's AltaPay registrations (pp_altapay_<id>), in config order. */
+export function altapayProviderIds(scope: MedusaContainer): string[] {
+  return findAltaPayProviderEntries(configModuleOf(scope)).map(altapayProviderId)
+}
+
+/**
+ * The registration a request works with: `providerId` when given (it must be one of this store's
+ * AltaPay registrations), else the only one. Several registrations and none named, or a name that
+ * is not one of them, is a 400 that lists the choices.
+ */
+export function chooseAltaPayEntry(entries: ProviderEntry[], providerId: string | undefined): ProviderEntry {
+  const choices = entries.map(altapayProviderId)
+  if (providerId !== undefined) {
+    const entry = entries.find((e) => altapayProviderId(e) === providerId)
+    if (entry) return entry
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id ${JSON.stringify(providerId)} is not an AltaPay provider of this store: use one of ${choices.join(", ")}.`)
+  }
+  if (entries.length > 1) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `This store registers several AltaPay providers: give provider_id, one of ${choices.join(", ")}.`)
+  }
+  return entries[0]
 }
 
 /** Parsed once per options object: routes ask on every request. */
@@ -43,23 +67,40 @@ export function parsedFor(options: Record<string, unknown>): ReturnType<typeof p
   return parsed
 }
 
-export function altapayOptionsFromConfig(scope: MedusaContainer): { options: AltaPayOptions; providerId: string; entry: ProviderEntry } {
-  const entry = findAltaPayProviderEntry(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
-  if (!entry?.options) {
+export interface AltaPayRegistration {
+  /** Medusa's provider id, pp_altapay_<id>. */
+  providerId: string
+  options: AltaPayOptions
+  entry: ProviderEntry
+}
+
+/** The options of registration `providerId` (or of the only one): see chooseAltaPayEntry. */
+export function altapayOptionsFromConfig(scope: MedusaContainer, providerId?: string): AltaPayRegistration {
+  const entries = findAltaPayProviderEntries(configModuleOf(scope))
+  if (entries.length === 0) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
       "The AltaPay provider is not configured: add medusa-payment-altapay/providers/altapay to the Payment module's providers in medusa-config."
     )
   }
+  const entry = chooseAltaPayEntry(entries, providerId)
+  const id = altapayProviderId(entry)
+  if (!entry.options) throw new MedusaError(MedusaError.Types.INVALID_DATA, `The AltaPay provider ${id} has no options in medusa-config.`)
   const parsed = parsedFor(entry.options)
-  if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
-  return { options: parsed.options, providerId: `pp_altapay_${entry.id ?? "altapay"}`, entry }
+  if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options of ${id} are invalid: ${parsed.problems.join("; ")}`)
+  return { options: parsed.options, providerId: id, entry }
 }
 
-export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string; scaleOut: ScaleOut } {
-  const { options, providerId } = altapayOptionsFromConfig(scope)
+/** Registration `providerId` (or the only one) with its client, cache and locks: see chooseAltaPayEntry. */
+export function altapayFromConfig(scope: MedusaContainer, providerId?: string): { options: AltaPayOptions; client: AltaPayClient; providerId: string; scaleOut: ScaleOut } {
+  const registration = altapayOptionsFromConfig(scope, providerId)
   const scaleOut = providerScaleOut(scope)
-  return { options, client: sharedAltaPayClient(options, undefined, scaleOut), providerId, scaleOut }
+  // One client per distinct credentials and modules: registrations of one API user share it.
+  return { options: registration.options, client: sharedAltaPayClient(registration.options, undefined, scaleOut), providerId: registration.providerId, scaleOut }
+}
+
+function configModuleOf(scope: MedusaContainer): ConfigModule {
+  return scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE)
 }
 
 /**
@@ -67,7 +108,7 @@ export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOpt
  * provider's cache and locks (the same instances), or use this process's, as the provider does.
  */
 export function providerScaleOut(scope: MedusaContainer): ScaleOut {
-  const dependencies = paymentModuleDependencies(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
+  const dependencies = paymentModuleDependencies(configModuleOf(scope))
   return scaleOutFrom((name) => (dependencies.has(name) && scope.hasRegistration(name) ? scope.resolve(name) : undefined))
 }
 

@@ -22,8 +22,9 @@ export interface PaymentDataAccess {
   lookupTransaction: (transactionId: string) => Promise<GatewayTransaction | undefined>
 }
 
-export function paymentDataAccess(container: MedusaContainer): PaymentDataAccess {
-  const { options, client, scaleOut } = altapayFromConfig(container)
+/** Access to the data of payments made with AltaPay registration `providerId` (its keys, client and locks). */
+export function paymentDataAccess(container: MedusaContainer, providerId: string): PaymentDataAccess {
+  const { options, client, scaleOut } = altapayFromConfig(container, providerId)
   return dataAccessFor(options, client, scaleOut)
 }
 
@@ -52,17 +53,22 @@ export function withPaymentLock<T>(access: PaymentDataAccess, transactionId: str
 
 /**
  * Changes payment `paymentId`'s data under its lock. `change` gets the newest copy and returns the
- * new data, or undefined to leave it as it is. `access` defaults to the first AltaPay registration's.
+ * new data, or undefined to leave it as it is. `registrationAccess` defaults to that of the payment's
+ * own registration (its provider_id).
  */
 export async function changePaymentData(
   container: MedusaContainer,
   paymentId: string,
   change: (latest: AltaPayPaymentData) => AltaPayPaymentData | undefined | Promise<AltaPayPaymentData | undefined>,
-  access: PaymentDataAccess = paymentDataAccess(container)
+  registrationAccess?: PaymentDataAccess
 ): Promise<void> {
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const [payment] = await payments.listPayments({ id: paymentId }, { select: ["id", "provider_id", "data"] })
+  if (!payment) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment ${paymentId} was not found.`)
+  // The payment's own registration: its seal keys and locks, whichever AltaPay terminal it paid on.
+  const access = registrationAccess ?? paymentDataAccess(container, payment.provider_id)
   const read = async () => (await payments.listPayments({ id: paymentId }, { select: ["id", "data"] }))[0]?.data
-  const { transaction_id: transactionId } = await newestPaymentData(access, paymentId, await read())
+  const { transaction_id: transactionId } = await newestPaymentData(access, paymentId, payment.data)
   await withPaymentLock(access, transactionId, async () => {
     const latest = await newestPaymentData(access, paymentId, await read())
     const changed = await change(latest)

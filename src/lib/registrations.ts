@@ -7,7 +7,7 @@
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { AltaPayClient } from "../altapay"
-import { findAltaPayProviderEntries, parsedFor, providerScaleOut } from "./altapay-from-config"
+import { altapayProviderId, findAltaPayProviderEntries, parsedFor, providerScaleOut } from "./altapay-from-config"
 import type { AltaPayOptions } from "./options"
 import { dataAccessFor, type PaymentDataAccess } from "./payment-data-writer"
 import { processStore, type ScaleOut, type SharedStore } from "./scale-out"
@@ -36,7 +36,7 @@ export function altapayRegistrations(scope: MedusaContainer): AltaPayRegistratio
     const options = parsed.options
     return [
       {
-        providerId: `pp_altapay_${entry.id ?? "altapay"}`,
+        providerId: altapayProviderId(entry),
         options,
         client: sharedAltaPayClient(options, undefined, scaleOut),
         scaleOut,

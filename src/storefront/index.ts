@@ -33,6 +33,11 @@ export interface MedusaSdkLike {
 
 export interface StartAltaPayCheckoutOptions {
   cartId: string
+  /**
+   * The AltaPay registration to pay with (`pp_altapay_<id>`, e.g. pp_altapay_mobilepay). Needed
+   * when the store registers the provider once per terminal; with one registration it may be left out.
+   */
+  providerId?: string
   /** A @medusajs/js-sdk instance (preferred): it knows the backend URL, key and customer auth. */
   sdk?: MedusaSdkLike
   /** Without `sdk`: the Medusa backend URL, e.g. https://api.shop.example */
@@ -60,6 +65,10 @@ export interface AltaPaySession {
   checkoutUrl: string
   /** Medusa payment session id (AltaPay's shop_orderid). */
   paymentSessionId: string
+  /** The AltaPay registration of the session (pp_altapay_<id>), when Medusa names it. */
+  providerId?: string
+  /** That registration's terminal: pay with the method whose `metadata.terminalName` it is. */
+  terminal?: string | null
 }
 
 export interface AltaPayPaymentMethod {
@@ -88,7 +97,8 @@ export interface AltaPayCallOptions {
 
 interface RouteAnswer {
   payment_session_id: string
-  altapay: { session_id: string; token: string; expires_at: string; checkout_url: string }
+  provider_id?: string
+  altapay: { session_id: string; token: string; expires_at: string; checkout_url: string; terminal?: string | null }
 }
 
 /**
@@ -99,7 +109,8 @@ interface RouteAnswer {
 export async function startAltaPayCheckout(options: StartAltaPayCheckoutOptions): Promise<AltaPaySession> {
   if (!options.cartId) throw new AltaPaySessionRequestError("startAltaPayCheckout: cartId is required.")
   const path = `/store/carts/${encodeURIComponent(options.cartId)}/altapay-session`
-  const answer = options.sdk ? await viaSdk(options.sdk, path, options.signal) : await viaFetch(path, options)
+  const body = options.providerId ? { provider_id: options.providerId } : {}
+  const answer = options.sdk ? await viaSdk(options.sdk, path, body, options.signal) : await viaFetch(path, body, options)
   if (!answer?.altapay?.token || !answer.altapay.session_id || !answer.altapay.checkout_url) {
     throw new AltaPaySessionRequestError(`Medusa's ${path} answered without an AltaPay session: is medusa-payment-altapay's plugin loaded (plugins: [...] in medusa-config)?`)
   }
@@ -109,6 +120,8 @@ export async function startAltaPayCheckout(options: StartAltaPayCheckoutOptions)
     expiresAt: answer.altapay.expires_at,
     checkoutUrl: answer.altapay.checkout_url.replace(/\/+$/, ""),
     paymentSessionId: answer.payment_session_id,
+    ...(answer.provider_id ? { providerId: answer.provider_id } : {}),
+    ...(answer.altapay.terminal !== undefined ? { terminal: answer.altapay.terminal } : {}),
   }
 }
 
@@ -145,9 +158,9 @@ export async function createPayment(session: AltaPaySession, paymentMethodId: st
 
 // --- Medusa -------------------------------------------------------------------------------
 
-async function viaSdk(sdk: MedusaSdkLike, path: string, signal?: AbortSignal): Promise<RouteAnswer> {
+async function viaSdk(sdk: MedusaSdkLike, path: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<RouteAnswer> {
   try {
-    return await sdk.client.fetch<RouteAnswer>(path, { method: "POST", body: {}, signal })
+    return await sdk.client.fetch<RouteAnswer>(path, { method: "POST", body, signal })
   } catch (error) {
     // js-sdk's FetchError carries status and Medusa's message, not the error type.
     const e = error as { status?: unknown; message?: unknown }
@@ -158,7 +171,7 @@ async function viaSdk(sdk: MedusaSdkLike, path: string, signal?: AbortSignal): P
   }
 }
 
-async function viaFetch(path: string, options: StartAltaPayCheckoutOptions): Promise<RouteAnswer> {
+async function viaFetch(path: string, requestBody: Record<string, unknown>, options: StartAltaPayCheckoutOptions): Promise<RouteAnswer> {
   if (!options.medusaUrl) throw new AltaPaySessionRequestError("startAltaPayCheckout: pass `sdk` (a @medusajs/js-sdk instance) or `medusaUrl` and `publishableKey`.")
   if (!options.publishableKey) throw new AltaPaySessionRequestError("startAltaPayCheckout: `publishableKey` is required with `medusaUrl` (Medusa's /store routes need it).")
   const doFetch = options.fetch ?? defaultFetch()
@@ -167,7 +180,7 @@ async function viaFetch(path: string, options: StartAltaPayCheckoutOptions): Pro
     res = await doFetch(`${options.medusaUrl.replace(/\/+$/, "")}${path}`, {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/json", "x-publishable-api-key": options.publishableKey, ...options.headers },
-      body: "{}",
+      body: JSON.stringify(requestBody),
       ...(options.credentials ? { credentials: options.credentials } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     })

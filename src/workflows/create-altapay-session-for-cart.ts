@@ -23,6 +23,8 @@ export type CreateAltaPaySessionForCartInput = LoadAltaPayCartInput
 export interface CreateAltaPaySessionForCartOutput {
   payment_session_id: string
   altapay_session_id: string
+  /** ISO 4217, upper case: the cart's currency (it picks the registration's terminal). */
+  currency_code: string
   /** True when an existing matching session was returned instead of a new one. */
   reused: boolean
 }
@@ -60,12 +62,12 @@ export const createAltaPaySessionForCartWorkflow = createWorkflow(
     releaseLockStep({ key: lockKey })
 
     const result = transform({ cart, created }, ({ cart, created }): CreateAltaPaySessionForCartOutput => {
-      if (cart.reusable_session) return { ...cart.reusable_session, reused: true }
+      if (cart.reusable_session) return { ...cart.reusable_session, currency_code: cart.currency_code, reused: true }
       const altapaySessionId = (created?.data as { altapay_session_id?: unknown } | undefined)?.altapay_session_id
       if (!created?.id || typeof altapaySessionId !== "string") {
         throw new Error("The AltaPay provider created a payment session without an AltaPay session id.")
       }
-      return { payment_session_id: created.id, altapay_session_id: altapaySessionId, reused: false }
+      return { payment_session_id: created.id, altapay_session_id: altapaySessionId, currency_code: cart.currency_code, reused: false }
     })
     return new WorkflowResponse(result)
   }

@@ -51,9 +51,14 @@ function fakeMedusa(pair: SandboxPair) {
       const cartId = decodeURIComponent(match[1])
       const session = await pair.client.checkout.createSession({ orderId: `payses_${cartId}`, amountMinor: 12500, currency: "DKK" })
       const issued = await pair.client.tokens.customerToken(session.sessionId)
+      // The route names the registration and its terminal when the browser asked for one.
+      const providerId = (JSON.parse(body || "{}") as { provider_id?: string }).provider_id
+      const registration = providerId ? { provider_id: providerId } : {}
+      const terminal = providerId ? { terminal: "MobilePay Sandbox Terminal" } : {}
       reply(200, {
         payment_session_id: `payses_${cartId}`,
-        altapay: { session_id: session.sessionId, token: issued.token, expires_at: issued.expiresAt.toISOString(), checkout_url: `${pair.sandbox.checkoutUrl}/` },
+        ...registration,
+        altapay: { session_id: session.sessionId, token: issued.token, expires_at: issued.expiresAt.toISOString(), checkout_url: `${pair.sandbox.checkoutUrl}/`, ...terminal },
       })
     })
   })
@@ -109,6 +114,18 @@ describe("storefront helper", () => {
 
     const used = pair.sandbox.ledger().filter((e) => e.operation === "session.paymentMethods" || e.operation === "payment.create")
     expect(used.map((e) => e.auth)).toEqual(["bearer:CUSTOMER", "bearer:CUSTOMER"])
+  })
+
+  it("asks for the registration named by providerId, and hands back its terminal to choose the method by", async () => {
+    const viaFetch = await startAltaPayCheckout({ medusaUrl, publishableKey: PUBLISHABLE_KEY, cartId: "cart_1", providerId: "pp_altapay_mobilepay" })
+    const sdk = new Medusa({ baseUrl: medusaUrl, publishableKey: PUBLISHABLE_KEY, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } })
+    const viaSdk = await startAltaPayCheckout({ sdk, cartId: "cart_2", providerId: "pp_altapay_mobilepay" })
+    expect(medusa.calls.map((c) => JSON.parse(c.body))).toEqual([{ provider_id: "pp_altapay_mobilepay" }, { provider_id: "pp_altapay_mobilepay" }])
+    for (const session of [viaFetch, viaSdk]) {
+      expect(session).toMatchObject({ providerId: "pp_altapay_mobilepay", terminal: "MobilePay Sandbox Terminal" })
+      const methods = await listPaymentMethods(session)
+      expect(methods.find((m) => m.metadata?.terminalName === session.terminal)).toMatchObject({ type: "WALLET" })
+    }
   })
 
   it("works through @medusajs/js-sdk, which sends the publishable key and the customer's token", async () => {

@@ -145,3 +145,19 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL): void {
   })
   req.pipe(upstream)
 }
+
+/** The slice of a playwright-core Page that signing in uses. */
+interface SignInPage {
+  goto(url: string): Promise<unknown>
+  locator(selector: string): { fill(value: string): Promise<void>; click(): Promise<void> }
+  waitForURL(url: RegExp, options?: { timeout?: number }): Promise<void>
+}
+
+/** Signs into the served admin with the login form, as a merchant does; lands on the orders list. */
+export async function signInToAdmin(page: SignInPage, adminUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${adminUrl}/app/login`)
+  await page.locator('input[name="email"]').fill(email)
+  await page.locator('input[name="password"]').fill(password)
+  await page.locator('button[type="submit"]').click()
+  await page.waitForURL(/\/app\/orders/, { timeout: 30_000 })
+}

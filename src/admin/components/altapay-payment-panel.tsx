@@ -135,7 +135,14 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
           {altapay.fraud.explanation ? ` – ${altapay.fraud.explanation}` : ""}
         </Row>
       )}
-      {altapay.terminal && <Row label="Terminal">{altapay.terminal}</Row>}
+      <Row label="Provider" testId="altapay-provider">
+        {payment.provider_id}
+      </Row>
+      {altapay.terminal && (
+        <Row label="Terminal" testId="altapay-terminal">
+          {altapay.terminal}
+        </Row>
+      )}
       {payment.reconciled && (
         <Row label="Last reconciled" testId="altapay-reconciled">
           {formatDate(payment.reconciled.at)} by {payment.reconciled.by}

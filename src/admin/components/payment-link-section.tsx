@@ -1,12 +1,14 @@
 /**
  * A payment link for the amount still due on the order (phone and e-mail orders): AltaPay's
  * hosted payment page, valid for the chosen time; paying it completes the usual AltaPay flow.
+ * A store with several AltaPay registrations (one per terminal) picks the one to pay with.
  */
 import { Button, Container, Copy, Heading, Select, Text, toast } from "@medusajs/ui"
-import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
-import { createAltaPayPaymentLink, type AdminAltaPayPaymentLinkResponse } from "../lib/altapay-api"
+import { altapayProvidersQueryKey, createAltaPayPaymentLink, getAltaPayProviders, type AdminAltaPayPaymentLinkResponse } from "../lib/altapay-api"
 import { formatDate, formatMoney } from "../lib/format"
+import { defaultProviderId, providerLabel } from "../lib/providers"
 
 const VALIDITY = [
   { value: String(60 * 60), label: "1 hour" },
@@ -14,13 +16,16 @@ const VALIDITY = [
   { value: String(7 * 24 * 60 * 60), label: "7 days" },
 ]
 
-export function PaymentLinkSection({ orderId }: { orderId: string }) {
+export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; paidWith: string[] }) {
   const queryClient = useQueryClient()
   const [validity, setValidity] = useState(VALIDITY[1].value)
   const [link, setLink] = useState<AdminAltaPayPaymentLinkResponse | undefined>()
+  const { data: providers = [] } = useQuery({ queryKey: altapayProvidersQueryKey, queryFn: getAltaPayProviders })
+  const [chosen, setChosen] = useState<string | undefined>()
+  const providerId = chosen ?? defaultProviderId(providers, paidWith)
 
   const mutation = useMutation({
-    mutationFn: () => createAltaPayPaymentLink({ order_id: orderId, validity_seconds: Number(validity) }),
+    mutationFn: () => createAltaPayPaymentLink({ order_id: orderId, ...(providerId ? { provider_id: providerId } : {}), validity_seconds: Number(validity) }),
     onSuccess: (created) => {
       setLink(created)
       toast.success("Payment link created", { description: `${formatMoney(created.amount)}, valid until ${formatDate(created.payment_link.expires_at)}.` })
@@ -39,19 +44,16 @@ export function PaymentLinkSection({ orderId }: { orderId: string }) {
         <Text size="small" className="text-ui-fg-subtle">
           Send the customer a link to pay the amount due on this order.
         </Text>
+        {providers.length > 1 && providerId && (
+          <div className="flex items-center gap-x-2" data-testid="altapay-link-provider">
+            <Text size="small" className="text-ui-fg-subtle shrink-0">
+              Pay with
+            </Text>
+            <Choice value={providerId} onChange={setChosen} options={providers.map((p) => ({ value: p.id, label: providerLabel(p) }))} className="min-w-0 flex-1" />
+          </div>
+        )}
         <div className="flex items-center gap-x-2">
-          <Select value={validity} onValueChange={setValidity} size="small">
-            <Select.Trigger className="w-32">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              {VALIDITY.map((option) => (
-                <Select.Item key={option.value} value={option.value}>
-                  {option.label}
-                </Select.Item>
-              ))}
-            </Select.Content>
-          </Select>
+          <Choice value={validity} onChange={setValidity} options={VALIDITY} className="w-32" />
           <Button size="small" variant="secondary" data-testid="altapay-create-link" isLoading={mutation.isPending} onClick={() => mutation.mutate()}>
             Create link
           </Button>
@@ -66,10 +68,29 @@ export function PaymentLinkSection({ orderId }: { orderId: string }) {
             </div>
             <Text size="xsmall" className="text-ui-fg-subtle">
               {formatMoney(link.amount)} · expires {formatDate(link.payment_link.expires_at)}
+              {providers.length > 1 ? ` · ${link.provider_id.replace(/^pp_altapay_/, "")}` : ""}
             </Text>
           </div>
         )}
       </div>
     </Container>
+  )
+}
+
+/** A small select of labelled values. */
+function Choice({ value, onChange, options, className }: { value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }>; className: string }) {
+  return (
+    <Select value={value} onValueChange={onChange} size="small">
+      <Select.Trigger className={className}>
+        <Select.Value />
+      </Select.Trigger>
+      <Select.Content>
+        {options.map((option) => (
+          <Select.Item key={option.value} value={option.value}>
+            {option.label}
+          </Select.Item>
+        ))}
+      </Select.Content>
+    </Select>
   )
 }

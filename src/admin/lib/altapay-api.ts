@@ -2,10 +2,11 @@
 import type { AdminAltaPayPaymentResponse } from "../../api/admin/altapay/payments/[id]/route"
 import type { AdminAltaPayItemRefundResponse } from "../../api/admin/altapay/payments/[id]/refunds/route"
 import type { AdminAltaPayPaymentLinkResponse } from "../../api/admin/altapay/payment-links/route"
+import type { AdminAltaPayProvider, AdminAltaPayProvidersResponse } from "../../api/admin/altapay/providers/route"
 import { adminFetch } from "./admin-fetch"
 
 export type { AdminAltaPayPayment, AdminAltaPayRefund, Money } from "../../api/admin/altapay/_lib/payment-view"
-export type { AdminAltaPayItemRefundResponse, AdminAltaPayPaymentLinkResponse }
+export type { AdminAltaPayItemRefundResponse, AdminAltaPayPaymentLinkResponse, AdminAltaPayProvider }
 
 export interface ItemRefundInput {
   items: Array<{ line_item_id: string; quantity: number }>
@@ -21,5 +22,9 @@ export const getAltaPayPayment = (paymentId: string) =>
 export const refundAltaPayItems = (paymentId: string, input: ItemRefundInput) =>
   adminFetch<AdminAltaPayItemRefundResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}/refunds`, { method: "POST", body: input })
 
-export const createAltaPayPaymentLink = (input: { order_id: string; validity_seconds?: number }) =>
+export const altapayProvidersQueryKey = ["altapay", "providers"] as const
+
+export const getAltaPayProviders = () => adminFetch<AdminAltaPayProvidersResponse>("/admin/altapay/providers").then((r) => r.providers)
+
+export const createAltaPayPaymentLink = (input: { order_id: string; provider_id?: string; validity_seconds?: number }) =>
   adminFetch<AdminAltaPayPaymentLinkResponse>("/admin/altapay/payment-links", { method: "POST", body: input })

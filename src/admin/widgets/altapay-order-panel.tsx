@@ -18,6 +18,12 @@ function amountDue(order: AdminOrder): boolean {
   return unpaid || pending > 0
 }
 
+/** The AltaPay registrations the order's payments were made with, oldest payment first. */
+function providersByAge(payments: AdminPayment[]): string[] {
+  const time = (p: AdminPayment) => new Date(p.created_at ?? 0).getTime() || 0
+  return [...payments].sort((a, b) => time(a) - time(b)).map((p) => p.provider_id)
+}
+
 const AltaPayOrderPanel = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   const payments: AdminPayment[] = (order.payment_collections ?? []).flatMap((c) => c.payments ?? []).filter((p) => ALTAPAY_PROVIDER.test(p.provider_id))
   const due = amountDue(order)
@@ -30,7 +36,7 @@ const AltaPayOrderPanel = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
         {payments.map((payment) => (
           <AltaPayPaymentPanel key={payment.id} orderId={order.id} paymentId={payment.id} />
         ))}
-        {due && <PaymentLinkSection orderId={order.id} />}
+        {due && <PaymentLinkSection orderId={order.id} paidWith={providersByAge(payments)} />}
       </div>
     </TooltipProvider>
   )

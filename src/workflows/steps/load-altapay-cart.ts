@@ -88,7 +88,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   if (cart.completed_at) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cart ${cart.id} is already completed: it has an order and needs no new payment.`)
   }
-  assertNotPaid(cart, input.provider_id)
+  assertNotPaid(cart)
   const currency = cart.currency_code.toUpperCase()
   assertCurrencySupported(currency, input.supported_currencies)
   if (!(cart.items ?? []).some(Boolean)) {
@@ -118,7 +118,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
     customer: cartCustomer(cart),
     payment_collection_id: collection?.id,
     payment_collection_stale: stale,
-    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines, serverKeys(altapayOptionsFromConfig(container).options, "payment-data-seal")),
+    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines, serverKeys(altapayOptionsFromConfig(container, input.provider_id).options, "payment-data-seal")),
   }
   return new StepResponse(result)
 })
@@ -142,11 +142,13 @@ function assertCustomerMayPay(cart: LoadedCart, actorId: string | undefined): vo
 }
 
 /**
- * A cart whose AltaPay session is authorized (paid, but the cart not completed yet) gets no new
- * token: with one the browser could reserve the money a second time.
+ * A cart with an authorized payment session (paid, but the cart not completed yet) gets no new
+ * token: with one the browser could reserve the money a second time. Any provider's session
+ * counts: a session for another registration (pp_altapay_card paid, pp_altapay_mobilepay asked)
+ * would make Medusa delete the paid one.
  */
-function assertNotPaid(cart: LoadedCart, providerId: string): void {
-  const paid = (cart.payment_collection?.payment_sessions ?? []).find((s) => s?.provider_id === providerId && s.status === "authorized")
+function assertNotPaid(cart: LoadedCart): void {
+  const paid = (cart.payment_collection?.payment_sessions ?? []).find((s) => s?.status === "authorized")
   if (paid) {
     // NOT_ALLOWED (400), not CONFLICT: Medusa replaces a 409's message with a generic one.
     throw new MedusaError(

@@ -4,6 +4,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
+import { altapayProviderIds } from "../../../../lib/altapay-from-config"
 import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/cart-lines"
 import { toMinorUnits } from "../../../../lib/amounts"
 import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data"
@@ -48,9 +49,10 @@ interface PaymentRow {
 
 /**
  * Loads payment `id`. Throws NOT_FOUND for an unknown payment and NOT_ALLOWED when it was not
- * made with the AltaPay provider `providerId` (or its data is not the provider's).
+ * made with one of this store's AltaPay registrations (or its data is not the provider's). Its
+ * `provider_id` names the registration whose client, keys and locks act on it.
  */
-export async function loadAltaPayPayment(container: MedusaContainer, id: string, providerId: string): Promise<AltaPayPayment> {
+export async function loadAltaPayPayment(container: MedusaContainer, id: string): Promise<AltaPayPayment> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: rows } = await query.graph({
     entity: "payment",
@@ -73,8 +75,9 @@ export async function loadAltaPayPayment(container: MedusaContainer, id: string,
   })
   const payment = rows[0] as PaymentRow | undefined
   if (!payment) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment ${id} was not found.`)
-  if (payment.provider_id !== providerId) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${id} was made with ${payment.provider_id}, not with AltaPay (${providerId}).`)
+  const altapay = altapayProviderIds(container)
+  if (!altapay.includes(payment.provider_id)) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${id} was made with ${payment.provider_id}, not with AltaPay (${altapay.join(", ") || "not configured"}).`)
   }
   const parsed = paymentDataSchema.safeParse(payment.data ?? {})
   if (!parsed.success) {

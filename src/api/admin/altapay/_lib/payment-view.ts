@@ -35,6 +35,8 @@ export interface AdminAltaPayRefund {
 
 export interface AdminAltaPayPayment {
   id: string
+  /** The AltaPay registration the payment was made with, pp_altapay_<id>. */
+  provider_id: string
   currency_code: string
   order_id: string | null
   order_display_id: number | null
@@ -114,6 +116,7 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
   const expiry = tx?.cardInformation?.expiry ?? tx?.creditCardExpiry
   return {
     id: payment.id,
+    provider_id: payment.provider_id,
     currency_code: payment.currency_code,
     order_id: payment.order?.id ?? null,
     order_display_id: payment.order?.display_id ?? null,

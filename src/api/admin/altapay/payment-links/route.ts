@@ -10,6 +10,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { altapayFromConfig } from "../../../../lib/altapay-from-config"
 import { toMedusaError } from "../../../../lib/medusa-errors"
+import { terminalFor } from "../../../../lib/options"
 import { sessionForCart, sessionForOrder, type LinkSession } from "../_lib/link-sessions"
 import { parseBody } from "../_lib/parse-body"
 import type { Money } from "../_lib/payment-view"
@@ -20,6 +21,8 @@ const AdminCreateAltaPayPaymentLink = z
   .object({
     cart_id: z.string().min(1).optional(),
     order_id: z.string().min(1).optional(),
+    /** The AltaPay registration (pp_altapay_<id>) to pay with; needed when the store has several. */
+    provider_id: z.string().min(1).optional(),
     /** How long the link can be paid, in seconds: 5 minutes to 30 days (default 1 day). */
     validity_seconds: z.number().int().min(300).max(30 * DAY).default(DAY),
   })
@@ -41,11 +44,14 @@ export interface AdminAltaPayPaymentLinkResponse {
   /** The Medusa payment session the link pays (AltaPay's shop_orderid). */
   payment_session_id: string
   altapay_session_id: string
+  /** The AltaPay registration the link pays with, and its terminal for the currency. */
+  provider_id: string
+  terminal: string | null
 }
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentLinkResponse>) => {
   const body = parseBody(AdminCreateAltaPayPaymentLink, req.body)
-  const { client, options, providerId } = altapayFromConfig(req.scope)
+  const { client, options, providerId } = altapayFromConfig(req.scope, body.provider_id)
   const target = { providerId, options }
   const session: LinkSession = body.cart_id ? await sessionForCart(req.scope, body.cart_id, target) : await sessionForOrder(req.scope, body.order_id as string, target)
 
@@ -72,5 +78,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
     payment_collection_id: session.payment_collection_id,
     payment_session_id: session.payment_session_id,
     altapay_session_id: session.altapay_session_id,
+    provider_id: providerId,
+    terminal: terminalFor(options, session.amount.currency) ?? null,
   })
 }

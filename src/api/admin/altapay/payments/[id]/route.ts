@@ -17,8 +17,9 @@ export interface AdminAltaPayPaymentResponse {
 }
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentResponse>) => {
-  const { client, providerId } = altapayFromConfig(req.scope)
-  const payment = await loadAltaPayPayment(req.scope, req.params.id, providerId)
+  const payment = await loadAltaPayPayment(req.scope, req.params.id)
+  // The payment's own registration reads it: its terminal may belong to another API user.
+  const { client } = altapayFromConfig(req.scope, payment.provider_id)
   const live = await readLiveTransaction(client, payment.data)
   res.setHeader("Cache-Control", "no-store")
   res.json({ altapay_payment: adminAltaPayPayment(payment, live) })

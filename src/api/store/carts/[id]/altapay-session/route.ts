@@ -8,7 +8,7 @@
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
-import { currenciesWithTerminal } from "../../../../../lib/options"
+import { currenciesWithTerminal, terminalFor } from "../../../../../lib/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
 import { upstreamFailure, type UpstreamFailure } from "./upstream-errors"
 import type { StoreCreateAltaPaySessionType } from "./validators"
@@ -16,6 +16,8 @@ import type { StoreCreateAltaPaySessionType } from "./validators"
 export interface StoreAltaPaySessionResponse {
   /** Medusa's payment session (AltaPay's shop_orderid). */
   payment_session_id: string
+  /** The AltaPay registration the session belongs to, pp_altapay_<id>. */
+  provider_id: string
   altapay: {
     /** AltaPay checkout session id. */
     session_id: string
@@ -25,6 +27,8 @@ export interface StoreAltaPaySessionResponse {
     expires_at: string
     /** Base URL of AltaPay's Checkout API: <checkout_url>/checkout/v1/api/... */
     checkout_url: string
+    /** The registration's terminal for the cart's currency: pay with the method of that terminal. */
+    terminal: string | null
   }
 }
 
@@ -32,10 +36,10 @@ export const POST = async (
   req: MedusaStoreRequest<StoreCreateAltaPaySessionType>,
   res: MedusaResponse<StoreAltaPaySessionResponse | UpstreamFailure>
 ) => {
-  const { options, client, providerId } = altapayFromConfig(req.scope)
+  const { options, client, providerId } = altapayFromConfig(req.scope, req.validatedBody?.provider_id)
   const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id || undefined : undefined
 
-  let session: { payment_session_id: string; altapay_session_id: string }
+  let session: { payment_session_id: string; altapay_session_id: string; currency_code: string }
   try {
     const { result } = await createAltaPaySessionForCartWorkflow(req.scope).run({
       input: {
@@ -66,11 +70,13 @@ export const POST = async (
   res.setHeader("Cache-Control", "no-store")
   res.status(200).json({
     payment_session_id: session.payment_session_id,
+    provider_id: providerId,
     altapay: {
       session_id: session.altapay_session_id,
       token: issued.token,
       expires_at: issued.expiresAt.toISOString(),
       checkout_url: options.checkoutUrl.replace(/\/+$/, ""),
+      terminal: terminalFor(options, session.currency_code) ?? null,
     },
   })
 }

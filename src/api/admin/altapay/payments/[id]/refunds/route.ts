@@ -36,14 +36,15 @@ export interface AdminAltaPayItemRefundResponse {
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayItemRefundResponse>) => {
   const body = parseBody(AdminAltaPayItemRefund, req.body)
-  const { client, providerId } = altapayFromConfig(req.scope)
   const paymentId = req.params.id
-  const access = paymentDataAccess(req.scope)
-  const unlocked = await loadAltaPayPayment(req.scope, paymentId, providerId)
+  const unlocked = await loadAltaPayPayment(req.scope, paymentId)
+  // Everything below acts through the payment's own registration (client, seal keys, locks).
+  const { client } = altapayFromConfig(req.scope, unlocked.provider_id)
+  const access = paymentDataAccess(req.scope, unlocked.provider_id)
   if (!unlocked.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
 
   const done = await withPaymentLock(access, unlocked.data.transaction_id, async () => {
-    const loaded = await loadAltaPayPayment(req.scope, paymentId, providerId)
+    const loaded = await loadAltaPayPayment(req.scope, paymentId)
     // The newest refunds decide what is still refundable: Medusa may not have stored the last answer yet.
     const payment = { ...loaded, data: await newestPaymentData(access, paymentId, loaded.raw_data) }
     const plan = planFor(payment, body)
@@ -60,7 +61,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
     return { before, lines: plan.lines }
   })
 
-  const after = await loadAltaPayPayment(req.scope, paymentId, providerId)
+  const after = await loadAltaPayPayment(req.scope, paymentId)
   const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data))
   const refund = [...view.refunds].reverse().find((r) => r.refund_id && !done.before.has(r.refund_id) && r.source === "medusa")
   if (!refund) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The refund of payment ${paymentId} went through but its record was not found; reload the order.`)
