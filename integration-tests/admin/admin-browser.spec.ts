@@ -17,6 +17,7 @@ import { REPO_ROOT } from "../setup/app/config"
 import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api } from "../setup/store"
 import { buildAdminUi, serveAdminUi, type BuiltAdminUi, type ServedAdminUi } from "./browser/admin-ui"
+import { missingProgram, unavailableSpec } from "../setup/system-programs"
 
 const CHROMIUM = "/usr/bin/chromium"
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -58,18 +59,13 @@ function browserUnavailable(): string | undefined {
   } catch {
     return "playwright-core is not installed (a devDependency: run npm ci)"
   }
-  if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is missing (apt-get install -y chromium)`
-  return undefined
+  return missingProgram({ command: CHROMIUM, install: "sudo apt-get install -y chromium" })
 }
 
 const unavailable = browserUnavailable()
 
 if (unavailable) {
-  describe("the AltaPay panel in a real browser", () => {
-    // eslint-disable-next-line no-console
-    console.warn(`[admin-browser] skipped: ${unavailable}`)
-    it.skip(`skipped: ${unavailable}`, () => undefined)
-  })
+  unavailableSpec("the AltaPay panel in a real browser", unavailable, process.env.ALTAPAY_BROWSER_TESTS === "0")
 } else {
   const store = useAltaPayStore()
   const fileStart = Date.now()
