@@ -13,7 +13,8 @@ const offProviderInternals = {
 }
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/", ".medusa/", "**/.medusa/", "demo/.data/", "test-artifacts/", "coverage/"] },
+  // What .gitignore ignores (build output, caches, data), which flat config does not read.
+  { ignores: ["**/node_modules/", ".medusa/", "**/.medusa/", ".cache/", ".tmp/", "demo/.data/", "test-artifacts/", "coverage/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
