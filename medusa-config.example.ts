@@ -38,17 +38,22 @@ module.exports = defineConfig({
             options: {
               checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL, // e.g. https://testgateway.altapaysecure.com
               gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL,
+              // Only for a local sandbox (http://): AltaPay itself is https, and credentials must not travel in clear.
+              allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true",
               username: process.env.ALTAPAY_USERNAME,
               password: process.env.ALTAPAY_PASSWORD,
               terminal: process.env.ALTAPAY_TERMINAL,
               callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET,
+              // Seals the provider's payment data; keeps seals valid when the API password changes.
+              paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
               // Public URL of this server: AltaPay posts its callbacks here.
               backendUrl: process.env.MEDUSA_BACKEND_URL,
-              // Where AltaPay sends the customer back; {session_id} is the Medusa payment session.
-              successUrl: `${storeUrl}/checkout/altapay/success?session_id={session_id}`,
-              failureUrl: `${storeUrl}/checkout/altapay/failure?session_id={session_id}`,
-              // "storefront": the storefront pays with the plugin's store route + browser helper.
-              flow: "storefront",
+              // Where AltaPay sends the customer back: the Next.js starter kit's return routes
+              // (storefronts/nextjs-starter). {cart_id} is the cart being paid (read through query).
+              successUrl: `${storeUrl}/api/altapay/success/{cart_id}`,
+              failureUrl: `${storeUrl}/api/altapay/failure/{cart_id}`,
+              // flow "redirect" (the default): the provider makes the payment page for Medusa's
+              // standard storefront calls; the plugin's store route still serves custom checkouts.
               language: process.env.ALTAPAY_LANGUAGE ?? "da",
               country: process.env.ALTAPAY_COUNTRY ?? "DK",
             },

@@ -125,7 +125,8 @@ function printWhereToLook(settings: DemoSettings, medusa: MedusaServer, sandbox:
     settings.admin ? `Admin        ${medusa.url}/app   login ${settings.adminLogin.email} / ${settings.adminLogin.password}` : `Admin        off (--once); run \`npm run demo\` to get ${medusa.url}/app`,
     `Store API    ${medusa.url}/store   x-publishable-api-key: ${publishableKey}`,
     `AltaPay      sandbox at ${sandbox.url}, hosted payment pages at ${sandbox.hostedPageUrl}/<paymentId>`,
-    `Callbacks    ${medusa.url}/hooks/payment/altapay_altapay`,
+    `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay`,
+    `Storefront   ${settings.storeUrl}: successUrl /api/altapay/success/{cart_id}, failureUrl /api/altapay/failure/{cart_id} (storefronts/nextjs-starter)`,
     `Logs         ${settings.dataDir}/medusa.log, postgres.log`,
   ]
   for (const line of lines) say(line)

@@ -30,6 +30,31 @@ const redisModules = redisUrl
     ]
   : []
 
+/** The AltaPay provider registered as pp_altapay_<id> for one terminal (README: Storefronts). */
+function altapay(id: string, terminal: string) {
+  return {
+    resolve: "medusa-payment-altapay/providers/altapay",
+    id,
+    options: {
+      checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
+      gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
+      // The local sandbox speaks http only; a real AltaPay is https.
+      allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true" || !process.env.ALTAPAY_CHECKOUT_URL,
+      username: process.env.ALTAPAY_USERNAME ?? "demo-shop@altapay.demo",
+      password: process.env.ALTAPAY_PASSWORD ?? "demo-sandbox-password",
+      terminal,
+      callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET ?? "demo-callback-secret-0123456789",
+      backendUrl,
+      providerId: id,
+      // The storefront kit's return routes (storefronts/nextjs-starter); the redirect flow is the default.
+      successUrl: `${storeUrl}/api/altapay/success/{cart_id}`,
+      failureUrl: `${storeUrl}/api/altapay/failure/{cart_id}`,
+      language: "da",
+      country: "DK",
+    },
+  }
+}
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl,
@@ -52,25 +77,10 @@ module.exports = defineConfig({
       resolve: "@medusajs/medusa/payment",
       dependencies: [ContainerRegistrationKeys.QUERY, Modules.CACHE, Modules.LOCKING],
       options: {
+        // One registration per AltaPay terminal: the storefront shows each as its own payment option.
         providers: [
-          {
-            resolve: "medusa-payment-altapay/providers/altapay",
-            id: "altapay",
-            options: {
-              checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
-              gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL ?? sandboxUrl,
-              username: process.env.ALTAPAY_USERNAME ?? "demo-shop@altapay.demo",
-              password: process.env.ALTAPAY_PASSWORD ?? "demo-sandbox-password",
-              terminal: process.env.ALTAPAY_TERMINAL ?? "AltaPay Sandbox Test Terminal",
-              callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET ?? "demo-callback-secret-0123456789",
-              backendUrl,
-              successUrl: `${storeUrl}/checkout/altapay/success?session_id={session_id}`,
-              failureUrl: `${storeUrl}/checkout/altapay/failure?session_id={session_id}`,
-              flow: "storefront",
-              language: "da",
-              country: "DK",
-            },
-          },
+          altapay("card", process.env.ALTAPAY_TERMINAL ?? "AltaPay Sandbox Test Terminal"),
+          altapay("mobilepay", process.env.ALTAPAY_MOBILEPAY_TERMINAL ?? "MobilePay Sandbox Terminal"),
         ],
       },
     },

@@ -30,7 +30,7 @@ export const CART_TOTAL = 449
 export type Flow = "storefront" | "redirect"
 
 export function providerOptions(sandbox: RemoteSandbox, flow: Flow, extra: Partial<AltaPayOptionsInput> = {}): AltaPayOptionsInput {
-  return { checkoutUrl: sandbox.url, gatewayUrl: sandbox.url, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow, ...extra }
+  return { checkoutUrl: sandbox.url, gatewayUrl: sandbox.url, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow, allowInsecureUrls: true, ...extra }
 }
 
 export function createProvider(options: AltaPayOptionsInput): AltaPayProviderService {
@@ -58,7 +58,7 @@ export async function initiate(provider: AltaPayProviderService, sessionId = fix
 export async function capturedPayment(provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData> {
   const data = await initiate(provider)
   await sandbox.simulatePayment(data.altapay_session_id)
-  const authorized = (await provider.authorizePayment({ data: data as never })).data as unknown as AltaPayPaymentData
+  const authorized = (await provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })).data as unknown as AltaPayPaymentData
   return (await provider.capturePayment({ data: authorized as never, context: { idempotency_key: fixedId("capt") } })).data as unknown as AltaPayPaymentData
 }
 

@@ -29,8 +29,11 @@ export function medusaEnv({ settings, databaseUrl, sandboxUrl }: MedusaEnvInput)
     DEMO_MEDUSA_PORT: String(settings.ports.medusa),
     DEMO_ADMIN: String(settings.admin),
     MEDUSA_BACKEND_URL: backendUrl,
+    STORE_URL: settings.storeUrl,
     ALTAPAY_CHECKOUT_URL: sandboxUrl,
     ALTAPAY_GATEWAY_URL: sandboxUrl,
+    // The local sandbox speaks http only.
+    ALTAPAY_ALLOW_INSECURE_URLS: "true",
     ALTAPAY_USERNAME: settings.altapay.username,
     ALTAPAY_PASSWORD: settings.altapay.password,
     ALTAPAY_TERMINAL: settings.altapay.terminal,

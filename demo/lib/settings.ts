@@ -17,6 +17,8 @@ export interface DemoSettings {
   /** Holds Postgres' data, the seed's result and the logs (git-ignored). */
   dataDir: string
   ports: { medusa: number; postgres: number; sandbox: number }
+  /** The storefront AltaPay sends customers back to (successUrl / failureUrl base). */
+  storeUrl: string
   /** Serve the admin UI (/app). Off with --once unless DEMO_ADMIN=true. */
   admin: boolean
   altapay: { username: string; password: string; callbackSecret: string; terminal: string }
@@ -28,7 +30,8 @@ const USAGE = `Usage: npm run demo [-- --once] [-- --fresh] [-- --verbose]
   --fresh    start from an empty database (deletes demo/.data)
   --verbose  show Medusa's output (otherwise in demo/.data/medusa.log)
 Environment: DEMO_MEDUSA_PORT (9000), DEMO_POSTGRES_PORT (5433), DEMO_SANDBOX_PORT (8787),
-  DEMO_DATA_DIR (demo/.data), DEMO_ADMIN (true unless --once)`
+  DEMO_DATA_DIR (demo/.data), DEMO_ADMIN (true unless --once),
+  STORE_URL (http://localhost:8000: the storefront AltaPay sends customers back to)`
 
 export class UsageError extends Error {}
 
@@ -57,6 +60,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv = process.en
       postgres: port(env, "DEMO_POSTGRES_PORT", 5433),
       sandbox: port(env, "DEMO_SANDBOX_PORT", 8787),
     },
+    storeUrl: (env.STORE_URL || "http://localhost:8000").replace(/\/$/, ""),
     admin: env.DEMO_ADMIN ? env.DEMO_ADMIN !== "false" : !once,
     altapay: {
       username: "demo-shop@altapay.demo",

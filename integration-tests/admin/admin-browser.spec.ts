@@ -16,11 +16,9 @@ import { toMinorUnits } from "../../src/lib/amounts"
 import { REPO_ROOT } from "../setup/app/config"
 import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api } from "../setup/store"
+import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
 import { buildAdminUi, serveAdminUi, type BuiltAdminUi, type ServedAdminUi } from "./browser/admin-ui"
-import { missingProgram, unavailableSpec } from "../setup/system-programs"
 
-const CHROMIUM = "/usr/bin/chromium"
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts")
 
 /** The slice of playwright-core this test uses (its types are not installed with it as a dependency). */
@@ -52,21 +50,7 @@ interface Playwright {
   chromium: { launch(options: { executablePath: string; args: string[]; headless: boolean }): Promise<Browser> }
 }
 
-function browserUnavailable(): string | undefined {
-  if (process.env.ALTAPAY_BROWSER_TESTS === "0") return "ALTAPAY_BROWSER_TESTS=0"
-  try {
-    require.resolve("playwright-core")
-  } catch {
-    return "playwright-core is not installed (a devDependency: run npm ci)"
-  }
-  return missingProgram({ command: CHROMIUM, install: "sudo apt-get install -y chromium" })
-}
-
-const unavailable = browserUnavailable()
-
-if (unavailable) {
-  unavailableSpec("the AltaPay panel in a real browser", unavailable, process.env.ALTAPAY_BROWSER_TESTS === "0")
-} else {
+if (browserSpecCanRun("the AltaPay panel in a real browser")) {
   const store = useAltaPayStore()
   const fileStart = Date.now()
   const timings: Record<string, number> = {}

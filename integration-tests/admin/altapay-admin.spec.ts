@@ -180,6 +180,30 @@ medusaIntegrationTestRunner({
         expect(view.altapay.reconciliation_identifiers).toEqual(expect.arrayContaining([expect.objectContaining({ type: "refunded", id: sent.reconciliation_identifier })]))
       })
 
+      it("refunds a promotion order unit by unit until AltaPay has refunded exactly what it captured", async () => {
+        // 2 coffee at 89.95 and a tea at 45.50, 10 % off, 25 % VAT on top: Medusa's totals have
+        // four decimals (the coffees come to 202.3875), so each unit's share is rounded.
+        const order = await capturedOrder(seed)
+        const { items } = await orderItems(getContainer(), order.orderId)
+        const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
+        const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
+        const requests = [{ items: [{ line_item_id: coffee.id, quantity: 1 }] }, { shipping: true }, { items: [{ line_item_id: tea.id, quantity: 1 }] }, { items: [{ line_item_id: coffee.id, quantity: 1 }] }]
+        for (const body of requests) {
+          const { status, data } = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, body, as())
+          expect([status, data.message]).toEqual([200, undefined])
+        }
+
+        const sent = refundsSent()
+        expect(sent).toHaveLength(4)
+        for (const refund of sent) expect(refund.orderLines.reduce((sum, line) => sum + lineMinor(line), 0)).toBe(decimalToMinor(refund.amount, "DKK"))
+        const [payment] = await orderPayments(getContainer(), order.orderId)
+        const transaction = store.sandbox().transaction(payment.data.transaction_id)!
+        expect(transaction.capturedMinor).toBe(dkk(order.cart.total))
+        expect(transaction.refundedMinor).toBe(transaction.capturedMinor)
+        const refunds = (await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["refunds"] })).refunds!
+        expect(refunds.reduce((sum, r) => sum + dkk(r.amount), 0)).toBe(transaction.capturedMinor)
+      })
+
       it("tracks what each item and the shipping has had refunded: more is refused, nothing sent", async () => {
         const order = await capturedOrder(seed)
         const coffee = (await orderItems(getContainer(), order.orderId)).items.find((i) => i.variant_sku === seed.products.coffee.sku)!
@@ -223,6 +247,30 @@ medusaIntegrationTestRunner({
         expect(status).toBe(200)
         expect(data.refund).toMatchObject({ status: "open", open: true })
         expect(data.altapay_payment.open_refunds).toBe(1)
+      })
+    })
+
+    describe("partial capture from Medusa's admin (POST /admin/payments/:id/capture with an amount)", () => {
+      it("captures exactly 40 % at AltaPay, and the rest can still be captured", async () => {
+        const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+        const totalMinor = dkk(order.cart.total)
+        const partMinor = Math.round(totalMinor * 0.4)
+        const first = await api.post(`/admin/payments/${order.paymentId}/capture`, { amount: partMinor / 100 }, as())
+        expect(first.status).toBe(200)
+        const [payment] = await orderPayments(getContainer(), order.orderId)
+        const transactionId = payment.data.transaction_id as string
+        expect(store.sandbox().transaction(transactionId)).toMatchObject({ reservedMinor: totalMinor, capturedMinor: partMinor })
+        const [sent] = ledger("captureReservation").map((e) => e.params as { amount: string; orderLines: SentLine[] })
+        expect(decimalToMinor(sent.amount, "DKK")).toBe(partMinor)
+        expect(sent.orderLines.reduce((sum, line) => sum + lineMinor(line), 0)).toBe(partMinor)
+
+        // The rest, as the admin's Capture button sends it after a partial capture (what is left).
+        const rest = await api.post(`/admin/payments/${order.paymentId}/capture`, { amount: (totalMinor - partMinor) / 100 }, as())
+        expect(rest.status).toBe(200)
+        expect(store.sandbox().transaction(transactionId)).toMatchObject({ capturedMinor: totalMinor })
+        expect(ledger("captureReservation").map((e) => decimalToMinor((e.params as { amount: string }).amount, "DKK"))).toEqual([partMinor, totalMinor - partMinor])
+        const captured = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["captures"] })
+        expect(captured.captured_at).toBeTruthy()
       })
     })
 

@@ -35,6 +35,8 @@ export function sandboxedAltaPay(overrides: Partial<AltaPayOptionsInput> = {}): 
     language: "da",
     country: "DK",
     headersTimeoutMs: 2_000,
+    // The sandbox speaks http only.
+    allowInsecureUrls: true,
     ...overrides,
   }
   return {

@@ -66,6 +66,8 @@ export interface SeedStoreOptions {
   promotion?: { code: string; percent: number }
   /** Shipping price in major units (default 49 dkk/eur, 700 jpy). */
   shippingAmount?: number
+  /** Payment providers of the region (default pp_altapay_altapay and pp_system_default). */
+  paymentProviders?: string[]
 }
 
 export interface SeededProduct {
@@ -123,7 +125,7 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
           name: spec.name,
           currency_code: currency,
           countries: [spec.country],
-          payment_providers: [PROVIDER_ID, "pp_system_default"],
+          payment_providers: options.paymentProviders ?? [PROVIDER_ID, "pp_system_default"],
           automatic_taxes: true,
           is_tax_inclusive: !!options.taxInclusive,
         },

@@ -39,6 +39,13 @@ export const currencyExponent = (code: string | number): number => currencyInfo(
 export const toNumericCurrency = (code: string | number): string => currencyInfo(code).numeric
 export const toAlphaCurrency = (code: string | number): string => currencyInfo(code).alpha
 
+/**
+ * The largest amount in minor units this package sends (minorToDecimal, minorToNumber): 15
+ * digits. Beyond it, the JSON number the Checkout API gets may no longer be the exact amount.
+ * Reading (decimalToMinor, AltaPay's answers) accepts any safe integer.
+ */
+export const MAX_MINOR_UNITS = 999_999_999_999_999
+
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/
 
 /**
@@ -67,12 +74,13 @@ export function decimalToMinor(value: string | number, currency: string | number
 
 /** Formats minor units as decimal text with the currency's exponent: 966 DKK -> "9.66", 100 JPY -> "100". */
 export function minorToDecimal(minor: number, currency: string | number): string {
+  assertMinor(minor)
   return minorToDecimalWithExponent(minor, currencyExponent(currency))
 }
 
 /** Minor units as exact decimal text with `exponent` fraction digits (for amounts of no known currency). */
 export function minorToDecimalWithExponent(minor: number, exponent: number): string {
-  assertMinor(minor)
+  if (!Number.isSafeInteger(minor)) throw invalid("amount", `${minor} is not an integer amount in minor units`)
   const negative = minor < 0
   const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
   const whole = digits.slice(0, digits.length - exponent)
@@ -89,6 +97,7 @@ export const minorToNumber = (minor: number, currency: string | number): number 
 
 export function assertMinor(minor: number, field = "amount"): void {
   if (!Number.isSafeInteger(minor)) throw invalid(field, `${minor} is not an integer amount in minor units`)
+  if (Math.abs(minor) > MAX_MINOR_UNITS) throw invalid(field, `${minor} is too large (at most ${MAX_MINOR_UNITS} minor units)`)
 }
 
 /**

@@ -1,8 +1,32 @@
 /**
  * Middlewares of the plugin's routes. One flat list: each entry is one route's validation / auth.
  */
-import { authenticate, defineMiddlewares, validateAndTransformBody } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares, validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import { altapayOptionsFromConfig } from "../lib/altapay-from-config"
+import { serverKeys } from "../lib/server-keys"
+import { ARRIVAL_HEADER, arrivalStamp } from "../lib/webhook-arrival"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
+
+/**
+ * Stamps when an AltaPay callback reached this server (webhook-arrival.ts), replacing any header
+ * of that name the sender sent. Medusa processes the callback seconds later; the provider judges
+ * the signature's age against this stamp.
+ */
+export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
+  delete req.headers[ARRIVAL_HEADER]
+  try {
+    const provider = (req.params as Record<string, string | undefined> | undefined)?.provider ?? req.path.split("/").pop() ?? ""
+    if (provider.startsWith("altapay_")) {
+      const { options } = altapayOptionsFromConfig(req.scope)
+      const raw = (req as MedusaRequest & { rawBody?: unknown }).rawBody
+      const body = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === "string" ? raw : "", "utf8")
+      req.headers[ARRIVAL_HEADER] = arrivalStamp(body, serverKeys(options, "webhook-arrival"))
+    }
+  } catch {
+    // No AltaPay provider configured here: nothing to stamp; the provider then judges by the time it runs.
+  }
+  next()
+}
 
 export default defineMiddlewares({
   routes: [
@@ -15,6 +39,11 @@ export default defineMiddlewares({
         authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true }),
         validateAndTransformBody(StoreCreateAltaPaySession),
       ],
+    },
+    {
+      method: ["POST"],
+      matcher: "/hooks/payment/:provider",
+      middlewares: [stampAltaPayWebhookArrival],
     },
   ],
 })

@@ -8,7 +8,7 @@ import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { AltaPayClient } from "../altapay"
 import { parseAltaPayOptions, type AltaPayOptions } from "./options"
-import { scaleOutFrom } from "./scale-out"
+import { scaleOutFrom, type ScaleOut } from "./scale-out"
 import { sharedAltaPayClient } from "./shared-client"
 
 interface ProviderEntry {
@@ -34,7 +34,7 @@ function parsedFor(options: Record<string, unknown>): ReturnType<typeof parseAlt
   return parsed
 }
 
-export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string } {
+export function altapayOptionsFromConfig(scope: MedusaContainer): { options: AltaPayOptions; providerId: string; entry: ProviderEntry } {
   const entry = findAltaPayProviderEntry(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
   if (!entry?.options) {
     throw new MedusaError(
@@ -44,7 +44,20 @@ export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOpt
   }
   const parsed = parsedFor(entry.options)
   if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options are invalid: ${parsed.problems.join("; ")}`)
-  // The app's cache and locking modules: the same instances the provider gets as dependencies.
-  const scaleOut = scaleOutFrom((name) => (scope.hasRegistration(name) ? scope.resolve(name) : undefined))
-  return { options: parsed.options, client: sharedAltaPayClient(parsed.options, undefined, scaleOut), providerId: `pp_altapay_${entry.id ?? "altapay"}` }
+  return { options: parsed.options, providerId: `pp_altapay_${entry.id ?? "altapay"}`, entry }
+}
+
+export function altapayFromConfig(scope: MedusaContainer): { options: AltaPayOptions; client: AltaPayClient; providerId: string; scaleOut: ScaleOut } {
+  const { options, providerId } = altapayOptionsFromConfig(scope)
+  // The modules the Payment module gives the provider, and only those: the routes must share the
+  // provider's cache and locks (the same instances), or use this process's, as the provider does.
+  const dependencies = paymentModuleDependencies(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
+  const scaleOut = scaleOutFrom((name) => (dependencies.has(name) && scope.hasRegistration(name) ? scope.resolve(name) : undefined))
+  return { options, client: sharedAltaPayClient(options, undefined, scaleOut), providerId, scaleOut }
+}
+
+function paymentModuleDependencies(configModule: ConfigModule): Set<string> {
+  const modules = configModule.modules as Record<string, unknown> | undefined
+  const payment = (modules?.[Modules.PAYMENT] ?? modules?.payment) as { dependencies?: unknown } | undefined
+  return new Set(Array.isArray(payment?.dependencies) ? payment.dependencies.filter((d): d is string => typeof d === "string") : [])
 }

@@ -1,7 +1,8 @@
 /**
  * Medusa hands amounts over in major units as numbers, strings or BigNumber objects (a refund
- * arrives as `{ value: "10.25", precision: 20 }`). These convert them exactly to integer minor
- * units and back, rounding half up to the currency's ISO 4217 exponent like Medusa does.
+ * arrives as `{ value: "10.25", precision: 20 }`) and keeps them exact (a cart total of 11.2725).
+ * These convert them to integer minor units and back, rounding half up to the currency's ISO 4217
+ * exponent as Medusa's own roundToCurrencyPrecision does, and keep sums of amounts consistent.
  */
 import { BigNumber, MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
@@ -17,4 +18,23 @@ export function toMinorUnits(amount: BigNumberInput, currency: string): number {
 
 export function toBigNumber(minor: number, currency: string): BigNumber {
   return new BigNumber(minorToDecimal(minor, currency))
+}
+
+/** An exact amount in minor units as decimal text, never rounded: 7.728 DKK -> "772.8". */
+export function exactMinorText(amount: BigNumberInput, currency: string): string {
+  return MathBN.convert(amount).shiftedBy(currencyExponent(currency)).toFixed()
+}
+
+/** True when `amount` has no digits beyond the currency's exponent (10.005 DKK has). */
+export function isWholeMinor(amount: BigNumberInput, currency: string): boolean {
+  return MathBN.convert(amount).shiftedBy(currencyExponent(currency)).isInteger()
+}
+
+/**
+ * Minor units to move for `amount` after `before` (both exact): the rounded running total after,
+ * less the rounded running total before. Parts of a total rounded this way always add up to the
+ * total rounded once, so AltaPay's sum of captures (or refunds) is Medusa's sum rounded half up.
+ */
+export function roundedIncrement(before: BigNumberInput, amount: BigNumberInput, currency: string): number {
+  return toMinorUnits(MathBN.add(before, amount), currency) - toMinorUnits(before, currency)
 }

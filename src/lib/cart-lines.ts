@@ -1,12 +1,14 @@
 /**
- * A Medusa cart (as `query.graph` returns it) -> AltaPay order lines that total the cart total
- * exactly. Used by the store route (lines handed to the provider in the session context) and by
- * the provider itself when it loads the cart through `query`, so both paths send the same lines.
+ * A Medusa cart or order (as `query.graph` returns it) -> the framework-free OrderLineSource, and
+ * from it AltaPay order lines that total the cart total exactly. Amounts go over exact (Medusa
+ * keeps prices and promotions beyond the currency's digits); the line builder rounds once, for the
+ * whole cart. Used by the store route, by the provider when it loads the cart through `query`, and
+ * for orders by the admin routes, so every path sends the same lines for the same cart.
  */
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { buildOrderLines, type OrderLine, type OrderLineSource, type OrderLineSourceItem } from "../altapay"
-import { toMinorUnits } from "./amounts"
+import { buildOrderLines, currencyExponent, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../altapay"
+import { exactMinorText, toMinorUnits } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */
 export const CART_FIELDS_FOR_LINES = [
@@ -89,32 +91,31 @@ export interface CartLineOptions {
   productUrlTemplate?: string
 }
 
-/** The cart total in minor units, as AltaPay will be asked for it. */
+/** The cart total in minor units, as AltaPay will be asked for it (Medusa's total, rounded half up). */
 export function cartTotalMinor(cart: CartForLines): number {
   return toMinorUnits(cart.total ?? 0, cart.currency_code)
 }
 
+/** The cart's lines for `totalMinor` (by default the cart total); refused when that is not the cart's total. */
 export function cartOrderLines(cart: CartForLines, options: CartLineOptions = {}, totalMinor = cartTotalMinor(cart)): OrderLine[] {
   return buildOrderLines(cartToLineSource(cart, totalMinor, options))
 }
 
 export function cartToLineSource(cart: CartForLines, totalMinor: number, options: CartLineOptions = {}): OrderLineSource {
   const currency = cart.currency_code.toUpperCase()
-  const minor = (amount: BigNumberInput) => toMinorUnits(amount, currency)
+  const exact = (amount: BigNumberInput) => exactMinorText(amount, currency)
   const items: OrderLineSourceItem[] = (cart.items ?? []).flatMap((item) => {
     if (!item) return []
-    const rates = taxRates(item.tax_lines)
-    const inclusive = !!item.is_tax_inclusive
     return [
       {
         id: item.id,
         title: [item.product_title ?? item.title ?? "Item", item.variant_title && item.variant_title !== "Default variant" ? item.variant_title : ""].filter(Boolean).join(" – "),
         sku: item.variant_sku,
         quantity: Number(MathBN.convert(item.quantity).toFixed(0)),
-        unitPriceMinor: minor(item.unit_price),
-        taxInclusive: inclusive,
-        taxRates: rates,
-        discountMinor: adjustmentsMinor(item.adjustments, inclusive, rates, currency),
+        unitPriceMinor: exact(item.unit_price),
+        taxInclusive: !!item.is_tax_inclusive,
+        taxRates: taxRates(item.tax_lines),
+        adjustments: adjustments(item.adjustments, currency),
         goodsType: item.is_giftcard ? "gift_card" : item.requires_shipping === false ? "digital" : item.requires_shipping ? "physical" : "item",
         imageUrl: absoluteUrl(item.thumbnail),
         productUrl: options.productUrlTemplate && item.product_handle ? options.productUrlTemplate.replace("{handle}", encodeURIComponent(item.product_handle)) : undefined,
@@ -123,36 +124,38 @@ export function cartToLineSource(cart: CartForLines, totalMinor: number, options
   })
   const shipping = (cart.shipping_methods ?? []).flatMap((method) => {
     if (!method) return []
-    const rates = taxRates(method.tax_lines)
-    const inclusive = !!method.is_tax_inclusive
-    return [{ id: method.id, name: method.name ?? "Shipping", amountMinor: minor(method.amount), taxInclusive: inclusive, taxRates: rates, discountMinor: adjustmentsMinor(method.adjustments, inclusive, rates, currency) }]
+    return [{ id: method.id, name: method.name ?? "Shipping", amountMinor: exact(method.amount), taxInclusive: !!method.is_tax_inclusive, taxRates: taxRates(method.tax_lines), adjustments: adjustments(method.adjustments, currency) }]
   })
-  const credits = (cart.credit_lines ?? []).flatMap((credit) =>
-    credit ? [{ id: credit.id, label: credit.reference ? `Credit: ${credit.reference}` : "Credit", amountMinor: minor(credit.amount) }] : []
-  )
+  const creditLines = (cart.credit_lines ?? []).flatMap((credit) => (credit ? [credit] : []))
+  // Medusa counts credit lines adding up to one minor unit or less as none (calculateCreditLinesTotal).
+  const creditTotal = MathBN.abs(MathBN.sum(...creditLines.map((credit) => credit.amount)))
+  const credits = MathBN.lte(creditTotal, MathBN.convert(1).shiftedBy(-currencyExponent(currency)))
+    ? []
+    : creditLines.map((credit) => ({ id: credit.id, label: credit.reference ? `Credit: ${credit.reference}` : "Credit", amountMinor: exact(credit.amount) }))
   return { currency, totalMinor, items, shipping, credits }
+}
+
+/** What an order offers for item refunds, as the admin shows it (shipping at its price as stored). */
+export function refundableEntries(order: CartForLines): {
+  items: Array<{ id: string; title: string; sku: string | null; quantity: number }>
+  shipping: Array<{ id: string; name: string; amountMinor: number }>
+} {
+  const source = cartToLineSource(order, 0)
+  return {
+    items: source.items.map((item) => ({ id: item.id, title: item.title, sku: item.sku ?? null, quantity: item.quantity })),
+    shipping: (order.shipping_methods ?? []).flatMap((method) => (method ? [{ id: method.id, name: method.name ?? "Shipping", amountMinor: toMinorUnits(method.amount, order.currency_code) }] : [])),
+  }
 }
 
 function taxRates(lines: TaxLine[] | null | undefined): Array<{ rate: number; code?: string }> {
   return (lines ?? []).map((line) => ({ rate: Number(line.rate ?? 0), code: line.code ?? undefined }))
 }
 
-/**
- * Promotions on a line, expressed like the line's own price (gross when the price includes tax):
- * Medusa stores each adjustment with its own tax-inclusiveness.
- */
-function adjustmentsMinor(adjustments: Adjustment[] | null | undefined, lineInclusive: boolean, rates: Array<{ rate: number }>, currency: string): number {
-  const rate = rates.reduce((sum, r) => sum.plus(r.rate), MathBN.convert(0)).div(100)
-  let total = MathBN.convert(0)
-  for (const adjustment of adjustments ?? []) {
-    if (adjustment?.amount == null) continue
-    let amount = MathBN.convert(adjustment.amount)
-    if (!!adjustment.is_tax_inclusive !== lineInclusive) {
-      amount = lineInclusive ? amount.times(rate.plus(1)) : amount.div(rate.plus(1))
-    }
-    total = total.plus(amount)
-  }
-  return toMinorUnits(total.toFixed(), currency)
+/** Promotions exactly as Medusa stores them, each with its own tax-inclusiveness. */
+function adjustments(list: Adjustment[] | null | undefined, currency: string): OrderLineSourceAdjustment[] {
+  return (list ?? []).flatMap((adjustment) =>
+    adjustment?.amount == null ? [] : [{ amountMinor: exactMinorText(adjustment.amount, currency), taxInclusive: !!adjustment.is_tax_inclusive }]
+  )
 }
 
 function absoluteUrl(url: string | null | undefined): string | undefined {

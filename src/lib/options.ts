@@ -7,6 +7,13 @@ import { z } from "zod"
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
 
+/** What successUrl / failureUrl may contain, filled per payment session (providers/altapay/return-urls.ts). */
+export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id"] as const
+const returnUrl = url.refine(
+  (value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)),
+  { error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(" and ")}` }
+)
+
 export const altapayOptionsSchema = z
   .object({
     /** Base URL of the Checkout API, e.g. https://testgateway.altapaysecure.com */
@@ -29,9 +36,9 @@ export const altapayOptionsSchema = z
     backendUrl: url,
     /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */
     providerId: z.string().regex(/^[a-z0-9_-]+$/i).default("altapay"),
-    /** Where AltaPay sends the customer after paying / failing. `{session_id}` is replaced. */
-    successUrl: url.optional(),
-    failureUrl: url.optional(),
+    /** Where AltaPay sends the customer after paying / failing. `{session_id}` and `{cart_id}` are replaced. */
+    successUrl: returnUrl.optional(),
+    failureUrl: returnUrl.optional(),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
     flow: z.enum(["redirect", "storefront"]).default("redirect"),
     /** Product page URL for order lines, e.g. "https://shop.example/products/{handle}". */
@@ -47,13 +54,36 @@ export const altapayOptionsSchema = z
     maxRetries: z.number().int().min(0).max(10).default(2),
     /** Let refunds exceed the captured amount (only some acquirers allow it). */
     allowOverRefund: z.boolean().default(false),
+    /**
+     * Key material for the seal on payment data (see payment-data.ts). Without it the key is
+     * derived from username + password, so rotating the API password invalidates existing seals
+     * (payments then recover through a live read at AltaPay; unpaid sessions must be started again).
+     */
+    paymentDataSecret: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Accept http:// checkoutUrl / gatewayUrl. Basic credentials and tokens then travel in clear
+     * text: only for a local sandbox.
+     */
+    allowInsecureUrls: z.boolean().default(false),
   })
   .strict()
+  .superRefine((options, ctx) => {
+    if (options.allowInsecureUrls) return
+    for (const field of ["checkoutUrl", "gatewayUrl"] as const) {
+      if (/^http:/i.test(options[field])) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: "must use https:// (the API credentials would travel in clear text); set allowInsecureUrls: true only for a local sandbox",
+        })
+      }
+    }
+  })
 
 export type AltaPayOptions = z.output<typeof altapayOptionsSchema>
 export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
 
-const SECRET_FIELDS = new Set(["password", "callbackSecret", "username"])
+const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret"])
 
 /** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
 export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {

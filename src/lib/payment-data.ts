@@ -1,11 +1,19 @@
 /**
  * What the provider keeps in Medusa's payment session / payment `data`: only what later hooks need
- * and what a merchant wants to see. Never a token, a password or a callback secret. The
- * storefront can put keys into session data, so every key we own is always written by us.
+ * and what a merchant wants to see. Never a token, a password or a callback secret.
+ *
+ * A browser writes session data too (Medusa stores the `data` of POST
+ * /store/payment-collections/:id/payment-sessions before it calls the provider, and merges ours
+ * over it afterwards). So everything the provider writes is sealed: an HMAC-SHA256 over a
+ * canonical encoding of the fields it owns, with a key only the store's servers can derive
+ * (server-keys.ts). Reading keeps only those fields, and only a seal that verifies makes them
+ * trusted.
  */
+import { createHmac, timingSafeEqual } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { GOODS_TYPES, type OrderLine } from "../altapay"
+import type { ServerKeys } from "./server-keys"
 
 export const orderLineSchema = z.object({
   description: z.string().min(1),
@@ -26,6 +34,8 @@ const refundRecordSchema = z.object({
   refund_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
   amount_minor: z.number().int(),
+  /** Medusa's exact refund amount (major units, e.g. "10.005"): later refunds round their running total from it. */
+  medusa_amount: z.string().optional(),
   /** succeeded: money returned; open: AltaPay has not finished (settled by status reads or callbacks). */
   status: z.enum(["succeeded", "open"]),
   created_at: z.string(),
@@ -53,7 +63,8 @@ const captureRecordSchema = z.object({
 })
 export type CaptureRecord = z.infer<typeof captureRecordSchema>
 
-export const paymentDataSchema = z.looseObject({
+/** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
+export const paymentDataSchema = z.object({
   altapay_session_id: z.string().min(1),
   /** AltaPay's shop_orderid: the Medusa payment session id. */
   order_id: z.string().min(1),
@@ -86,8 +97,72 @@ export const paymentDataSchema = z.looseObject({
    * just before it runs Medusa's refund workflow (Medusa passes only an amount to the provider).
    */
   pending_refund: pendingRefundSchema.nullish(),
+  /**
+   * Grows by one with every write made under the payment's lock, so the newest of two copies
+   * (Medusa's, read before the lock was taken, and the one written last) is known.
+   */
+  revision: z.number().int().nonnegative().default(0),
 })
-export type AltaPayPaymentData = z.infer<typeof paymentDataSchema>
+export type AltaPayPaymentData = z.output<typeof paymentDataSchema>
+
+/** Where the seal is stored in `data`. */
+export const SEAL_FIELD = "altapay_seal"
+const SEAL_VERSION = "v1"
+
+/** Data as the provider hands it to Medusa: its own fields plus their seal. */
+export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
+
+export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
+  const own = paymentDataSchema.parse(data)
+  return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, own)}` }
+}
+
+export type OpenedPaymentData =
+  /** Written by this provider (with a key this store derives). */
+  | { sealed: true; data: AltaPayPaymentData }
+  /** Not provably ours; `data` is set when it at least has our shape (then read it only to look AltaPay up). */
+  | { sealed: false; data?: AltaPayPaymentData; problem: string }
+
+/** Reads the provider's fields of `raw` and tells whether the seal proves the provider wrote them. */
+export function openPaymentData(raw: Record<string, unknown> | undefined | null, keys: ServerKeys): OpenedPaymentData {
+  const parsed = paymentDataSchema.safeParse(raw ?? {})
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "data"))].join(", ")
+    return { sealed: false, problem: `the data was not written by the AltaPay provider (bad or missing: ${fields})` }
+  }
+  const seal = raw?.[SEAL_FIELD]
+  if (typeof seal !== "string" || !seal.startsWith(`${SEAL_VERSION}.`)) return { sealed: false, data: parsed.data, problem: "the data carries no seal" }
+  const given = Buffer.from(seal.slice(SEAL_VERSION.length + 1), "base64url")
+  const verified = keys.accepted.some((key) => {
+    const expected = Buffer.from(mac(key, parsed.data), "base64url")
+    return expected.length === given.length && timingSafeEqual(expected, given)
+  })
+  return verified ? { sealed: true, data: parsed.data } : { sealed: false, data: parsed.data, problem: "the seal does not verify (changed data, or sealed with another key)" }
+}
+
+/**
+ * A Medusa payment session's data when the provider provably wrote it for that very session:
+ * sealed, and its order id is the session's id. Anything else (a browser's data, another
+ * session's data copied in) names no AltaPay session to act on.
+ */
+export function provenSessionData(session: { id: string; data?: Record<string, unknown> | null }, keys: ServerKeys): AltaPayPaymentData | undefined {
+  const opened = openPaymentData(session.data, keys)
+  return opened.sealed && opened.data.order_id === session.id ? opened.data : undefined
+}
+
+function mac(key: Buffer, data: AltaPayPaymentData): string {
+  return createHmac("sha256", key).update(`medusa-payment-altapay payment data ${SEAL_VERSION}\n`).update(canonicalJson(data)).digest("base64url")
+}
+
+/** JSON with object keys sorted and undefined members left out: the same text after a Postgres jsonb round trip. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`
+}
 
 /** The stored data of a payment that has not been paid yet. */
 export function freshPaymentData(
@@ -108,23 +183,15 @@ export function freshPaymentData(
     authorized_at: null,
     captures: [],
     refunds: [],
-    // Medusa merges the browser's session data under ours: nothing of theirs may shape a refund.
     pending_refund: null,
+    revision: 0,
     ...fields,
   }
 }
 
-/** Reads `data` written by this provider; anything else is a clear error, not a crash later. */
-export function readPaymentData(data: Record<string, unknown> | undefined, hook: string): AltaPayPaymentData {
-  const parsed = paymentDataSchema.safeParse(data ?? {})
-  if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "data"))].join(", ")
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `AltaPay ${hook}: the payment's data was not written by the AltaPay provider (bad or missing: ${fields}). Create a new AltaPay payment session.`
-    )
-  }
-  return parsed.data
+/** The error for data a hook cannot act on: not the provider's, or not provably so. */
+export function untrustedDataError(hook: string, problem: string): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay ${hook}: ${problem}. Nothing was sent to AltaPay; create a new AltaPay payment session.`)
 }
 
 export function requireTransactionId(data: AltaPayPaymentData, hook: string): string {

@@ -1,11 +1,12 @@
 /**
  * What lets several Medusa servers share AltaPay state: the MERCHANT token in Medusa's cache
  * module (Redis in production) with its issuance under Medusa's locking module, and one lock per
- * AltaPay transaction so two servers never capture or refund the same payment at the same time.
+ * payment so captures, refunds, releases and pending-refund writes of one payment never overlap.
  * With Medusa's in-memory modules (or none) everything still works within one process.
  */
+import { AsyncLocalStorage } from "node:async_hooks"
 import type { ICacheService, ICachingModuleService, ILockingModule } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import type { TokenStore } from "../altapay"
 
 export type Lock = <T>(key: string, job: () => Promise<T>) => Promise<T>
@@ -22,6 +23,11 @@ export interface ScaleOut {
   /** Medusa's cache module as a key-value store, when the Payment module has one. */
   store?: SharedStore
   lock?: Lock
+  /**
+   * The lock of one payment, in every configuration: this process's keyed lock, plus Medusa's
+   * locking module when there is one (then across servers too).
+   */
+  paymentLock: Lock
   /** Names the Medusa modules behind these, so callers with the same modules share one client. */
   key: string
 }
@@ -37,6 +43,7 @@ export function scaleOutFrom(resolve: <T>(name: string) => T | undefined): Scale
     tokenStore: store ? tokenStoreOn(store) : undefined,
     store,
     lock: locking ? (key, job) => locking.execute(key, job, { timeout: LOCK_TIMEOUT_SECONDS }) : undefined,
+    paymentLock: paymentLockOn(locking),
     key: cache || caching || locking ? [cache ?? caching, locking].map(identity).join(":") : "",
   }
 }
@@ -49,6 +56,40 @@ function identity(value: object | undefined): number {
   let id = identities.get(value)
   if (!id) identities.set(value, (id = nextIdentity++))
   return id
+}
+
+const PROCESS_STORE = Symbol.for("medusa-payment-altapay.process-store")
+const MAX_PROCESS_ENTRIES = 10_000
+
+/**
+ * Without a cache module: one store for this whole process (provider and routes alike), with the
+ * same time-to-live rule and a bound on its size. Values are copied in and out, as a cache would.
+ */
+export function processStore(): SharedStore {
+  const global = globalThis as Record<symbol, unknown>
+  const existing = global[PROCESS_STORE] as SharedStore | undefined
+  if (existing) return existing
+  const values = new Map<string, { json: string; until: number }>()
+  const store: SharedStore = {
+    get: async <T>(key: string) => {
+      const entry = values.get(key)
+      if (!entry) return undefined
+      if (entry.until <= Date.now()) {
+        values.delete(key)
+        return undefined
+      }
+      return JSON.parse(entry.json) as T
+    },
+    set: async (key, value, ttlSeconds) => {
+      values.delete(key)
+      values.set(key, { json: JSON.stringify(value), until: Date.now() + ttlSeconds * 1000 })
+      // Maps iterate in insertion order: the first key is the oldest write.
+      while (values.size > MAX_PROCESS_ENTRIES) values.delete(values.keys().next().value as string)
+    },
+    delete: async (key) => void values.delete(key),
+  }
+  global[PROCESS_STORE] = store
+  return store
 }
 
 function cacheStore(cache: ICacheService): SharedStore {
@@ -81,5 +122,72 @@ function tokenStoreOn(store: SharedStore): TokenStore {
     set: (key, token) =>
       store.set<StoredToken>(key, { token: token.token, expiresAt: token.expiresAt.toISOString() }, Math.max(1, Math.floor((token.expiresAt.getTime() - Date.now()) / 1000))),
     delete: (key) => store.delete(key),
+  }
+}
+
+/** The lock key of one AltaPay payment (its transaction): the provider's hooks and the routes use the same. */
+export function paymentLockKey(transactionId: string): string {
+  return `altapay:transaction:${transactionId}`
+}
+
+interface LockRegistry {
+  /** The payment locks the current async flow holds: a job under a lock may call code that takes it again. */
+  held: AsyncLocalStorage<ReadonlySet<string>>
+  /** Per key, the promise the next waiter waits for. */
+  tails: Map<string, Promise<void>>
+}
+
+// On globalThis: the provider and the routes may load this file through different paths.
+const REGISTRY = Symbol.for("medusa-payment-altapay.payment-locks")
+const registry: LockRegistry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as LockRegistry | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] = { held: new AsyncLocalStorage<ReadonlySet<string>>(), tails: new Map() } satisfies LockRegistry)
+
+/**
+ * Re-entrant within one async flow: the item-refund route holds the payment's lock across
+ * Medusa's refund workflow, whose call into the provider's refundPayment then runs inside it.
+ */
+export function paymentLockOn(locking: ILockingModule | undefined, timeoutSeconds = LOCK_TIMEOUT_SECONDS): Lock {
+  return async <T>(key: string, job: () => Promise<T>): Promise<T> => {
+    const held = registry.held.getStore()
+    if (held?.has(key)) return job()
+    let started = false
+    const run = () => {
+      started = true
+      return registry.held.run(new Set([...(held ?? []), key]), job)
+    }
+    try {
+      return await inProcessLock(key, timeoutSeconds, () => (locking ? locking.execute(key, run, { timeout: timeoutSeconds }) : run()))
+    } catch (error) {
+      if (started) throw error
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Another capture, refund or release of this AltaPay payment has been running for over ${timeoutSeconds} s; nothing was sent. Try again in a moment.`
+      )
+    }
+  }
+}
+
+async function inProcessLock<T>(key: string, timeoutSeconds: number, job: () => Promise<T>): Promise<T> {
+  const previous = registry.tails.get(key) ?? Promise.resolve()
+  let release!: () => void
+  const mine = new Promise<void>((resolve) => (release = resolve))
+  // Waiters queue behind everyone before them, also behind a caller that gave up waiting.
+  const tail = previous.then(() => mine)
+  registry.tails.set(key, tail)
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      previous,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Timed out waiting for lock ${key}`)), timeoutSeconds * 1000)
+        timer.unref?.()
+      }),
+    ])
+    clearTimeout(timer)
+    return await job()
+  } finally {
+    clearTimeout(timer)
+    release()
+    if (registry.tails.get(key) === tail) registry.tails.delete(key)
   }
 }

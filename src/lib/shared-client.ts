@@ -10,7 +10,7 @@ import type { ScaleOut } from "./scale-out"
 
 const clients = new Map<string, AltaPayClient>()
 
-export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger, scaleOut: ScaleOut = { key: "" }): AltaPayClient {
+export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger, scaleOut: Pick<ScaleOut, "key" | "tokenStore" | "lock"> = { key: "" }): AltaPayClient {
   const key = [
     options.checkoutUrl,
     options.gatewayUrl,

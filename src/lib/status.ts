@@ -23,17 +23,28 @@ export interface SessionStatusResult {
   reason?: string
 }
 
-/** Medusa's session status for an AltaPay transaction that should reserve `expectedMinor`. */
-export function sessionStatusFor(transaction: GatewayTransaction | undefined, expectedMinor: number): SessionStatusResult {
+/** What a session must have reserved at AltaPay to count as paid. */
+export interface ExpectedReservation {
+  amountMinor: number
+  /** ISO 4217 alphabetic code. */
+  currency: string
+}
+
+/**
+ * Medusa's session status for an AltaPay transaction that should reserve `expected`. A paid
+ * transaction authorizes only when AltaPay states both the reserved amount and its currency and
+ * both match: 1000.00 SEK never pays for 1000.00 DKK, and a reservation AltaPay does not describe
+ * pays for nothing.
+ */
+export function sessionStatusFor(transaction: GatewayTransaction | undefined, expected: ExpectedReservation): SessionStatusResult {
   if (!transaction) return { status: PaymentSessionStatus.PENDING }
   const status = transaction.transactionStatus
   const paid = statusIn(status, AUTHORIZED_STATUSES) || statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)
-  if (paid && transaction.reservedAmount && transaction.reservedAmount.minor !== expectedMinor) {
-    // A payment for another amount (the cart changed after the customer paid) never authorizes this session.
-    return {
-      status: PaymentSessionStatus.ERROR,
-      reason: `AltaPay reserved ${transaction.reservedAmount.decimal} but the session is for ${expectedMinor} minor units`,
-    }
+  if (paid) {
+    const mismatch = reservationMismatch(transaction, expected)
+    // A payment for another amount or currency (the cart changed after the customer paid, or the
+    // AltaPay session was changed from the browser) never authorizes this session.
+    if (mismatch) return { status: PaymentSessionStatus.ERROR, reason: mismatch }
   }
   if (statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)) return { status: PaymentSessionStatus.CAPTURED }
   if (statusIn(status, AUTHORIZED_STATUSES)) return { status: PaymentSessionStatus.AUTHORIZED }
@@ -42,6 +53,17 @@ export function sessionStatusFor(transaction: GatewayTransaction | undefined, ex
     return { status: PaymentSessionStatus.ERROR, reason: `AltaPay declined the payment (${status}${transaction.reasonCode ? `, ${transaction.reasonCode}` : ""})` }
   }
   return { status: PaymentSessionStatus.PENDING }
+}
+
+function reservationMismatch(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
+  const reserved = transaction.reservedAmount
+  const wanted = `${expected.amountMinor} minor units of ${expected.currency}`
+  if (!reserved) return `AltaPay states no reserved amount for transaction ${transaction.transactionId}; the session is for ${wanted}`
+  if (!reserved.currency) return `AltaPay states no currency for the ${reserved.decimal} reserved on transaction ${transaction.transactionId}; the session is for ${wanted}`
+  if (reserved.currency.toUpperCase() !== expected.currency.toUpperCase() || reserved.minor !== expected.amountMinor) {
+    return `AltaPay reserved ${reserved.decimal} ${reserved.currency} but the session is for ${wanted}`
+  }
+  return undefined
 }
 
 /** The webhook action for a (verified) callback. */

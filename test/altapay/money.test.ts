@@ -4,6 +4,7 @@ import {
   currencyInfo,
   decimalToMinor,
   divRound,
+  MAX_MINOR_UNITS,
   minorToDecimal,
   minorToNumber,
   toAlphaCurrency,
@@ -124,7 +125,7 @@ describe("minorToDecimal and minorToNumber", () => {
   })
 
   it("round-trips with decimalToMinor", () => {
-    for (const minor of [0, 1, 9, 10, 99, 100, 966, 123456789, -1, -966, Number.MAX_SAFE_INTEGER]) {
+    for (const minor of [0, 1, 9, 10, 99, 100, 966, 123456789, -1, -966, MAX_MINOR_UNITS, -MAX_MINOR_UNITS]) {
       for (const currency of ["JPY", "DKK", "KWD"]) {
         expect(decimalToMinor(minorToDecimal(minor, currency), currency)).toBe(minor)
       }
@@ -142,6 +143,16 @@ describe("minorToDecimal and minorToNumber", () => {
   it("refuses fractional or unsafe minor amounts", () => {
     expect(issuesOf(() => minorToDecimal(9.5, "DKK"))[0].field).toBe("amount")
     expect(issuesOf(() => minorToDecimal(Number.MAX_SAFE_INTEGER + 1, "DKK"))[0].field).toBe("amount")
+  })
+
+  it("sends no amount of 10^15 minor units or more: its JSON number would no longer be exact", () => {
+    expect(MAX_MINOR_UNITS).toBe(10 ** 15 - 1)
+    expect(minorToNumber(MAX_MINOR_UNITS, "DKK")).toBe(9999999999999.99)
+    expect(issuesOf(() => minorToNumber(10 ** 15, "DKK"))[0].message).toMatch(/too large/)
+    expect(issuesOf(() => minorToDecimal(-(10 ** 15), "KWD"))[0].message).toMatch(/too large/)
+  })
+
+  it("refuses NaN", () => {
     expect(issuesOf(() => minorToNumber(Number.NaN, "DKK"))[0].field).toBe("amount")
   })
 })

@@ -88,6 +88,7 @@ describe("callback parsing", () => {
       callbackSecret: "callback-secret-0123456789",
       backendUrl: "http://127.0.0.1:9000",
       maxRetries: 0,
+      allowInsecureUrls: true,
     } as never)
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(formKey, formValue), { maxLength: 10 }), fc.dictionary(fc.constantFrom("altapay-signature", "content-type", "x"), fc.string({ maxLength: 120 })), async (pairs, headers) => {

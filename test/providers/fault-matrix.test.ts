@@ -47,6 +47,7 @@ beforeAll(async () => {
       password: PASSWORD,
       callbackSecret: SECRET,
       backendUrl: "http://127.0.0.1:9",
+      allowInsecureUrls: true,
       headersTimeoutMs: TIMEOUT_MS,
       maxRetries: 1,
     } as never
@@ -66,7 +67,7 @@ async function initiate(amount: number): Promise<AltaPayPaymentData> {
 async function authorized(amount: number): Promise<AltaPayPaymentData> {
   const data = await initiate(amount)
   await sandbox.simulatePayment(data.altapay_session_id, { outcome: "authorize", callback: false })
-  return (await provider.authorizePayment({ data })).data as AltaPayPaymentData
+  return (await provider.authorizePayment({ data, context: { idempotency_key: data.order_id } })).data as AltaPayPaymentData
 }
 async function captured(amount: number): Promise<AltaPayPaymentData> {
   return (await provider.capturePayment({ data: await authorized(amount), context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
@@ -78,7 +79,7 @@ function operation(op: Operation, data: AltaPayPaymentData): () => Promise<Recor
     case "initiate":
       return async () => (await provider.initiatePayment({ amount: 12.5, currency_code: "dkk", data: { session_id: nextId("payses") }, context: {} })) as never
     case "authorize":
-      return async () => (await provider.authorizePayment({ data })) as never
+      return async () => (await provider.authorizePayment({ data, context: { idempotency_key: data.order_id } })) as never
     case "capture":
       return async () => (await provider.capturePayment({ data, context: { idempotency_key: nextId("capt") } })) as never
     case "refund":

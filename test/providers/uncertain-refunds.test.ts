@@ -40,7 +40,7 @@ function sharedCache(): ICacheService {
 function server(cache?: ICacheService): AltaPayProviderService {
   return new AltaPayProviderService(
     cache ? { [Modules.CACHE]: cache } : {},
-    { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", headersTimeoutMs: 300, maxRetries: 1 } as never
+    { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", headersTimeoutMs: 300, maxRetries: 1, allowInsecureUrls: true } as never
   )
 }
 
@@ -51,7 +51,7 @@ async function capturedPayment(provider: AltaPayProviderService): Promise<AltaPa
   const id = nextId("payses")
   const { data } = await provider.initiatePayment({ amount: 10, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
   await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false })
-  const authorized = await provider.authorizePayment({ data: data! })
+  const authorized = await provider.authorizePayment({ data: data!, context: { idempotency_key: id } })
   return (await provider.capturePayment({ data: authorized.data!, context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
 }
 
@@ -80,6 +80,16 @@ describe("an AltaPay that keeps the reconciliation identifier", () => {
     expect((retried.data as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
   })
 
+  it("a cache module that fails to store after the refund does not fail a refund AltaPay made", async () => {
+    const data = await capturedPayment(server())
+    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+
+    const { data: after } = await server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
+
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
+    expect(after).toMatchObject({ refunded_minor: 400, refunds: [expect.objectContaining({ amount_minor: 400 })] })
+  })
+
   it("the same retry on the same server adopts it without a cache module", async () => {
     const provider = server()
     const data = await capturedPayment(provider)
@@ -104,6 +114,21 @@ describe("an AltaPay that did not keep the reconciliation identifier (the refere
     expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
     expect(after).toMatchObject({ refunded_minor: 400 })
     expect((after as AltaPayPaymentData).refunds.filter((r) => r.amount_minor === 400)).toHaveLength(1)
+  })
+
+  it("two concurrent refunds with one lost answer and no locking module: AltaPay and Medusa agree", async () => {
+    const provider = server()
+    const data = await capturedPayment(provider)
+    // The first refund to arrive is dropped before AltaPay processes it; the look-up after it is
+    // slow, so unserialized the other refund would land in between and look like this one.
+    sandbox.faults.add({ route: "refundCapturedReservation", kind: "reset" })
+    sandbox.faults.add({ route: "payments", kind: "latency", ms: 150, skip: 2, times: 1 })
+
+    const outcomes = await Promise.allSettled([1, 2].map(() => provider.refundPayment({ data, amount: 3, context: { idempotency_key: nextId("ref") } })))
+
+    // What Medusa records: the refunds the provider answered. What AltaPay refunded: its ledger.
+    const recordedByMedusa = outcomes.filter((o) => o.status === "fulfilled").length * 300
+    expect(sandbox.transaction(data.transaction_id!)!.refundedMinor).toBe(recordedByMedusa)
   })
 
   it("a retry adopts an unanswered, unchecked attempt by the refunded amount, without the identifier", async () => {

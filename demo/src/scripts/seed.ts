@@ -7,7 +7,7 @@
 import fs from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createUsersWorkflow } from "@medusajs/medusa/core-flows"
+import { createUsersWorkflow, updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { seedStore, type SeededStore } from "../../../integration-tests/setup/store"
 
 /** The part of the seed the demo driver reads back (demo/lib/seed-file.ts). */
@@ -22,6 +22,9 @@ export interface DemoSeed {
 
 const SEED_MARKER = "altapay-demo"
 
+/** The AltaPay registrations of demo/medusa-config.ts (one per terminal) and Medusa's manual payment. */
+const PAYMENT_PROVIDERS = ["pp_altapay_card", "pp_altapay_mobilepay", "pp_system_default"]
+
 export default async function seedDemo({ container }: ExecArgs): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const out = process.env.DEMO_SEED_FILE
@@ -34,11 +37,13 @@ export default async function seedDemo({ container }: ExecArgs): Promise<void> {
   const previous = current?.metadata?.[SEED_MARKER] as DemoSeed | undefined
   if (previous) {
     logger.info("Demo store already seeded; reusing it.")
+    // A database seeded before the demo had one registration per terminal.
+    await updateRegionsWorkflow(container).run({ input: { selector: { id: previous.regionId }, update: { payment_providers: PAYMENT_PROVIDERS } } })
     fs.writeFileSync(out, JSON.stringify(previous, null, 2))
     return
   }
 
-  const seeded: SeededStore = await seedStore(container, { currency: "dkk" })
+  const seeded: SeededStore = await seedStore(container, { currency: "dkk", paymentProviders: PAYMENT_PROVIDERS })
   await createAdminUser(container, email, password)
   const seed: DemoSeed = {
     publishableKey: seeded.publishableKey,

@@ -2,6 +2,10 @@
  * The AltaPay payment provider: one method per Medusa hook, in the order Medusa calls them. Each
  * is a thin mapping onto the framework-free client in src/altapay; AltaPay failures become
  * MedusaErrors in one place (medusa-errors.ts) and states map in one place (status.ts).
+ *
+ * What the provider acts on comes from the provider: data it sealed (payment-data.ts), or a live
+ * read at AltaPay for the Medusa payment session id Medusa itself passed. Captures, refunds and
+ * releases of one payment run under the payment's lock, starting from its newest data.
  */
 import type {
   AuthorizePaymentInput,
@@ -27,11 +31,12 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, ContainerRegistrationKeys, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, ContainerRegistrationKeys, MathBN, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import {
   AltaPayDeclinedError,
   AltaPayError,
   AUTHORIZED_STATUSES,
+  minorToDecimal,
   parseCallback,
   RELEASED_STATUSES,
   proportionalAdjustmentLine,
@@ -41,26 +46,34 @@ import {
   type AltaPayClient,
   type GatewayTransaction,
 } from "../../altapay"
-import { toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { roundedIncrement, toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { medusaCaptureAmount } from "./capture-amount"
 import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
-import { scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
+import { ReturnUrls } from "./return-urls"
+import { paymentLockKey, scaleOutFrom, type ScaleOut } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
-import { contextLines, SessionLines } from "./session-lines"
+import { contextLines, sameLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
 import { RefundFlow } from "./refund-flow"
 import { toMedusaError } from "../../lib/medusa-errors"
 import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
 import {
   freshPaymentData,
-  paymentDataSchema,
-  readPaymentData,
+  openPaymentData,
   requireTransactionId,
+  sealPaymentData,
+  untrustedDataError,
   type AltaPayPaymentData,
+  type SealedPaymentData,
 } from "../../lib/payment-data"
+import { PaymentJournal } from "../../lib/payment-journal"
+import { serverKeys, type ServerKeys } from "../../lib/server-keys"
 import { pickTransaction, sessionStatusFor, webhookActionFor } from "../../lib/status"
-import { withTransaction } from "../../lib/transaction-state"
+import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
+import { trustedPaymentData } from "../../lib/trusted-payment-data"
+import { arrivalTime } from "../../lib/webhook-arrival"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
@@ -83,17 +96,26 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly client: AltaPayClient
   private readonly scaleOut: ScaleOut
   private readonly sessionLines: SessionLines
+  private readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly refunds: RefundFlow
+  private readonly returnUrls: ReturnUrls
+  private readonly sealKeys: ServerKeys
+  private readonly arrivalKeys: ServerKeys
+  private readonly journal: PaymentJournal
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
     AltaPayProviderService.validateOptions(options as unknown as Record<string, unknown>)
     this.options_ = (parseAltaPayOptions(options) as { options: AltaPayOptions }).options
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
-    const query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
-    this.sessionLines = new SessionLines(query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
+    this.query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
+    this.sessionLines = new SessionLines(this.query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
+    this.returnUrls = new ReturnUrls(this.options_, this.query)
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
+    this.sealKeys = serverKeys(this.options_, "payment-data-seal")
+    this.arrivalKeys = serverKeys(this.options_, "webhook-arrival")
+    this.journal = new PaymentJournal(this.sealKeys, this.scaleOut.store, (m) => this.logger_?.warn(m))
     this.client = sharedAltaPayClient(this.options_, { debug: (m) => this.logger_?.debug(m), warn: (m) => this.logger_?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, this.options_, this.logger_, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
   }
@@ -104,7 +126,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "initiate")
     const key = input.context?.idempotency_key
-    const orderId = String(input.data?.session_id ?? key ?? "")
+    // The one key of the browser-writable data read here: Medusa writes session_id over it, last.
+    const sessionId = input.data?.session_id
+    if (typeof sessionId === "string" && key && sessionId !== key) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: the payment session id ${sessionId} differs from Medusa's idempotency key ${key}.`)
+    }
+    const orderId = String(sessionId ?? key ?? "")
     if (!orderId) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
     }
@@ -131,7 +158,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         orderLines: lines,
         customer: sessionCustomer(input.context),
         transactionInfo: { medusa_payment_session_id: orderId },
-        callbacks: this.callbackUrls(orderId),
+        callbacks: await this.callbackUrls(orderId),
         configuration: this.sessionConfiguration(this.options_.autoCapture),
       })
       // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
@@ -140,7 +167,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       return {
         id: session.sessionId,
         status: PaymentSessionStatus.PENDING,
-        data: freshPaymentData({
+        data: this.seal(
+          freshPaymentData({
           altapay_session_id: session.sessionId,
           order_id: orderId,
           amount_minor: amountMinor,
@@ -149,9 +177,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           auto_capture: this.options_.autoCapture,
           order_lines: lines,
           order_lines_source: source,
-          redirect_url: redirect?.url ?? null,
-          payment_id: redirect?.paymentId ?? null,
-        }),
+            redirect_url: redirect?.url ?? null,
+            payment_id: redirect?.paymentId ?? null,
+          })
+        ),
       }
     } catch (error) {
       throw toMedusaError(error, "session creation")
@@ -159,17 +188,25 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
-    const data = readPaymentData(input.data, "update")
+    const opened = openPaymentData(input.data, this.sealKeys)
+    if (!opened.sealed) {
+      this.logger_?.debug(`AltaPay update: ${opened.problem}; nothing was sent to AltaPay.`)
+      return { data: input.data }
+    }
+    const data = opened.data
     const currency = input.currency_code.toUpperCase()
     const amountMinor = this.minor(input.amount, currency, "update")
-    if (amountMinor === data.amount_minor && currency === data.currency && !contextLines(input.context)) return { data }
+    const sameAmount = amountMinor === data.amount_minor && currency === data.currency
     if (data.transaction_id) {
+      if (sameAmount && !contextLines(input.context)) return { data: this.seal(data) }
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "AltaPay update: the customer has already paid this session; it cannot change amount. Cancel it and create a new payment session."
+        "AltaPay update: the customer has already paid this session; it cannot change amount or lines. Cancel it and create a new payment session."
       )
     }
+    // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
     const { lines, source } = await this.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
+    if (sameAmount && sameLines(lines, data.order_lines)) return { data: this.seal(data) }
     try {
       await this.client.checkout.updateSession(data.altapay_session_id, {
         orderId: data.order_id,
@@ -177,20 +214,20 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         currency,
         orderLines: lines,
         customer: sessionCustomer(input.context),
-        callbacks: this.callbackUrls(data.order_id),
+        callbacks: await this.callbackUrls(data.order_id),
         configuration: this.sessionConfiguration(data.auto_capture),
       })
       // The old payment page was for the old amount; a new one replaces it.
       const redirect = data.redirect_url ? await createRedirectPayment(this.client, data.altapay_session_id, data.terminal) : undefined
       return {
-        data: {
+        data: this.seal({
           ...data,
           amount_minor: amountMinor,
           currency,
           order_lines: lines,
           order_lines_source: source,
           ...(redirect ? { redirect_url: redirect.url, payment_id: redirect.paymentId } : {}),
-        },
+        }),
       }
     } catch (error) {
       throw toMedusaError(error, "session update")
@@ -201,21 +238,35 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
    * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
    * not stay payable: its pending payment pages are expired (by updating the session), and a
    * reservation a customer made on it anyway is released, since no order will ever claim it.
-   * A session this provider authorized is different: its reservation belongs to a Medusa Payment
-   * (Medusa deletes such sessions too, e.g. when anyone starts a new session on the collection),
-   * and only Medusa's cancel may release it.
+   *
+   * Medusa passes only `data` here, and it may be a browser's (Medusa deletes sessions before the
+   * provider's data is merged in, and rolls back with the browser's data), so only sealed data
+   * leads to any AltaPay call. A sealed copy may still be stale (saved from the store API before
+   * its session was authorized and sent again later), so a reservation is released only when
+   * Medusa's own record shows its session owns no payment: a session this provider authorized
+   * belongs to a Medusa Payment, and only Medusa's cancel may release it.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    const parsed = paymentDataSchema.safeParse(input.data ?? {})
-    if (!parsed.success) return { data: input.data }
-    const data = parsed.data
+    const opened = openPaymentData(input.data, this.sealKeys)
+    if (!opened.sealed) {
+      this.logger_?.debug(`AltaPay delete: ${opened.problem}; nothing was sent to AltaPay.`)
+      return { data: input.data }
+    }
+    const data = opened.data
     if (data.authorized_at) return { data: input.data }
     try {
-      const transaction = pickTransaction(await this.client.gateway.payments({ shopOrderId: data.order_id }))
+      const transaction = forOrder(data.order_id, await this.client.gateway.payments({ shopOrderId: data.order_id }))
       if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
+        const owner = await this.medusaPaymentOf(data.order_id)
+        if (owner !== "none") {
+          this.logger_?.info(
+            `AltaPay ${data.order_id}: left reservation ${transaction.transactionId} alone: ${owner === "payment" ? "a Medusa payment owns it" : "Medusa cannot confirm that no payment owns it (give the Payment module the query dependency)"}.`
+          )
+          return { data: input.data }
+        }
         await this.client.gateway.releaseReservation({ transactionId: transaction.transactionId })
         this.logger_?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
-        return { data: withTransaction(data, transaction) }
+        return { data: this.seal(withTransaction(data, transaction)) }
       }
       if (transaction?.capturedAmount && transaction.capturedAmount.minor > 0) {
         // Auto-capture on a session no order will claim: money taken, and only a person can decide.
@@ -229,7 +280,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
           amountMinor: data.amount_minor,
           currency: data.currency,
           orderLines: data.order_lines,
-          callbacks: this.callbackUrls(data.order_id),
+          callbacks: await this.callbackUrls(data.order_id),
           configuration: this.sessionConfiguration(data.auto_capture),
         })
       }
@@ -240,66 +291,117 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { data: input.data }
   }
 
+  /**
+   * Authorizes the session Medusa names (its id is the idempotency key) and no other: the sealed
+   * data must be that session's, and the AltaPay payment whose shop_orderid is that id must have
+   * reserved exactly the sealed amount, in the sealed currency.
+   */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const data = readPaymentData(input.data, "authorize")
-    const transaction = pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "authorization"))
-    const { status, reason } = sessionStatusFor(transaction, data.amount_minor)
+    const sessionId = input.context?.idempotency_key
+    const opened = openPaymentData(input.data, this.sealKeys)
+    const refusal = !opened.sealed
+      ? opened.problem
+      : !sessionId
+        ? "Medusa passed no payment session id"
+        : opened.data.order_id !== sessionId
+          ? `the data is payment session ${opened.data.order_id}'s`
+          : undefined
+    if (refusal !== undefined || !opened.sealed) {
+      this.logger_?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${refusal}; not authorized, and nothing was asked of AltaPay.`)
+      return { status: PaymentSessionStatus.ERROR, data: input.data }
+    }
+    const data = opened.data
+    const transaction = forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "authorization"))
+    const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
     if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
     const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
     const authorizedAt = authorized ? (data.authorized_at ?? new Date().toISOString()) : null
-    return { status, data: { ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt } }
+    return { status, data: this.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt }) }
   }
 
   // --- after the order ------------------------------------------------------------------
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const data = readPaymentData(input.data, "capture")
-    const transactionId = requireTransactionId(data, "capture")
-    return this.serialized(transactionId, () => this.capture(input, data, transactionId))
+    const { data, transactionId } = await this.paidPaymentData(input.data, "capture")
+    return { data: await this.serialized(transactionId, data, async (latest) => (await this.capture(input, latest, transactionId)).data) }
   }
 
-  private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<CapturePaymentOutput> {
+  private async capture(input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<{ data: AltaPayPaymentData }> {
+    const captureId = input.context?.idempotency_key
+    const reconciliationIdentifier = reconciliationId("capture", captureId)
     const alreadyCaptured = data.captured_minor ?? 0
     if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
+    if (captureId && data.captures.some((c) => c.reconciliation_identifier === reconciliationIdentifier)) return { data }
 
-    const amountMinor = data.amount_minor - alreadyCaptured
-    const reconciliationIdentifier = reconciliationId("capture", input.context?.idempotency_key)
-    const orderLines =
-      alreadyCaptured === 0 ? data.order_lines : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "capture-remaining", description: "Remaining capture" })
+    const amountMinor = await this.captureAmount(data, captureId, data.amount_minor - alreadyCaptured)
+    if (amountMinor <= 0) {
+      this.logger_?.warn(`AltaPay capture ${reconciliationIdentifier}: Medusa's capture rounds to nothing in ${data.currency}; nothing was sent.`)
+      return { data }
+    }
+    const whole = alreadyCaptured === 0 && amountMinor === data.amount_minor
+    const orderLines = whole
+      ? data.order_lines
+      : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining", description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture" })
     try {
       const result = await this.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
-      const captured = withCapture(data, input.context?.idempotency_key, reconciliationIdentifier, amountMinor)
+      const captured = withCapture(data, captureId, reconciliationIdentifier, amountMinor)
       return { data: withTransaction(captured, result.transaction) }
     } catch (error) {
       // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
         const transaction = await this.lookupOne(transactionId, "capture check").catch(() => undefined)
-        if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) {
-          return { data: withTransaction(data, transaction) }
+        if (transaction && hasReconciliation(transaction, reconciliationIdentifier, "captured")) {
+          // This capture went through and only its answer was lost: keep its record.
+          return { data: withTransaction(withCapture(data, captureId, reconciliationIdentifier, amountMinor), transaction) }
         }
+        if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
       }
       throw toMedusaError(error, "capture")
     }
   }
 
+  /**
+   * Exactly what Medusa recorded for this capture (a partial capture from the admin), read through
+   * `query`; without `query`, or when the capture cannot be found, what is left of the reservation.
+   */
+  private async captureAmount(data: AltaPayPaymentData, captureId: string | undefined, remainingMinor: number): Promise<number> {
+    const read = await medusaCaptureAmount(this.query, data.order_id, captureId, data.currency).catch((error: unknown) => ({
+      found: false as const,
+      reason: error instanceof Error ? error.message : String(error),
+    }))
+    if (read.found) return Math.min(read.amountMinor, remainingMinor)
+    this.logger_?.warn(`AltaPay capture of ${data.order_id}: Medusa's capture amount could not be read (${read.reason}); capturing what is left of the reservation.`)
+    return remainingMinor
+  }
+
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    const data = readPaymentData(input.data, "refund")
-    const transactionId = requireTransactionId(data, "refund")
-    const amountMinor = this.minor(input.amount, data.currency, "refund")
-    return this.serialized(transactionId, () => this.refunds.run({ data, transactionId, amountMinor, refundId: input.context?.idempotency_key ?? null }))
+    const { data, transactionId } = await this.paidPaymentData(input.data, "refund")
+    const refundId = input.context?.idempotency_key ?? null
+    return {
+      data: await this.serialized(transactionId, data, async (latest) => {
+        // The running total is taken from the newest data, under the lock: a concurrent refund is in it.
+        const { amountMinor, medusaAmount } = this.refundAmount(input.amount, latest)
+        return (await this.refunds.run({ data: latest, transactionId, amountMinor, medusaAmount, refundId })).data
+      }),
+    }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    const data = readPaymentData(input.data, "cancel")
-    if (!data.transaction_id) return { data } // never paid: nothing reserved at AltaPay
+    const data = await this.paymentData(input.data, "cancel")
+    if (!data?.transaction_id) return { data: data ? this.seal(data) : input.data } // never paid: nothing reserved at AltaPay
+    const transactionId = data.transaction_id
+    return { data: await this.serialized(transactionId, data, (latest) => this.release(latest, transactionId)) }
+  }
+
+  private async release(data: AltaPayPaymentData, transactionId: string): Promise<AltaPayPaymentData> {
     if ((data.captured_minor ?? 0) > 0) throw capturedCannotCancel(data)
     try {
-      const result = await this.client.gateway.releaseReservation({ transactionId: data.transaction_id })
-      return { data: withTransaction(data, result.transaction) }
+      const result = await this.client.gateway.releaseReservation({ transactionId })
+      return withTransaction(data, result.transaction)
     } catch (error) {
       if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
-        const transaction = await this.lookupOne(data.transaction_id, "cancel check").catch(() => undefined)
-        if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return { data: withTransaction(data, transaction) }
+        const transaction = await this.lookupOne(transactionId, "cancel check").catch(() => undefined)
+        if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return withTransaction(data, transaction)
         if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel(data)
       }
       throw toMedusaError(error, "release")
@@ -307,14 +409,16 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const data = readPaymentData(input.data, "retrieve")
-    return { data: withTransaction(data, await this.liveTransaction(data)) }
+    const data = await this.paymentData(input.data, "retrieve")
+    if (!data) return { data: input.data }
+    return { data: this.seal(withTransaction(data, await this.liveTransaction(data))) }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const data = readPaymentData(input.data, "status")
+    const data = await this.paymentData(input.data, "status")
+    if (!data) return { status: PaymentSessionStatus.PENDING, data: input.data }
     const transaction = await this.liveTransaction(data)
-    return { status: sessionStatusFor(transaction, data.amount_minor).status, data: withTransaction(data, transaction) }
+    return { status: sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency }).status, data: this.seal(withTransaction(data, transaction)) }
   }
 
   // --- callbacks ----------------------------------------------------------------------------
@@ -324,11 +428,15 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     let callback: AltaPayCallback
     try {
       if (this.options_.callbackSecret) {
+        // Judged on when the callback reached this store (stamped by the plugin's middleware), not
+        // on when Medusa's event subscriber gets to it; without a stamp, now.
+        const arrivedAt = arrivalTime(payload.headers, rawBody, this.arrivalKeys)
         verifyCallbackSignature({
           rawBody,
           signatureHeader: headerOf(payload.headers, "altapay-signature"),
           secret: this.options_.callbackSecret,
           toleranceSeconds: this.options_.callbackToleranceSeconds,
+          now: () => arrivedAt ?? Date.now(),
         })
       }
       callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
@@ -347,17 +455,63 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   // --- helpers ------------------------------------------------------------------------------
 
-  /** One capture or refund per AltaPay transaction at a time, across servers when locking is shared. */
-  private serialized<T>(transactionId: string, job: () => Promise<T>): Promise<T> {
-    return this.scaleOut.lock ? this.scaleOut.lock(`altapay:transaction:${transactionId}`, job) : job()
+  /**
+   * One capture, refund or release of a payment at a time, in every configuration (see
+   * scale-out.ts), starting from the newest copy of its data: Medusa read `data` before waiting
+   * for the lock, and the previous holder's answer may not be stored yet. The answer is sealed,
+   * one revision newer, and kept for the next holder.
+   */
+  private serialized(transactionId: string, data: AltaPayPaymentData, job: (latest: AltaPayPaymentData) => Promise<AltaPayPaymentData>): Promise<SealedPaymentData> {
+    return this.scaleOut.paymentLock(paymentLockKey(transactionId), async () => {
+      const latest = await this.journal.newest(transactionId, data)
+      const sealed = this.seal({ ...(await job(latest)), revision: latest.revision + 1 })
+      await this.journal.write(transactionId, sealed)
+      return sealed
+    })
   }
 
-  /** Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. */
+  private seal(data: AltaPayPaymentData): SealedPaymentData {
+    return sealPaymentData(data, this.sealKeys)
+  }
+
+  /** A Payment's data to act on (trusted-payment-data.ts); undefined: unproven, and nothing at AltaPay to ask about. */
+  private paymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<AltaPayPaymentData | undefined> {
+    return trustedPaymentData(raw, hook, { keys: this.sealKeys, lookupTransaction: (id) => this.lookupOne(id, `${hook} check`), logger: this.logger_ })
+  }
+
+  private async paidPaymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<{ data: AltaPayPaymentData; transactionId: string }> {
+    const data = await this.paymentData(raw, hook)
+    if (!data) throw untrustedDataError(hook, "the data was not written by the AltaPay provider and names no AltaPay transaction")
+    return { data, transactionId: requireTransactionId(data, hook) }
+  }
+
+  /**
+   * Whether Medusa's payment session `sessionId` owns a payment: "none" only when Medusa's record
+   * shows the session unauthorized and without a payment; "unknown" without the query dependency.
+   */
+  private async medusaPaymentOf(sessionId: string): Promise<"none" | "payment" | "unknown"> {
+    if (!this.query) return "unknown"
+    try {
+      const { data } = await this.query.graph({ entity: "payment_session", fields: ["id", "status", "authorized_at", "payment.id"], filters: { id: sessionId } })
+      const session = data[0] as { status?: string; authorized_at?: unknown; payment?: { id?: string } | null } | undefined
+      if (!session) return "unknown"
+      const owned = !!session.authorized_at || !!session.payment?.id || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED
+      return owned ? "payment" : "none"
+    } catch (error) {
+      this.logger_?.warn(`AltaPay ${sessionId}: could not read the Medusa payment session: ${error instanceof Error ? error.message : String(error)}`)
+      return "unknown"
+    }
+  }
+
+  /**
+   * Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. A
+   * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
+   */
   private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {
-    const transaction = pickTransaction(await this.lookup({ shopOrderId }, "callback confirmation").catch(() => []))
+    const transaction = forOrder(shopOrderId, await this.lookup({ shopOrderId }, "callback confirmation"))
     const reserved = transaction?.reservedAmount
     if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
-    const { status } = sessionStatusFor(transaction, reserved.minor)
+    const { status } = sessionStatusFor(transaction, { amountMinor: reserved.minor, currency: reserved.currency })
     const action =
       status === PaymentSessionStatus.CAPTURED
         ? PaymentActions.SUCCESSFUL
@@ -375,9 +529,21 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
   }
 
-  private callbackUrls(orderId: string) {
-    const fill = (url?: string) => url?.replace(/\{session_id\}/g, encodeURIComponent(orderId))
-    return { notification: notificationUrl(this.options_), success: fill(this.options_.successUrl), failure: fill(this.options_.failureUrl) }
+  private async callbackUrls(orderId: string) {
+    return { notification: notificationUrl(this.options_), ...(await this.returnUrls.for(orderId)) }
+  }
+
+  /**
+   * A refund's minor units. Medusa keeps refunds exact (10.005 DKK); refunds are rounded as a
+   * running total, so AltaPay's refunded total is always Medusa's refunded total rounded half up.
+   */
+  private refundAmount(amount: RefundPaymentInput["amount"], data: AltaPayPaymentData): { amountMinor: number; medusaAmount: string } {
+    try {
+      const before = MathBN.sum(0, ...data.refunds.map((r) => r.medusa_amount ?? minorToDecimal(r.amount_minor, data.currency)))
+      return { amountMinor: roundedIncrement(before, amount, data.currency), medusaAmount: MathBN.convert(amount).toFixed() }
+    } catch (error) {
+      throw toMedusaError(error, "refund")
+    }
   }
 
   private minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
@@ -399,7 +565,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   private async liveTransaction(data: AltaPayPaymentData): Promise<GatewayTransaction | undefined> {
-    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : pickTransaction(await this.lookup({ shopOrderId: data.order_id }, "status read"))
+    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "status read"))
   }
 }
 
@@ -427,6 +593,11 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
   )
 }
 
+
+/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
+function forOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
+  return pickTransaction(transactions.filter((t) => t.shopOrderId === orderId))
+}
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
   if (Buffer.isBuffer(payload.rawData)) return payload.rawData

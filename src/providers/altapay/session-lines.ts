@@ -1,13 +1,16 @@
 /**
- * Which order lines a new AltaPay session gets, best first: the lines the store route built from
- * the server-side cart (context.altapay.order_lines), else the cart loaded through `query` (when
- * the store gave the Payment module that dependency), else one summary line for the amount.
+ * Which order lines an AltaPay session gets, best first: the lines the store route built from the
+ * server-side cart (context.altapay.order_lines), else the cart loaded through `query` (when the
+ * store gave the Payment module that dependency), else one summary line for the amount. Lines are
+ * always for exactly the amount Medusa asks: lines for another amount are not sent, and a session
+ * whose amount is not its cart's total is refused (it would charge the customer something the
+ * cart does not say).
  */
 import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { orderLinesTotalMinor, withCompensationLine, type OrderLine } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines, type CartLineOptions } from "../../lib/cart-lines"
+import { minorToDecimal, orderLinesTotalMinor, type OrderLine } from "../../altapay"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines, type CartLineOptions } from "../../lib/cart-lines"
 import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data"
 
 export type LinesSource = AltaPayPaymentData["order_lines_source"]
@@ -35,18 +38,26 @@ export class SessionLines {
     const fromContext = contextLines(input.context)
     if (fromContext) {
       const total = orderLinesTotalMinor(fromContext)
-      // Lines built for the cart total: a rounding-sized difference is absorbed, anything else is stale.
-      if (Math.abs(total - input.amountMinor) <= fromContext.length) {
-        return { lines: withCompensationLine(fromContext, input.amountMinor, input.currency), source: "store_route" }
-      }
-      this.logger?.warn(`AltaPay ${input.paymentSessionId}: the store route's lines total ${total}, not ${input.amountMinor}; loading the cart instead.`)
+      if (total === input.amountMinor) return { lines: fromContext, source: "store_route" }
+      this.logger?.warn(`AltaPay ${input.paymentSessionId}: the store route's lines total ${total}, not the ${input.amountMinor} asked; loading the cart instead.`)
     }
-    const fromCart = await this.fromCart(input)
-    if (fromCart) return { lines: fromCart, source: "query" }
+    const cart = await this.loadCart(input)
+    if (cart) {
+      const cartMinor = cartTotalMinor(cart)
+      if (cartMinor !== input.amountMinor) {
+        const fmt = (minor: number) => `${minorToDecimal(minor, input.currency)} ${input.currency}`
+        throw new MedusaError(
+          MedusaError.Types.INVALID_DATA,
+          `AltaPay: payment session ${input.paymentSessionId} is for ${fmt(input.amountMinor)}, but its cart ${cart.id} comes to ${fmt(cartMinor)}. Nothing was sent to AltaPay. Refresh the cart's payment collection (Medusa does when the cart changes) and create the payment session again.`
+        )
+      }
+      return { lines: cartOrderLines(cart, this.cartOptions, cartMinor), source: "query" }
+    }
     return { lines: summaryLine(input.paymentSessionId, input.amountMinor), source: "summary" }
   }
 
-  private async fromCart(input: SessionLinesInput): Promise<OrderLine[] | undefined> {
+  /** The session's cart through `query`; undefined without `query`, for a session of no cart, or when it cannot be read. */
+  private async loadCart(input: SessionLinesInput): Promise<CartForLines | undefined> {
     if (!this.query) {
       if (!this.warnedNoQuery) {
         this.warnedNoQuery = true
@@ -65,8 +76,7 @@ export class SessionLines {
       const cartId = (sessions[0] as { payment_collection?: { cart?: { id?: string } } } | undefined)?.payment_collection?.cart?.id
       if (!cartId) return undefined
       const { data: carts } = await this.query.graph({ entity: "cart", fields: CART_FIELDS_FOR_LINES, filters: { id: cartId } })
-      const cart = carts[0] as CartForLines | undefined
-      return cart ? cartOrderLines(cart, this.cartOptions, input.amountMinor) : undefined
+      return carts[0] as CartForLines | undefined
     } catch (error) {
       this.logger?.warn(`AltaPay ${input.paymentSessionId}: could not load the cart's lines (${error instanceof Error ? error.message : String(error)}); sending one summary line.`)
       return undefined
@@ -86,6 +96,13 @@ export function contextLines(context: unknown): OrderLine[] | undefined {
     )
   }
   return parsed.data
+}
+
+/** True when two sets of lines would look the same to AltaPay. */
+export function sameLines(a: readonly OrderLine[], b: readonly OrderLine[]): boolean {
+  const key = (line: OrderLine) =>
+    JSON.stringify([line.itemId, line.description, line.quantity, line.unitPriceMinor, line.taxAmountMinor, line.taxPercent, line.goodsType, line.discountPercent, line.unitCode, line.imageUrl, line.productUrl])
+  return a.length === b.length && a.every((line, i) => key(line) === key(b[i]))
 }
 
 export function summaryLine(paymentSessionId: string, amountMinor: number): OrderLine[] {

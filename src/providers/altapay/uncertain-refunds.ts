@@ -6,6 +6,7 @@
  * module when the Payment module has one (Redis: every server and restart sees them), else in
  * this process. Callers hold the payment's lock, so read-modify-write here is safe.
  */
+import type { RefundRecord } from "../../lib/payment-data"
 import type { SharedStore } from "../../lib/scale-out"
 
 export interface UncertainRefund {
@@ -14,6 +15,8 @@ export interface UncertainRefund {
   /** AltaPay's refunded amount just before the attempt: growth by exactly `amountMinor` is it. */
   refundedBeforeMinor: number
   at: number
+  /** What the attempt sent and was for, so a refund that adopts it records it in full. */
+  record?: Pick<RefundRecord, "order_lines" | "items" | "note">
 }
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000

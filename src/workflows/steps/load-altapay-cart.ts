@@ -6,7 +6,10 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
+import { altapayOptionsFromConfig } from "../../lib/altapay-from-config"
 import { toMinorUnits } from "../../lib/amounts"
+import { provenSessionData } from "../../lib/payment-data"
+import { serverKeys, type ServerKeys } from "../../lib/server-keys"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/cart-lines"
 import { cartCustomer } from "../../lib/customer"
@@ -97,7 +100,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   }
   const orderLines = cartOrderLines(cart, { productUrlTemplate: input.product_url_template }, totalMinor)
   if (orderLinesTotalMinor(orderLines) !== totalMinor) {
-    // cartOrderLines adds a compensation line, so this only guards against a future regression.
+    // cartOrderLines builds lines for exactly this total (or throws), so this only guards against a regression.
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The AltaPay order lines of cart ${cart.id} do not add up to its total.`)
   }
 
@@ -115,7 +118,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
     customer: cartCustomer(cart),
     payment_collection_id: collection?.id,
     payment_collection_stale: stale,
-    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines),
+    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines, serverKeys(altapayOptionsFromConfig(container).options, "payment-data-seal")),
   }
   return new StepResponse(result)
 })
@@ -172,13 +175,16 @@ function reusableSession(
   providerId: string,
   totalMinor: number,
   currency: string,
-  lines: OrderLine[]
+  lines: OrderLine[],
+  keys: ServerKeys
 ): LoadedAltaPayCart["reusable_session"] {
   for (const session of collection?.payment_sessions ?? []) {
     if (!session || session.provider_id !== providerId || !REUSABLE_STATUSES.has(session.status)) continue
-    const data = session.data ?? {}
-    const altapaySessionId = typeof data.altapay_session_id === "string" ? data.altapay_session_id : undefined
-    if (!altapaySessionId || session.amount == null) continue
+    // Only what the provider wrote for this session: a browser writes session data too, and a
+    // CUSTOMER token for the AltaPay session it names would reach someone else's payment.
+    const data = provenSessionData(session, keys)
+    const altapaySessionId = data?.altapay_session_id
+    if (!data || !altapaySessionId || session.amount == null) continue
     if (toMinorUnits(session.amount, currency) !== totalMinor || (session.currency_code ?? "").toUpperCase() !== currency) continue
     if (canonical(data.order_lines) !== canonical(lines)) continue
     return { payment_session_id: session.id, altapay_session_id: altapaySessionId }

@@ -3,7 +3,7 @@
  * the provider's data, and the order it pays for with the fields the line builder reads.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/cart-lines"
 import { toMinorUnits } from "../../../../lib/amounts"
 import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data"
@@ -27,6 +27,8 @@ export interface AltaPayPayment {
   refunded_minor: number
   canceled_at: string | null
   data: AltaPayPaymentData
+  /** `data` as stored, with its seal: what a writer verifies before acting on it. */
+  raw_data?: Record<string, unknown>
   /** Medusa's refund records of this payment. */
   medusa_refunds: Array<{ id: string; amount_minor: number; note: string | null; created_at: string | null; created_by: string | null }>
   order: OrderForLines | undefined
@@ -85,10 +87,12 @@ export async function loadAltaPayPayment(container: MedusaContainer, id: string,
     currency_code: currency,
     provider_id: payment.provider_id,
     amount_minor: minor(payment.amount),
-    captured_minor: (payment.captures ?? []).reduce((sum, c) => sum + (c ? minor(c.amount) : 0), 0),
-    refunded_minor: (payment.refunds ?? []).reduce((sum, r) => sum + (r ? minor(r.amount) : 0), 0),
+    // Totals rounded once, as the provider rounds captures and refunds (a running total).
+    captured_minor: minor(MathBN.sum(0, ...(payment.captures ?? []).map((c) => c?.amount ?? 0))),
+    refunded_minor: minor(MathBN.sum(0, ...(payment.refunds ?? []).map((r) => r?.amount ?? 0))),
     canceled_at: iso(payment.canceled_at),
     data: parsed.data,
+    raw_data: payment.data ?? {},
     medusa_refunds: (payment.refunds ?? []).flatMap((r) =>
       r ? [{ id: r.id, amount_minor: minor(r.amount), note: r.note ?? null, created_at: iso(r.created_at), created_by: r.created_by ?? null }] : []
     ),

@@ -14,6 +14,8 @@ import { minorToDecimal, minorToNumber, proportionalAdjustmentLine, type OrderLi
 import { toMinorUnits } from "../../../../lib/amounts"
 import { cartOrderLines } from "../../../../lib/cart-lines"
 import { currenciesWithTerminal, type AltaPayOptions } from "../../../../lib/options"
+import { provenSessionData } from "../../../../lib/payment-data"
+import { serverKeys } from "../../../../lib/server-keys"
 import { createAltaPaySessionForCartWorkflow } from "../../../../workflows/create-altapay-session-for-cart"
 import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./altapay-payment"
 import type { Money } from "./payment-view"
@@ -123,11 +125,12 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
   }
 
   const amountMinor = toMinorUnits(collection.amount, currency)
+  // Only sessions the provider provably wrote: a browser can write session data too.
+  const keys = serverKeys(target.options, "payment-data-seal")
   const reusable = (collection.payment_sessions ?? []).find(
-    (s): s is SessionRow =>
-      !!s && s.provider_id === target.providerId && s.status === "pending" && typeof s.data?.altapay_session_id === "string" && toMinorUnits(s.amount, currency) === amountMinor
+    (s): s is SessionRow => !!s && s.provider_id === target.providerId && s.status === "pending" && !!provenSessionData(s, keys) && toMinorUnits(s.amount, currency) === amountMinor
   )
-  if (reusable) return linkSession({ ...reusable, payment_collection_id: collection.id }, reusable.data?.altapay_session_id as string)
+  if (reusable) return linkSession({ ...reusable, payment_collection_id: collection.id }, provenSessionData(reusable, keys)!.altapay_session_id)
 
   const { result: created } = await createPaymentSessionsWorkflow(container).run({
     input: {

@@ -3,10 +3,10 @@
  * fraud score, reconciliation identifiers) beside the refunds we recorded, open ones marked, and
  * what can still be refunded item by item. Pure: the route fetches, this shapes.
  */
-import { minorToDecimal, type GatewayAmount, type GatewayTransaction } from "../../../../altapay"
+import { minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
+import { refundableEntries } from "../../../../lib/cart-lines"
 import { withTransaction } from "../../../../lib/transaction-state"
 import type { AltaPayPayment } from "./altapay-payment"
-import { orderEntries, refundedQuantities, type RefundedItem } from "./item-refund-lines"
 
 export interface Money {
   /** Integer minor units. */
@@ -87,8 +87,8 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
   const tx = live.transaction
   const entries = payment.order ? safeEntries(payment) : undefined
   const titles = new Map<string, string>()
-  for (const item of entries?.source.items ?? []) titles.set(item.id, item.title)
-  for (const method of entries?.source.shipping ?? []) titles.set(method.id, method.name)
+  for (const item of entries?.items ?? []) titles.set(item.id, item.title)
+  for (const method of entries?.shipping ?? []) titles.set(method.id, method.name)
 
   const medusaRefundIds = new Set(payment.medusa_refunds.map((r) => r.id))
   const refunds: AdminAltaPayRefund[] = data.refunds.map((r) => ({
@@ -140,11 +140,11 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
     open_refunds: refunds.filter((r) => r.open).length,
     refundable: {
       amount: money(Math.max(payment.captured_minor - payment.refunded_minor, 0)),
-      items: (entries?.source.items ?? []).map((item) => {
+      items: (entries?.items ?? []).map((item) => {
         const done = refunded.get(item.id) ?? 0
-        return { line_item_id: item.id, title: item.title, sku: item.sku ?? null, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(item.quantity - done, 0) }
+        return { line_item_id: item.id, title: item.title, sku: item.sku, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(item.quantity - done, 0) }
       }),
-      shipping: (entries?.source.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
+      shipping: (entries?.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
     },
     pending_refund: data.pending_refund
       ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
@@ -155,7 +155,7 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
 /** An order the builder cannot read (odd data) still shows its payment, just without item refunds. */
 function safeEntries(payment: AltaPayPayment) {
   try {
-    return payment.order ? orderEntries(payment.order) : undefined
+    return payment.order ? refundableEntries(payment.order) : undefined
   } catch {
     return undefined
   }

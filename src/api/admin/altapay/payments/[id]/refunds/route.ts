@@ -3,16 +3,18 @@
  *
  * Refunds order items through AltaPay with their exact lines (their tax, their share of
  * promotions) and through Medusa's refund workflow, so Medusa's refund and order records match.
- * Refunds of one payment run one at a time: each sees what the previous one refunded.
+ * The whole request runs under the payment's lock (the provider's own captures, refunds and
+ * releases take the same one): each refund sees what the previous one refunded, and no other
+ * refund can take this one's lines.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { ILockingModule } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { minorToDecimal, type OrderLine } from "../../../../../../altapay"
+import { AltaPayValidationError, ItemRefundError, minorToDecimal, planItemRefund, type ItemRefundPlan, type OrderLine } from "../../../../../../altapay"
 import { altapayFromConfig } from "../../../../../../lib/altapay-from-config"
-import { loadAltaPayPayment, type AltaPayPayment } from "../../../_lib/altapay-payment"
-import { ItemRefundError, planItemRefund, type ItemRefundPlan } from "../../../_lib/item-refund-lines"
+import { cartToLineSource } from "../../../../../../lib/cart-lines"
+import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data-writer"
+import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
@@ -32,41 +34,31 @@ export interface AdminAltaPayItemRefundResponse {
   altapay_payment: AdminAltaPayPayment
 }
 
-/** Seconds a refund waits for another refund of the same payment to finish. */
-const LOCK_TIMEOUT_SECONDS = 30
-
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayItemRefundResponse>) => {
   const body = parseBody(AdminAltaPayItemRefund, req.body)
   const { client, providerId } = altapayFromConfig(req.scope)
   const paymentId = req.params.id
-  const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
+  const access = paymentDataAccess(req.scope)
+  const unlocked = await loadAltaPayPayment(req.scope, paymentId, providerId)
+  if (!unlocked.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
 
-  let started = false
-  const done = await locking
-    .execute(
-      `altapay-item-refund:${paymentId}`,
-      async () => {
-        started = true
-        const payment = await loadAltaPayPayment(req.scope, paymentId, providerId)
-        const plan = planFor(payment, body)
-        const before = new Set(payment.medusa_refunds.map((r) => r.id))
-        await refundAltaPayItemsWorkflow(req.scope).run({
-          input: {
-            payment_id: paymentId,
-            amount: minorToDecimal(plan.amountMinor, payment.currency_code),
-            pending_refund: { amount_minor: plan.amountMinor, order_lines: plan.lines, items: plan.items, ...(body.note ? { note: body.note } : {}), requested_at: new Date().toISOString() },
-            note: body.note,
-            created_by: req.auth_context?.actor_id,
-          },
-        })
-        return { before, lines: plan.lines }
+  const done = await withPaymentLock(access, unlocked.data.transaction_id, async () => {
+    const loaded = await loadAltaPayPayment(req.scope, paymentId, providerId)
+    // The newest refunds decide what is still refundable: Medusa may not have stored the last answer yet.
+    const payment = { ...loaded, data: await newestPaymentData(access, paymentId, loaded.raw_data) }
+    const plan = planFor(payment, body)
+    const before = new Set(payment.medusa_refunds.map((r) => r.id))
+    await refundAltaPayItemsWorkflow(req.scope).run({
+      input: {
+        payment_id: paymentId,
+        amount: minorToDecimal(plan.amountMinor, payment.currency_code),
+        pending_refund: { amount_minor: plan.amountMinor, order_lines: plan.lines, items: plan.items, ...(body.note ? { note: body.note } : {}), requested_at: new Date().toISOString() },
+        note: body.note,
+        created_by: req.auth_context?.actor_id,
       },
-      { timeout: LOCK_TIMEOUT_SECONDS }
-    )
-    .catch((error: unknown) => {
-      if (started) throw error
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Another refund of payment ${paymentId} is still running; try again in a moment.`)
     })
+    return { before, lines: plan.lines }
+  })
 
   const after = await loadAltaPayPayment(req.scope, paymentId, providerId)
   const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data))
@@ -75,28 +67,56 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
 }
 
-function planOrRefuse(plan: () => ItemRefundPlan): ItemRefundPlan {
+function planOrRefuse(order: OrderForLines, plan: () => ItemRefundPlan): ItemRefundPlan {
   try {
     return plan()
   } catch (error) {
     if (error instanceof ItemRefundError) throw new MedusaError(MedusaError.Types.INVALID_DATA, error.message)
+    // The order's own data cannot be turned into AltaPay lines (e.g. a tax rate that is not a number):
+    // a 400 that names the order's field, not Medusa's "An unknown error occurred".
+    if (error instanceof AltaPayValidationError) {
+      const fields = [...new Set(error.issues.map((i) => orderField(order, i.field)))]
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Order ${order.id} cannot be refunded by item: ${fields.join(", ")} ${error.issues.length === 1 ? error.issues[0].message : "are not usable"}.`)
+    }
     throw error
   }
 }
 
-/** The refund's lines and amount, or a 400 saying why these items cannot be refunded now. */
+/** "items.0.taxRates.0.rate" -> "items[ordli_…].tax_lines[0].rate": the field as the order has it. */
+function orderField(order: OrderForLines, field: string): string {
+  const match = /^(items|shipping)\.(\d+)\.?(.*)$/.exec(field)
+  if (!match) return field
+  const [, list, index, rest] = match
+  const entries = (list === "items" ? order.items : order.shipping_methods) ?? []
+  const id = entries.filter(Boolean)[Number(index)]?.id ?? index
+  const inner = rest.replace(/^taxRates\.(\d+)\.rate$/, "tax_lines[$1].rate").replace(/^unitPriceMinor$/, "unit_price").replace(/^amountMinor$/, "amount")
+  return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
+}
+
+/**
+ * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. Items
+ * are valued as their share of what was captured (so store credit and partial captures count),
+ * and the refund that leaves nothing to refund returns exactly what is left.
+ */
 function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
   if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
-  const plan = planOrRefuse(() => planItemRefund(payment.order!, payment.data.refunds, { items: body.items, shipping: body.shipping }))
+  if (payment.captured_minor === 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment ${payment.id} is not captured yet: capture it before refunding.`)
+  const plan = planOrRefuse(payment.order, () =>
+    planItemRefund({
+      source: cartToLineSource(payment.order!, 0),
+      capturedMinor: payment.captured_minor,
+      refundedMinor: payment.refunded_minor,
+      previousRefunds: payment.data.refunds,
+      request: { items: body.items, shipping: body.shipping },
+    })
+  )
   const refundable = payment.captured_minor - payment.refunded_minor
   if (plan.amountMinor > refundable) {
     const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      payment.captured_minor === 0
-        ? `Payment ${payment.id} is not captured yet: capture it before refunding.`
-        : `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
+      `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
     )
   }
   return plan

@@ -1,0 +1,16 @@
+/**
+ * AltaPay order lines: exact decimals (exact.ts), line totals (totals.ts), the reference's rules
+ * (validation.ts), text limits (text.ts), rounding that adds up (allocation.ts), building from a
+ * cart (source.ts, entry-lines.ts, build.ts), lines for part of an order (partial.ts), item-level
+ * refunds (item-refunds.ts) and the wire formats (wire.ts). Lines stay in integer minor units.
+ */
+export { plainNumberText } from "./exact"
+export { ORDER_LINE_LIMITS, codePointLength, truncateText } from "./text"
+export { lineTaxMinor, lineTotalMinor, orderLinesTotalMinor } from "./totals"
+export { orderLineIssues, validateOrderLines, type ValidateOrderLinesOptions } from "./validation"
+export type { ExactMinor, OrderLineSource, OrderLineSourceAdjustment, OrderLineSourceCredit, OrderLineSourceItem, OrderLineSourceShipping } from "./source"
+export { CREDIT_ITEM_ID_PREFIX, buildOrderLineSet, buildOrderLines, isCreditLine, sourceTotalMinor, type BuiltEntry, type BuiltOrderLines } from "./build"
+export type { EntryLines } from "./entry-lines"
+export { proportionalAdjustmentLine, withCompensationLine } from "./partial"
+export { ItemRefundError, planItemRefund, refundedQuantities, type ItemRefundInput, type ItemRefundPlan, type ItemRefundRequest, type RefundedItem } from "./item-refunds"
+export { TAX_PERCENT_DECIMALS, fromCheckoutOrderLines, toCheckoutOrderLines, toGatewayOrderLineFields, type CheckoutOrderLine } from "./wire"

@@ -1,0 +1,65 @@
+/**
+ * Reading and changing a Medusa Payment's AltaPay data outside the provider (the item-refund route
+ * and workflow) the way the provider's own hooks do: only data that is provably the provider's,
+ * from its newest copy, and changes under the payment's lock, sealed and one revision newer.
+ */
+import type { IPaymentModuleService, MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/types"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import type { GatewayTransaction } from "../altapay"
+import { altapayFromConfig } from "./altapay-from-config"
+import { sealPaymentData, type AltaPayPaymentData } from "./payment-data"
+import { PaymentJournal } from "./payment-journal"
+import { paymentLockKey, type Lock } from "./scale-out"
+import { serverKeys, type ServerKeys } from "./server-keys"
+import { pickTransaction } from "./status"
+import { trustedPaymentData } from "./trusted-payment-data"
+
+export interface PaymentDataAccess {
+  keys: ServerKeys
+  journal: PaymentJournal
+  lock: Lock
+  lookupTransaction: (transactionId: string) => Promise<GatewayTransaction | undefined>
+}
+
+export function paymentDataAccess(container: MedusaContainer): PaymentDataAccess {
+  const { options, client, scaleOut } = altapayFromConfig(container)
+  const keys = serverKeys(options, "payment-data-seal")
+  return {
+    keys,
+    journal: new PaymentJournal(keys, scaleOut.store),
+    lock: scaleOut.paymentLock,
+    lookupTransaction: async (transactionId) => pickTransaction(await client.gateway.payments({ transactionId })),
+  }
+}
+
+/** The payment's data to plan with: provably the provider's, and the newest copy of it. */
+export async function newestPaymentData(access: PaymentDataAccess, paymentId: string, raw: Record<string, unknown> | null | undefined): Promise<AltaPayPaymentData & { transaction_id: string }> {
+  const data = await trustedPaymentData(raw ?? undefined, `payment ${paymentId}`, access)
+  if (!data?.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
+  return (await access.journal.newest(data.transaction_id, data)) as AltaPayPaymentData & { transaction_id: string }
+}
+
+/** Runs `job` under the lock of the payment whose AltaPay transaction is `transactionId`. */
+export function withPaymentLock<T>(access: PaymentDataAccess, transactionId: string, job: () => Promise<T>): Promise<T> {
+  return access.lock(paymentLockKey(transactionId), job)
+}
+
+/**
+ * Changes payment `paymentId`'s data under its lock. `change` gets the newest copy and returns the
+ * new data, or undefined to leave it as it is.
+ */
+export async function changePaymentData(container: MedusaContainer, paymentId: string, change: (latest: AltaPayPaymentData) => AltaPayPaymentData | undefined): Promise<void> {
+  const access = paymentDataAccess(container)
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const read = async () => (await payments.listPayments({ id: paymentId }, { select: ["id", "data"] }))[0]?.data
+  const { transaction_id: transactionId } = await newestPaymentData(access, paymentId, await read())
+  await withPaymentLock(access, transactionId, async () => {
+    const latest = await newestPaymentData(access, paymentId, await read())
+    const changed = change(latest)
+    if (!changed) return
+    const sealed = sealPaymentData({ ...changed, revision: latest.revision + 1 }, access.keys)
+    // The Payment module updates `data` as a whole; its DTO type just does not list the field.
+    await payments.updatePayment({ id: paymentId, data: sealed } as UpdatePaymentDTO)
+    await access.journal.write(transactionId, sealed)
+  })
+}

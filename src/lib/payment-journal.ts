@@ -1,0 +1,51 @@
+/**
+ * The newest data of each payment, as last written under its lock. Medusa reads a payment's data
+ * before it calls the provider, and stores the provider's answer after the provider returns: both
+ * outside the payment's lock. So a hook that waited for the lock may hold a copy older than what
+ * the previous holder wrote (a refund's record, a pending refund's lines). Every write under the
+ * lock is also kept here, and the next holder starts from whichever copy is newer.
+ * Kept in Medusa's cache module when the Payment module has one (every server sees it), else in
+ * this process.
+ */
+import { openPaymentData, type AltaPayPaymentData, type SealedPaymentData } from "./payment-data"
+import { processStore, type SharedStore } from "./scale-out"
+import type { ServerKeys } from "./server-keys"
+
+/** Long enough to outlive any wait for the lock plus Medusa's write after it. */
+const TTL_SECONDS = 24 * 60 * 60
+
+/**
+ * Never throws: the journal only narrows a race, so a cache that is down must not fail a capture
+ * or refund (least of all after AltaPay moved the money); it is logged instead.
+ */
+export class PaymentJournal {
+  private readonly store: SharedStore
+
+  constructor(
+    private readonly keys: ServerKeys,
+    shared?: SharedStore,
+    private readonly warn: (message: string) => void = () => {}
+  ) {
+    this.store = shared ?? processStore()
+  }
+
+  /** `data` or the journal's copy of the same payment, whichever was written later. */
+  async newest(transactionId: string, data: AltaPayPaymentData): Promise<AltaPayPaymentData> {
+    const stored = await this.store.get<Record<string, unknown>>(key(transactionId)).catch((error: unknown) => {
+      this.warn(`AltaPay payment ${transactionId}: could not read its newest data from the cache (${error instanceof Error ? error.message : String(error)}); using Medusa's copy.`)
+      return undefined
+    })
+    if (!stored) return data
+    const opened = openPaymentData(stored, this.keys)
+    if (!opened.sealed || opened.data.transaction_id !== transactionId || opened.data.order_id !== data.order_id) return data
+    return opened.data.revision > data.revision ? opened.data : data
+  }
+
+  async write(transactionId: string, data: SealedPaymentData): Promise<void> {
+    await this.store.set(key(transactionId), data, TTL_SECONDS).catch((error: unknown) => {
+      this.warn(`AltaPay payment ${transactionId}: could not keep its newest data in the cache (${error instanceof Error ? error.message : String(error)}).`)
+    })
+  }
+}
+
+const key = (transactionId: string) => `altapay:payment-data:${transactionId}`

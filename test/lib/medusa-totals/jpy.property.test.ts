@@ -1,0 +1,3 @@
+import { describeMedusaCarts } from "./carts"
+
+describeMedusaCarts("jpy")

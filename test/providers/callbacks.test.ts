@@ -1,0 +1,92 @@
+/**
+ * Callbacks are judged on when they reached the store, not on when Medusa's event subscriber gets
+ * to them (seconds, or with a backlog minutes, later); and an unsigned callback whose look-up at
+ * AltaPay fails is not dropped: the provider throws, so Medusa's event retry runs.
+ */
+import { AltaPayProviderService } from "../../src/providers/altapay"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import { serverKeys } from "../../src/lib/server-keys"
+import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/webhook-arrival"
+import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sandboxProviderOptions } from "../helpers/provider"
+
+const USER = "callbacks-user"
+const PASSWORD = "callbacks-password-42"
+const SECRET = "callbacks-secret-0123456789"
+
+let sandbox: Sandbox
+let counter = 0
+const options = (extra: Record<string, unknown> = {}) => sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { maxRetries: 0, ...extra })
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, callbackSecret: SECRET })
+})
+afterAll(() => sandbox.close())
+afterEach(() => sandbox.faults.clear())
+
+async function paidPayment(provider: AltaPayProviderService): Promise<{ data: AltaPayPaymentData; paymentId: string }> {
+  const id = `payses_cb${Date.now().toString(36)}${(counter++).toString(36)}`
+  const { data } = await provider.initiatePayment({ amount: 25, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
+  const paid = await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false })
+  return { data: data as AltaPayPaymentData, paymentId: paid.paymentId }
+}
+
+/** The webhook payload Medusa's subscriber hands the provider, for a callback signed at `signedAt` (s). */
+function payload(paymentId: string, signedAt: number, headers: Record<string, string> = {}) {
+  const { rawBody, headers: sent } = sandbox.callbackFor(paymentId, { timestamp: signedAt })
+  return { data: Object.fromEntries(new URLSearchParams(rawBody)), rawData: Buffer.from(rawBody), headers: { ...sent, ...headers } }
+}
+
+describe("a signed callback processed ten minutes after it arrived (tolerance 300 s)", () => {
+  const tenMinutesAgo = () => Math.floor(Date.now() / 1000) - 600
+
+  it("is accepted when the store stamped its arrival: the signature was fresh then", async () => {
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const { data, paymentId } = await paidPayment(provider)
+    const signedAt = tenMinutesAgo()
+    const arrived = payload(paymentId, signedAt)
+    const stamp = arrivalStamp(arrived.rawData, serverKeys(options(), "webhook-arrival"), signedAt * 1000 + 2_000)
+
+    const result = await provider.getWebhookActionAndData({ ...arrived, headers: { ...arrived.headers, [ARRIVAL_HEADER]: stamp } })
+
+    expect(result).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+  })
+
+  it("is refused without a stamp, or with one the sender made", async () => {
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const { paymentId } = await paidPayment(provider)
+    const signedAt = tenMinutesAgo()
+    const unstamped = payload(paymentId, signedAt)
+    const otherKey = serverKeys({ username: "someone", password: "else" } as never, "webhook-arrival")
+
+    expect((await provider.getWebhookActionAndData(unstamped)).action).toBe("not_supported")
+    for (const forged of [`${signedAt * 1000}.${"A".repeat(43)}`, arrivalStamp(unstamped.rawData, otherKey, signedAt * 1000)]) {
+      expect((await provider.getWebhookActionAndData({ ...unstamped, headers: { ...unstamped.headers, [ARRIVAL_HEADER]: forged } })).action).toBe("not_supported")
+    }
+  })
+
+  it("a stamp is bound to its body: moved onto another callback it is worth nothing", async () => {
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const first = await paidPayment(provider)
+    const second = await paidPayment(provider)
+    const signedAt = tenMinutesAgo()
+    const stamp = arrivalStamp(payload(first.paymentId, signedAt).rawData, serverKeys(options(), "webhook-arrival"), signedAt * 1000)
+    const other = payload(second.paymentId, signedAt, { [ARRIVAL_HEADER]: stamp })
+
+    expect((await provider.getWebhookActionAndData(other)).action).toBe("not_supported")
+  })
+})
+
+describe("an unsigned callback (no callbackSecret)", () => {
+  it("whose look-up at AltaPay fails throws, so Medusa's event retry runs instead of the callback being dropped", async () => {
+    const provider = new AltaPayProviderService({}, options())
+    const { paymentId } = await paidPayment(provider)
+    const arrived = payload(paymentId, Math.floor(Date.now() / 1000))
+    sandbox.faults.add({ route: "payments", kind: "503", times: 5 })
+
+    await expect(provider.getWebhookActionAndData(arrived)).rejects.toThrow(/AltaPay callback confirmation failed/)
+
+    sandbox.faults.clear()
+    expect((await provider.getWebhookActionAndData(arrived)).action).toBe("authorized")
+  })
+})

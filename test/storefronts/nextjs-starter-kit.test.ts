@@ -1,0 +1,74 @@
+/**
+ * The Next.js starter kit ships twice, as files to copy and as one patch: they must be the same
+ * kit, and the store side (demo, example config) must send customers to the kit's return routes.
+ * Applying the patch to the real starter is storefronts/nextjs-starter/walk's job (not in CI).
+ */
+import fs from "node:fs"
+import path from "node:path"
+
+const REPO = path.resolve(__dirname, "../..")
+const KIT = path.join(REPO, "storefronts/nextjs-starter")
+const PREFIX = "apps/storefront/"
+const EDITED = ["src/lib/constants.tsx", "src/modules/checkout/components/payment-button/index.tsx", "src/modules/checkout/components/payment/index.tsx"]
+const SUCCESS_URL = "/api/altapay/success/{cart_id}"
+const FAILURE_URL = "/api/altapay/failure/{cart_id}"
+
+interface FilePatch {
+  path: string
+  isNew: boolean
+  added: string[]
+}
+
+function parsePatch(text: string): FilePatch[] {
+  return text
+    .split(/^(?=diff --git )/m)
+    .filter((chunk) => chunk.startsWith("diff --git "))
+    .map((chunk) => {
+      const target = /^\+\+\+ b\/(.+)$/m.exec(chunk)?.[1] ?? ""
+      const body = chunk.slice(chunk.search(/^@@/m))
+      return {
+        path: target,
+        isNew: /^new file mode/m.test(chunk),
+        added: body
+          .split("\n")
+          .filter((line) => line.startsWith("+"))
+          .map((line) => line.slice(1)),
+      }
+    })
+}
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    return entry.isDirectory() ? filesUnder(full) : [full]
+  })
+}
+
+const patch = parsePatch(fs.readFileSync(path.join(KIT, "altapay.patch"), "utf8"))
+const kitFiles = filesUnder(path.join(KIT, "src")).map((file) => path.relative(KIT, file).split(path.sep).join("/"))
+
+describe("the Next.js starter kit", () => {
+  it("patches apps/storefront only: the kit's new files and the three starter files it edits", () => {
+    expect(patch.every((p) => p.path.startsWith(PREFIX))).toBe(true)
+    expect(patch.filter((p) => p.isNew).map((p) => p.path.slice(PREFIX.length)).sort()).toEqual([...kitFiles].sort())
+    expect(patch.filter((p) => !p.isNew).map((p) => p.path.slice(PREFIX.length)).sort()).toEqual([...EDITED].sort())
+  })
+
+  it.each(kitFiles)("the patch adds %s exactly as the kit ships it", (file) => {
+    const added = patch.find((p) => p.path === `${PREFIX}${file}`)!
+    expect(added.added.join("\n")).toBe(fs.readFileSync(path.join(KIT, file), "utf8").replace(/\n$/, ""))
+  })
+
+  it("has a route for each return URL the store is configured with", () => {
+    for (const url of [SUCCESS_URL, FAILURE_URL]) {
+      expect(kitFiles).toContain(`src/app${url.replace("{cart_id}", "[cartId]")}/route.ts`)
+    }
+  })
+
+  it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "README.md"])("%s sends customers to the kit's return routes", (file) => {
+    const text = fs.readFileSync(path.join(REPO, file), "utf8")
+    expect(text).toContain(SUCCESS_URL)
+    expect(text).toContain(FAILURE_URL)
+    expect(text).not.toMatch(/checkout\/altapay\/(success|failure|return)/)
+  })
+})
