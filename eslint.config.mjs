@@ -43,6 +43,11 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
+    // Scripts that drive a browser pass functions that run in the page.
+    files: ["storefronts/**/*.js"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     // Tests and tools rethrow with what the reader needs; the original error is in the message.
     // Specs may print (some still say so with no-console directives, harmless here).
     files: ["test/**", "integration-tests/**", "demo/**", "bench/**", "scripts/**"],
