@@ -5,11 +5,11 @@
  *   -> a Medusa store in a temp folder outside the repository: Medusa's starter package.json at
  *      ALTAPAY_TEST_MEDUSA_VERSION (default: the version this repository develops against) plus
  *      the tarball, medusa-config.ts = medusa-config.example.ts -> `npm install`
- *   -> `npx altapay-sandbox` from that install; `medusa db:migrate`; the demo's seed script
- *      (`medusa exec`); `medusa build`; `medusa start` on the built server
+ *   -> `npx altapay-sandbox` from that install; `medusa db:migrate`; a seed (`medusa exec`) and an
+ *      admin (`medusa user`); `medusa build`; `medusa start` on the built server
  *   -> the built admin carries the AltaPay order widget
- *   -> a storefront checkout with @medusajs/js-sdk and the installed storefront helper, paid on
- *      the sandbox's hosted page; the admin captures, refunds one item and an amount.
+ *   -> an unchanged storefront's checkout with @medusajs/js-sdk (the example's redirect flow), paid
+ *      on the sandbox's hosted page; the admin captures, refunds one item and an amount.
  *
  * ALTAPAY_TEST_STORE_DIR: build the store there and keep it (scripts/test-medusa-version.js then
  * runs the provider spec against that store's Medusa). After a failure the temp folder (tarball,
@@ -22,6 +22,7 @@ import os from "node:os"
 import path from "node:path"
 import { Client } from "pg"
 import { findFreePort } from "../setup/postgres"
+import type { SeededStore } from "../setup/store"
 import { expectedTarballFiles, packPlugin, type PackedPlugin } from "./pack"
 import {
   REPO_ROOT,
@@ -36,20 +37,19 @@ import {
 } from "./scratch-store"
 
 const MEDUSA_VERSION = process.env.ALTAPAY_TEST_MEDUSA_VERSION || developedMedusaVersion()
-const ALTAPAY = { username: "scratch-shop@altapay.test", password: "scratch-sandbox-password", callbackSecret: "scratch-callback-secret-0123456789", terminal: "AltaPay Sandbox Test Terminal" }
+const ALTAPAY = {
+  username: "scratch-shop@altapay.test",
+  password: "scratch-sandbox-password",
+  callbackSecret: "scratch-callback-secret-0123456789",
+  paymentDataSecret: "scratch-payment-data-secret-0123456789",
+  terminal: "AltaPay Sandbox Test Terminal",
+}
+/** medusa-config.example.ts registers the provider with id "altapay". */
+const PROVIDER_ID = "pp_altapay_altapay"
 const ADMIN = { email: "admin@scratch.test", password: "scratch-admin-password" }
 const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", country_code: "dk", phone: "+4512345678" }
 /** The js-sdk keeps tokens in localStorage by default, which Node has not. */
 const JWT_IN_MEMORY = { type: "jwt", jwtTokenStorageMethod: "memory" } as const
-
-/** What demo/src/scripts/seed.ts writes to DEMO_SEED_FILE. */
-interface Seed {
-  publishableKey: string
-  regionId: string
-  salesChannelId: string
-  shippingOptionId: string
-  variantIds: string[]
-}
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-merchant-"))
 const storeDir = process.env.ALTAPAY_TEST_STORE_DIR ? path.resolve(process.env.ALTAPAY_TEST_STORE_DIR) : path.join(work, "store")
@@ -99,7 +99,7 @@ let packed: PackedPlugin
 let packStartedAt: number
 let sandboxUrl: string
 let medusaUrl: string
-let seed: Seed
+let seed: SeededStore
 
 beforeAll(() => fs.mkdirSync(logs, { recursive: true }))
 
@@ -158,11 +158,14 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         DATABASE_URL: `postgres://${process.env.DB_USERNAME}:${process.env.DB_PASSWORD}@localhost:${process.env.DB_PORT}/${database}`,
         PORT: String(port),
         MEDUSA_BACKEND_URL: medusaUrl,
+        STORE_URL: "http://localhost:8000",
         ALTAPAY_CHECKOUT_URL: sandboxUrl,
+        ALTAPAY_ALLOW_INSECURE_URLS: "true", // the sandbox speaks http
         ALTAPAY_USERNAME: ALTAPAY.username,
         ALTAPAY_PASSWORD: ALTAPAY.password,
         ALTAPAY_TERMINAL: ALTAPAY.terminal,
         ALTAPAY_CALLBACK_SECRET: ALTAPAY.callbackSecret,
+        ALTAPAY_PAYMENT_DATA_SECRET: ALTAPAY.paymentDataSecret,
         ADMIN_CORS: medusaUrl,
       })
       const medusa = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
@@ -174,15 +177,13 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         timed("medusa build", () => medusa(["build"])),
         (async () => {
           await timed("migrate", () => medusa(["db:migrate"]))
-          // The demo's seed, run by the store's Medusa (the hook makes its @medusajs imports the store's).
-          const script = path.join(REPO_ROOT, "demo/src/scripts/seed.ts")
+          // The hook makes the seed's @medusajs imports the store's (its Medusa version, one copy).
           const hook = path.join(__dirname, "medusa-from-store.js")
-          await timed("seed", () =>
-            medusa(["exec", script], { NODE_OPTIONS: `--require ${hook}`, ALTAPAY_STORE_DIR: storeDir, DEMO_SEED_FILE: seedFile, DEMO_ADMIN_EMAIL: ADMIN.email, DEMO_ADMIN_PASSWORD: ADMIN.password })
-          )
+          await timed("seed", () => medusa(["exec", path.join(__dirname, "seed-store.ts")], { NODE_OPTIONS: `--require ${hook}`, ALTAPAY_STORE_DIR: storeDir, SEED_FILE: seedFile }))
+          await timed("admin user", () => medusa(["user", "--email", ADMIN.email, "--password", ADMIN.password]))
         })(),
       ])
-      seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as Seed
+      seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as SeededStore
 
       // The built server, as deployed: .medusa/server with the store's node_modules.
       const server = path.join(storeDir, ".medusa/server")
@@ -200,24 +201,28 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
       expect(bundle).toMatch(/zone:\s*\[?\s*"order\.details\.side"/)
     }), 900_000)
 
-  it("takes a storefront checkout through the installed plugin; the admin captures, refunds an item and an amount", () =>
+  it("takes an unchanged storefront's checkout through the installed plugin; the admin captures, refunds an item and an amount", () =>
     step("checkout", () => timed("checkout", async () => {
-      const store = new Medusa({ baseUrl: medusaUrl, publishableKey: seed.publishableKey, auth: JWT_IN_MEMORY })
+      // The installed storefront helper loads through the package's exports (custom checkouts use it).
       const helper = (await import(require.resolve("medusa-payment-altapay/storefront", { paths: [storeDir] }))) as typeof import("../../src/storefront")
+      expect(typeof helper.startAltaPayCheckout).toBe("function")
 
-      const { cart } = await store.store.cart.create({
-        region_id: seed.regionId,
-        sales_channel_id: seed.salesChannelId,
+      // Medusa's Next.js starter's calls, with the example config's redirect flow.
+      const store = new Medusa({ baseUrl: medusaUrl, publishableKey: seed.publishableKey, auth: JWT_IN_MEMORY })
+      const { cart: created } = await store.store.cart.create({
+        region_id: seed.region.id,
         email: "karen@example.com",
-        items: seed.variantIds.map((variant_id) => ({ variant_id, quantity: 2 })),
-        shipping_address: ADDRESS,
-        billing_address: ADDRESS,
+        items: [
+          { variant_id: seed.products.coffee.variantId, quantity: 2 },
+          { variant_id: seed.products.tea.variantId, quantity: 1 },
+        ],
       })
-      await store.store.cart.addShippingMethod(cart.id, { option_id: seed.shippingOptionId })
-      const session = await helper.startAltaPayCheckout({ sdk: store, cartId: cart.id })
-      const [method] = await helper.listPaymentMethods(session)
-      const { redirectUrl } = await helper.createPayment(session, method.id)
-      // The customer authorizes on AltaPay's page; AltaPay calls Medusa back, then redirects.
+      await store.store.cart.update(created.id, { shipping_address: ADDRESS, billing_address: ADDRESS })
+      const { cart } = await store.store.cart.addShippingMethod(created.id, { option_id: seed.shippingOption.id })
+      const { payment_collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
+      const redirectUrl = payment_collection.payment_sessions?.find((s) => s.provider_id === PROVIDER_ID)?.data?.redirect_url
+      if (typeof redirectUrl !== "string") throw new Error("The AltaPay payment session carries no redirect_url.")
+      // The customer authorizes on AltaPay's page; AltaPay calls Medusa back, then sends them back.
       const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
       expect(page.status).toBe(303)
       const completed = await completeCart(store, cart.id)
