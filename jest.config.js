@@ -24,6 +24,8 @@ const shared = {
   },
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["<rootDir>/.medusa/", "<rootDir>/demo/"],
+  // ALTAPAY_TEST_MEDUSA_DIR=<folder with another Medusa version installed>: @medusajs/* from there.
+  ...(process.env.ALTAPAY_TEST_MEDUSA_DIR ? { resolver: "<rootDir>/integration-tests/install/medusa-version-resolver.js" } : {}),
 }
 
 module.exports = {

@@ -14,7 +14,7 @@ import { isMigrated, markMigrated, readSeed } from "./lib/database"
 import { CommandFailed, medusaEnv, launchMedusa, runMedusa, stopRunningCommands, type MedusaServer } from "./lib/medusa"
 import { pluginBuildIsFresh } from "./lib/plugin-build"
 import { takenPorts } from "./lib/ports"
-import { startPostgres, type DemoPostgres } from "./lib/postgres"
+import { startPostgres } from "./lib/postgres"
 import { say, slowStep } from "./lib/progress"
 import { DEMO_DIR, REPO_ROOT, UsageError, readSettings, type DemoSettings } from "./lib/settings"
 

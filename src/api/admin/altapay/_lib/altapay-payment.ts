@@ -12,7 +12,7 @@ import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/paym
 type Amount = NonNullable<CartForLines["total"]>
 
 /** Orders carry items, shipping methods and credit lines under the same names as carts. */
-export const ORDER_FIELDS_FOR_LINES = [...CART_FIELDS_FOR_LINES, "display_id"]
+export const ORDER_FIELDS_FOR_LINES = [...CART_FIELDS_FOR_LINES, "display_id", "items.detail.quantity"] // Medusa 2.12 returns order items.quantity only with this
 
 export interface OrderForLines extends CartForLines {
   display_id?: number | null

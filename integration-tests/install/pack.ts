@@ -1,0 +1,48 @@
+/**
+ * `npm pack` of the repository, as a release would make it: npm runs `prepack` (the plugin
+ * build) first. Also what the tarball must hold, derived from the sources.
+ */
+import { spawn } from "node:child_process"
+import fs from "node:fs"
+import path from "node:path"
+import { REPO_ROOT, storeProcessEnv, tail } from "./scratch-store"
+
+export interface PackedPlugin {
+  tarball: string
+  /** Paths inside the package, sorted. */
+  files: string[]
+}
+
+/** Packs into `destination`; prepack's output goes to `log`. */
+export function packPlugin(destination: string, log: string): Promise<PackedPlugin> {
+  fs.appendFileSync(log, `\n$ npm pack --json --pack-destination ${destination}   (in ${REPO_ROOT})\n`)
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["pack", "--json", "--pack-destination", destination], { cwd: REPO_ROOT, env: storeProcessEnv() })
+    let stdout = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => fs.appendFileSync(log, chunk))
+    child.once("error", reject)
+    child.once("exit", (code) => {
+      fs.appendFileSync(log, stdout)
+      // The prepack build prints to stdout too: npm's JSON report is the part from the line "[".
+      const report = stdout.slice(stdout.search(/^\[$/m))
+      if (code !== 0 || !report.startsWith("[")) return reject(new Error(`npm pack failed (exit code ${code}):\n${tail(log)}`))
+      const [packed] = JSON.parse(report) as Array<{ filename: string; files: Array<{ path: string }> }>
+      resolve({ tarball: path.join(destination, packed.filename), files: packed.files.map((f) => f.path).sort() })
+    })
+  })
+}
+
+/**
+ * What a store needs, nothing else: each server source compiled (.js and its .d.ts), the admin
+ * bundle (CommonJS and ESM), the sandbox CLI, the README, LICENSE and CHANGELOG.
+ */
+export function expectedTarballFiles(): string[] {
+  const files = ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "bin/altapay-sandbox.js", ".medusa/server/src/admin/index.js", ".medusa/server/src/admin/index.mjs"]
+  for (const source of fs.readdirSync(path.join(REPO_ROOT, "src"), { recursive: true, encoding: "utf8" })) {
+    if (source.startsWith(`admin${path.sep}`) || !source.endsWith(".ts")) continue
+    const compiled = `.medusa/server/src/${source.slice(0, -".ts".length).split(path.sep).join("/")}`
+    files.push(`${compiled}.js`, `${compiled}.d.ts`)
+  }
+  return files.sort()
+}
