@@ -34,7 +34,9 @@ export async function naiveBaseline(sandbox: RemoteSandbox, template: WireReques
   if (!templateId) throw new Error("the session template carries no orderId")
 
   const naive = async (): Promise<unknown> => {
-    const auth = JSON.parse(await post(sandbox.url, "/checkout/v1/api/authenticate", { authorization: basic, "content-type": "application/json", accept: "application/json" }, '{"role":"MERCHANT"}')) as { token: string }
+    const auth = JSON.parse(
+      await post(sandbox.url, "/checkout/v1/api/authenticate", { authorization: basic, "content-type": "application/json", accept: "application/json" }, '{"role":"MERCHANT"}')
+    ) as { token: string }
     const request = substitute(template, { [templateId]: fixedId("payses") })
     const body = await post(sandbox.url, template.path, { ...request.headers, authorization: `Bearer ${auth.token}` }, request.body ?? "")
     return JSON.parse(body) as unknown

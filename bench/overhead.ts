@@ -22,7 +22,11 @@ interface Measured {
   cpu: Record<string, Array<{ client: number; sandbox: number }>>
 }
 
-async function measure(sandbox: RemoteSandbox, variants: Record<string, Variant>, o: { latencyRounds: number; latencyCount: number; tputRounds: number; tputCount: number; log: (m: string) => void; label: string }): Promise<Measured> {
+async function measure(
+  sandbox: RemoteSandbox,
+  variants: Record<string, Variant>,
+  o: { latencyRounds: number; latencyCount: number; tputRounds: number; tputCount: number; log: (m: string) => void; label: string }
+): Promise<Measured> {
   const names = Object.keys(variants)
   // Warm-up: connections, JIT.
   for (const name of names) await throughput(200, CONCURRENCY, variants[name](200))
@@ -61,8 +65,14 @@ const us = (ms: number): string => `${Math.round(ms * 1000)} µs`
 function ratioRows(m: Measured, subject: string, baseline: string, label: string, what: string): Row[] {
   const a = m.latency[subject]
   const b = m.latency[baseline]
-  const p50 = medianRatio(a.map((s) => s.p50), b.map((s) => s.p50))
-  const p99 = medianRatio(a.map((s) => s.p99), b.map((s) => s.p99))
+  const p50 = medianRatio(
+    a.map((s) => s.p50),
+    b.map((s) => s.p50)
+  )
+  const p99 = medianRatio(
+    a.map((s) => s.p99),
+    b.map((s) => s.p99)
+  )
   const tput = medianRatio(m.throughput[subject], m.throughput[baseline])
   const p50s = `${us(median(a.map((s) => s.p50)))} vs ${us(median(b.map((s) => s.p50)))}`
   const p99s = `${us(median(a.map((s) => s.p99)))} vs ${us(median(b.map((s) => s.p99)))}`
@@ -107,7 +117,14 @@ export async function sessionOverhead(sandbox: RemoteSandbox, log: (m: string) =
   const m = await measure(sandbox, variants, { latencyRounds: 9, latencyCount: 200, tputRounds: 5, tputCount: 1000, log, label: "session creation" })
   await pool.close()
   await sandbox.clearLedger()
-  return { rows: [...ratioRows(m, "provider", "bare", "session creation", "provider / bare"), ...ratioRows(m, "client", "bare", "session creation", "client createSession / bare"), cpuRow(m, "session creation")], template }
+  return {
+    rows: [
+      ...ratioRows(m, "provider", "bare", "session creation", "provider / bare"),
+      ...ratioRows(m, "client", "bare", "session creation", "client createSession / bare"),
+      cpuRow(m, "session creation"),
+    ],
+    template,
+  }
 }
 
 export async function refundOverhead(sandbox: RemoteSandbox, log: (m: string) => void, payments: AltaPayPaymentData[]): Promise<Row[]> {

@@ -37,7 +37,14 @@ export async function roundTrips(sandbox: RemoteSandbox): Promise<Row[]> {
   const paid = await initiate(storefront)
   await sandbox.simulatePayment(paid.altapay_session_id)
   let authorized!: AltaPayPaymentData
-  row("authorize", await counted(sandbox, async () => (authorized = (await storefront.authorizePayment({ data: paid as never, context: { idempotency_key: paid.order_id } })).data as unknown as AltaPayPaymentData)), 1)
+  row(
+    "authorize",
+    await counted(
+      sandbox,
+      async () => (authorized = (await storefront.authorizePayment({ data: paid as never, context: { idempotency_key: paid.order_id } })).data as unknown as AltaPayPaymentData)
+    ),
+    1
+  )
   let captured!: AltaPayPaymentData
   row(
     "capture",

@@ -79,9 +79,12 @@ export async function main(argv: string[]): Promise<number> {
     const [postgres, sandbox] = await slowStep("starting Postgres and the AltaPay sandbox", () =>
       Promise.all([
         startPostgres(settings.dataDir, settings.ports.postgres).then((pg) => (running.push("Postgres", pg.stop), pg)),
-        startSandbox({ port: settings.ports.sandbox, username: settings.altapay.username, password: settings.altapay.password, callbackSecret: settings.altapay.callbackSecret }).then(
-          (sb) => (running.push("the AltaPay sandbox", () => sb.close()), sb)
-        ),
+        startSandbox({
+          port: settings.ports.sandbox,
+          username: settings.altapay.username,
+          password: settings.altapay.password,
+          callbackSecret: settings.altapay.callbackSecret,
+        }).then((sb) => (running.push("the AltaPay sandbox", () => sb.close()), sb)),
       ])
     )
 
@@ -122,7 +125,9 @@ export async function main(argv: string[]): Promise<number> {
 
 function printWhereToLook(settings: DemoSettings, medusa: MedusaServer, sandbox: Sandbox, publishableKey: string): void {
   const lines = [
-    settings.admin ? `Admin        ${medusa.url}/app   login ${settings.adminLogin.email} / ${settings.adminLogin.password}` : `Admin        off (--once); run \`npm run demo\` to get ${medusa.url}/app`,
+    settings.admin
+      ? `Admin        ${medusa.url}/app   login ${settings.adminLogin.email} / ${settings.adminLogin.password}`
+      : `Admin        off (--once); run \`npm run demo\` to get ${medusa.url}/app`,
     `Store API    ${medusa.url}/store   x-publishable-api-key: ${publishableKey}`,
     `AltaPay      sandbox at ${sandbox.url}, hosted payment pages at ${sandbox.hostedPageUrl}/<paymentId>`,
     `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay`,

@@ -22,7 +22,10 @@ export function machine(): string[] {
     `Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `Node: ${process.version}`,
     `Date: ${new Date().toISOString()}`,
-    `Load average at start (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} (the machine is shared; figures are ratios within one run)`,
+    `Load average at start (1/5/15 min): ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" / ")} (the machine is shared; figures are ratios within one run)`,
   ]
 }
 
@@ -30,11 +33,7 @@ const pad = (text: string, width: number): string => text + " ".repeat(Math.max(
 
 export function consoleTable(sections: Section[]): string {
   const rows = sections.flatMap((s) => s.rows)
-  const w = [
-    Math.max(6, ...rows.map((r) => r.figure.length)),
-    Math.max(8, ...rows.map((r) => r.measured.length)),
-    Math.max(6, ...rows.map((r) => r.target.length)),
-  ]
+  const w = [Math.max(6, ...rows.map((r) => r.figure.length)), Math.max(8, ...rows.map((r) => r.measured.length)), Math.max(6, ...rows.map((r) => r.target.length))]
   const line = (a: string, b: string, c: string, d: string): string => `${pad(a, w[0])} | ${pad(b, w[1])} | ${pad(c, w[2])} | ${d}`
   const out = [line("figure", "measured", "target", "result"), "-".repeat(w[0] + w[1] + w[2] + 16)]
   for (const section of sections) {

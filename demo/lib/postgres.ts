@@ -84,13 +84,18 @@ export async function startPostgres(dataDir: string, port: number): Promise<Demo
     createPostgresUser: asRoot && !ids,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: [
-      "-c", "listen_addresses=localhost",
+      "-c",
+      "listen_addresses=localhost",
       // no unix socket: its path may be too long or its default folder missing; Medusa uses TCP
-      "-c", "unix_socket_directories=",
+      "-c",
+      "unix_socket_directories=",
       // demo data: speed over crash safety (a machine crash may need `--fresh`)
-      "-c", "fsync=off",
-      "-c", "synchronous_commit=off",
-      "-c", "full_page_writes=off",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
     ],
     onLog: (message: string) => log.write(message),
     onError: (error: unknown) => log.write(`[error] ${error instanceof Error ? error.message : String(error)}\n`),

@@ -95,7 +95,9 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
         const { token } = (await api.post("/auth/user/emailpass", { email, password })).data as { token: string }
         await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers: { authorization: `Bearer ${token}` } })
         const total = `${(toMinorUnits(order.cart.total, "DKK") / 100).toFixed(2)} DKK`
-        const { data: orders } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["items.id", "items.variant_sku"], filters: { id: order.orderId } })
+        const { data: orders } = await container
+          .resolve(ContainerRegistrationKeys.QUERY)
+          .graph({ entity: "order", fields: ["items.id", "items.variant_sku"], filters: { id: order.orderId } })
         const coffee = (orders[0] as { items: Array<{ id: string; variant_sku: string }> }).items.find((i) => i.variant_sku === seed.products.coffee.sku)!
         timings.order_ms = Date.now() - started
 
@@ -128,10 +130,14 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await drawer.getByTestId("altapay-refund-note").fill("Broken bag")
           await drawer.getByTestId("altapay-refund-submit").click()
 
-          await page.waitForFunction((before) => {
-            const text = document.querySelector('[data-testid="altapay-refunded"]')?.textContent
-            return !!text && text !== before
-          }, "0.00 DKK", { timeout: 30_000 })
+          await page.waitForFunction(
+            (before) => {
+              const text = document.querySelector('[data-testid="altapay-refunded"]')?.textContent
+              return !!text && text !== before
+            },
+            "0.00 DKK",
+            { timeout: 30_000 }
+          )
           await page.getByText("Refunded", { exact: true }).first().waitFor({ timeout: 10_000 }) // the toast
           const refundedText = await panel.getByTestId("altapay-refunded").textContent()
           expect(await panel.getByTestId("altapay-status").textContent()).toBe("Partially refunded")

@@ -21,8 +21,13 @@ afterAll(() => {
 })
 
 type SentLine = Record<string, string>
-const ledger = (operation: string) => store.sandbox().ledger().filter((e) => e.operation === operation)
-const refundsSent = () => ledger("refundCapturedReservation").map((e) => e.params as { transaction_id: string; amount: string; reconciliation_identifier: string; orderLines: SentLine[] })
+const ledger = (operation: string) =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === operation)
+const refundsSent = () =>
+  ledger("refundCapturedReservation").map((e) => e.params as { transaction_id: string; amount: string; reconciliation_identifier: string; orderLines: SentLine[] })
 const lineMinor = (line: SentLine) => decimalToMinor(line.unitPrice, "DKK") * Number(line.quantity) + decimalToMinor(line.taxAmount, "DKK")
 const anyStatus = { validateStatus: () => true }
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
@@ -121,7 +126,12 @@ medusaIntegrationTestRunner({
         try {
           const down = await api.get(`/admin/altapay/payments/${order.paymentId}`, as())
           expect(down.status).toBe(200)
-          expect(down.data.altapay_payment.altapay).toMatchObject({ live: false, error: expect.stringContaining("AltaPay could not be reached"), status: "captured", captured: { minor: totalMinor } })
+          expect(down.data.altapay_payment.altapay).toMatchObject({
+            live: false,
+            error: expect.stringContaining("AltaPay could not be reached"),
+            status: "captured",
+            captured: { minor: totalMinor },
+          })
         } finally {
           store.sandbox().faults.clear()
         }
@@ -151,12 +161,23 @@ medusaIntegrationTestRunner({
         const items = await orderItems(getContainer(), order.orderId)
         const coffee = items.items.find((i) => i.variant_sku === seed.products.coffee.sku)!
 
-        const { status, data } = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, { items: [{ line_item_id: coffee.id, quantity: 1 }], note: "Broken bag" }, as())
+        const { status, data } = await api.post(
+          `/admin/altapay/payments/${order.paymentId}/refunds`,
+          { items: [{ line_item_id: coffee.id, quantity: 1 }], note: "Broken bag" },
+          as()
+        )
         expect(status).toBe(200)
         // Half of the coffee line (2 x 89.95 less 10 %, plus 25 % VAT), to the minor unit.
         const expectedMinor = data.refund.amount.minor
         expect(Math.abs(expectedMinor - dkk(coffee.total) / 2)).toBeLessThanOrEqual(1)
-        expect(data.refund).toMatchObject({ amount: { currency: "DKK" }, status: "succeeded", open: false, note: "Broken bag", source: "medusa", items: [{ line_item_id: coffee.id, quantity: 1, title: expect.stringContaining("Coffee") }] })
+        expect(data.refund).toMatchObject({
+          amount: { currency: "DKK" },
+          status: "succeeded",
+          open: false,
+          note: "Broken bag",
+          source: "medusa",
+          items: [{ line_item_id: coffee.id, quantity: 1, title: expect.stringContaining("Coffee") }],
+        })
 
         // AltaPay got exactly the coffee's lines, for that amount.
         const [sent] = refundsSent()
@@ -166,7 +187,9 @@ medusaIntegrationTestRunner({
         expect(sent.orderLines.find((l) => l.itemId === `discount-${seed.products.coffee.sku}`)).toBeDefined()
 
         // Medusa's refund: same amount, the admin as its author, the note.
-        const payment = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["refunds"] })
+        const payment = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .retrievePayment(order.paymentId, { relations: ["refunds"] })
         expect(payment.refunds).toHaveLength(1)
         expect(payment.refunds![0]).toMatchObject({ created_by: admin.id, note: "Broken bag" })
         expect(dkk(payment.refunds![0].amount)).toBe(expectedMinor)
@@ -187,7 +210,12 @@ medusaIntegrationTestRunner({
         const { items } = await orderItems(getContainer(), order.orderId)
         const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
         const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
-        const requests = [{ items: [{ line_item_id: coffee.id, quantity: 1 }] }, { shipping: true }, { items: [{ line_item_id: tea.id, quantity: 1 }] }, { items: [{ line_item_id: coffee.id, quantity: 1 }] }]
+        const requests = [
+          { items: [{ line_item_id: coffee.id, quantity: 1 }] },
+          { shipping: true },
+          { items: [{ line_item_id: tea.id, quantity: 1 }] },
+          { items: [{ line_item_id: coffee.id, quantity: 1 }] },
+        ]
         for (const body of requests) {
           const { status, data } = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, body, as())
           expect([status, data.message]).toEqual([200, undefined])
@@ -200,7 +228,11 @@ medusaIntegrationTestRunner({
         const transaction = store.sandbox().transaction(payment.data.transaction_id)!
         expect(transaction.capturedMinor).toBe(dkk(order.cart.total))
         expect(transaction.refundedMinor).toBe(transaction.capturedMinor)
-        const refunds = (await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["refunds"] })).refunds!
+        const refunds = (
+          await getContainer()
+            .resolve(Modules.PAYMENT)
+            .retrievePayment(order.paymentId, { relations: ["refunds"] })
+        ).refunds!
         expect(refunds.reduce((sum, r) => sum + dkk(r.amount), 0)).toBe(transaction.capturedMinor)
       })
 
@@ -269,7 +301,9 @@ medusaIntegrationTestRunner({
         expect(rest.status).toBe(200)
         expect(store.sandbox().transaction(transactionId)).toMatchObject({ capturedMinor: totalMinor })
         expect(ledger("captureReservation").map((e) => decimalToMinor((e.params as { amount: string }).amount, "DKK"))).toEqual([partMinor, totalMinor - partMinor])
-        const captured = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["captures"] })
+        const captured = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .retrievePayment(order.paymentId, { relations: ["captures"] })
         expect(captured.captured_at).toBeTruthy()
       })
     })
@@ -291,7 +325,9 @@ medusaIntegrationTestRunner({
         expect(data.message).toMatch(refusal)
         expect(refundsSent()).toHaveLength(2) // both reached AltaPay, which refused them
 
-        const payment = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["refunds"] })
+        const payment = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .retrievePayment(order.paymentId, { relations: ["refunds"] })
         expect(payment.refunds).toHaveLength(0)
         expect((payment.data as Record<string, unknown>).pending_refund).toBeNull()
         expect((payment.data as { refunds: unknown[] }).refunds).toHaveLength(0)
@@ -322,7 +358,10 @@ medusaIntegrationTestRunner({
         await store.sandbox().simulatePayment(data.altapay_session_id)
         const order = await waitForOrder(getContainer(), cart.id, WEBHOOK_PROCESSING_DELAY_MS + 10_000)
         // The cart's completion links the order first and its payment collection just after.
-        const payments = await eventually(() => orderPayments(getContainer(), order.id), (found) => found.length > 0)
+        const payments = await eventually(
+          () => orderPayments(getContainer(), order.id),
+          (found) => found.length > 0
+        )
         expect(payments[0]).toMatchObject({ payment_session_id: data.payment_session_id, data: { transaction_status: "preauth" } })
       })
 

@@ -50,7 +50,9 @@ medusaIntegrationTestRunner({
     }
 
     async function paymentOf(paymentId: string) {
-      const payment = await getContainer().resolve(Modules.PAYMENT).retrievePayment(paymentId, { relations: ["refunds"] })
+      const payment = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .retrievePayment(paymentId, { relations: ["refunds"] })
       return { refunds: payment.refunds ?? [], data: payment.data as unknown as AltaPayPaymentData }
     }
 
@@ -110,7 +112,9 @@ medusaIntegrationTestRunner({
 
       const { refunds, data } = await paymentOf(order.paymentId)
       expect(refunds).toHaveLength(1)
-      expect(data.refunds).toEqual([expect.objectContaining({ refund_id: refunds[0].id, items: [{ line_item_id: tea.id, quantity: 1 }], note: "Leaking box", order_lines: expect.any(Array) })])
+      expect(data.refunds).toEqual([
+        expect.objectContaining({ refund_id: refunds[0].id, items: [{ line_item_id: tea.id, quantity: 1 }], note: "Leaking box", order_lines: expect.any(Array) }),
+      ])
 
       const third = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, body, as())
       expect(third.status).toBe(400)

@@ -39,7 +39,11 @@ afterAll(() => {
 })
 
 const anyStatus = { validateStatus: () => true }
-const ledger = (operation: string) => store.sandbox().ledger().filter((e) => e.operation === operation)
+const ledger = (operation: string) =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === operation)
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 const mobilePayMethod = PAYMENT_METHODS.find((m) => m.terminalName === TERMINALS.mobilepay)!
 
@@ -86,7 +90,9 @@ medusaIntegrationTestRunner({
       await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, as())
       await api.post(`/admin/order-edits/${orderId}/request`, {}, as())
       expect((await api.post(`/admin/order-edits/${orderId}/confirm`, {}, as())).status).toBe(200)
-      const { data } = await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["summary"], filters: { id: orderId } })
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "order", fields: ["summary"], filters: { id: orderId } })
       return dkk((data[0] as { summary: { pending_difference: number } }).summary.pending_difference)
     }
 
@@ -158,7 +164,11 @@ medusaIntegrationTestRunner({
       })
 
       const coffee = data.altapay_payment.refundable.items.find((i: { sku: string }) => i.sku === seed.products.coffee.sku)
-      const refunded = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, { items: [{ line_item_id: coffee.line_item_id, quantity: 1 }], note: "Broken bag" }, as())
+      const refunded = await api.post(
+        `/admin/altapay/payments/${order.paymentId}/refunds`,
+        { items: [{ line_item_id: coffee.line_item_id, quantity: 1 }], note: "Broken bag" },
+        as()
+      )
       expect([refunded.status, refunded.data.message]).toEqual([200, undefined])
       const requestedMinor = refunded.data.refund.amount.minor
       expect(requestedMinor).toBeGreaterThan(0)
@@ -172,7 +182,11 @@ medusaIntegrationTestRunner({
       expect(store.sandbox().transaction(order.transactionId)).toMatchObject({ terminal: TERMINALS.mobilepay, refundedMinor: requestedMinor })
       expect(refunded.data.altapay_payment).toMatchObject({ provider_id: MOBILEPAY, altapay: { refunded: { minor: requestedMinor } } })
       const [payment] = await orderPayments(getContainer(), order.orderId)
-      expect(payment.data).toMatchObject({ refunded_minor: requestedMinor, pending_refund: null, refunds: [expect.objectContaining({ amount_minor: requestedMinor, items: [{ line_item_id: coffee.line_item_id, quantity: 1 }] })] })
+      expect(payment.data).toMatchObject({
+        refunded_minor: requestedMinor,
+        pending_refund: null,
+        refunds: [expect.objectContaining({ amount_minor: requestedMinor, items: [{ line_item_id: coffee.line_item_id, quantity: 1 }] })],
+      })
     })
 
     it("a payment link on the registration the admin picks: an order paid by card gets a MobilePay link, and then shows both payments", async () => {
@@ -197,7 +211,11 @@ medusaIntegrationTestRunner({
       // The customer pays the link with MobilePay; AltaPay's callback reaches the MobilePay
       // registration's webhook, and Medusa attaches the payment to the order.
       await store.sandbox().simulatePayment(link.altapay_session_id, { paymentMethodId: mobilePayMethod.id })
-      const payments = await eventually(() => orderPayments(getContainer(), order.orderId), (found) => found.length === 2, WEBHOOK_PROCESSING_DELAY_MS + 20_000)
+      const payments = await eventually(
+        () => orderPayments(getContainer(), order.orderId),
+        (found) => found.length === 2,
+        WEBHOOK_PROCESSING_DELAY_MS + 20_000
+      )
       const byLink = payments.find((p) => p.payment_session_id === link.payment_session_id)!
       expect(byLink).toMatchObject({ provider_id: MOBILEPAY, data: { terminal: TERMINALS.mobilepay, transaction_status: "preauth", amount_minor: dueMinor } })
       expect(store.sandbox().transaction(byLink.data.transaction_id)).toMatchObject({ terminal: TERMINALS.mobilepay })
@@ -211,54 +229,61 @@ medusaIntegrationTestRunner({
     })
 
     const browserIt = noBrowser ? it.skip : it
-    browserIt(`the order page in a real browser: the merchant picks MobilePay for the payment link, and both payments get their panel${noBrowser ? ` (skipped: ${noBrowser})` : ""}`, async () => {
-      const container = getContainer()
-      const email = "merchant@shop.example"
-      const password = "merchant-password-123"
-      await createAdminUser(api, container, email, password)
-      const order = await capturedOrder(CARD)
-      const dueMinor = await addTeaByPhone(order.orderId)
+    browserIt(
+      `the order page in a real browser: the merchant picks MobilePay for the payment link, and both payments get their panel${noBrowser ? ` (skipped: ${noBrowser})` : ""}`,
+      async () => {
+        const container = getContainer()
+        const email = "merchant@shop.example"
+        const password = "merchant-password-123"
+        await createAdminUser(api, container, email, password)
+        const order = await capturedOrder(CARD)
+        const dueMinor = await addTeaByPhone(order.orderId)
 
-      const ui = await serveAdminUi((await building!).dir, store.medusaUrl())
-      const { chromium } = require("playwright-core") as typeof import("playwright-core")
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
-      const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } })
-      try {
-        await signInToAdmin(page, ui.url, email, password)
-        await page.goto(`${ui.url}/app/orders/${order.orderId}`)
+        const ui = await serveAdminUi((await building!).dir, store.medusaUrl())
+        const { chromium } = require("playwright-core") as typeof import("playwright-core")
+        const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+        const page = await browser.newPage({ viewport: { width: 1440, height: 1400 } })
+        try {
+          await signInToAdmin(page, ui.url, email, password)
+          await page.goto(`${ui.url}/app/orders/${order.orderId}`)
 
-        // One panel (the card payment) and the link section, preset to the registration the order paid with.
-        await page.getByTestId("altapay-provider").first().waitFor({ timeout: 30_000 })
-        expect(await page.getByTestId("altapay-provider").allTextContents()).toEqual([CARD])
-        const picker = page.getByTestId("altapay-link-provider")
-        await picker.waitFor({ timeout: 30_000 })
-        expect(await picker.locator("button").textContent()).toBe(`card (${TERMINALS.card})`)
-        await picker.locator("button").click()
-        await page.getByRole("option", { name: `mobilepay (${TERMINALS.mobilepay})` }).click()
-        await page.getByTestId("altapay-create-link").click()
-        await page.getByTestId("altapay-link-result").waitFor({ timeout: 30_000 })
-        expect(await page.getByTestId("altapay-link-result").textContent()).toContain("mobilepay")
+          // One panel (the card payment) and the link section, preset to the registration the order paid with.
+          await page.getByTestId("altapay-provider").first().waitFor({ timeout: 30_000 })
+          expect(await page.getByTestId("altapay-provider").allTextContents()).toEqual([CARD])
+          const picker = page.getByTestId("altapay-link-provider")
+          await picker.waitFor({ timeout: 30_000 })
+          expect(await picker.locator("button").textContent()).toBe(`card (${TERMINALS.card})`)
+          await picker.locator("button").click()
+          await page.getByRole("option", { name: `mobilepay (${TERMINALS.mobilepay})` }).click()
+          await page.getByTestId("altapay-create-link").click()
+          await page.getByTestId("altapay-link-result").waitFor({ timeout: 30_000 })
+          expect(await page.getByTestId("altapay-link-result").textContent()).toContain("mobilepay")
 
-        const [sent] = ledger("link.create")
-        const sessionId = (sent.path as string).split("/").at(-2)!
-        const paid = await store.sandbox().simulatePayment(sessionId, { paymentMethodId: mobilePayMethod.id })
-        expect(store.sandbox().transaction(paid.transactionId!)).toMatchObject({ terminal: TERMINALS.mobilepay, reservedMinor: dueMinor })
-        await eventually(() => orderPayments(container, order.orderId), (found) => found.length === 2, WEBHOOK_PROCESSING_DELAY_MS + 20_000)
+          const [sent] = ledger("link.create")
+          const sessionId = (sent.path as string).split("/").at(-2)!
+          const paid = await store.sandbox().simulatePayment(sessionId, { paymentMethodId: mobilePayMethod.id })
+          expect(store.sandbox().transaction(paid.transactionId!)).toMatchObject({ terminal: TERMINALS.mobilepay, reservedMinor: dueMinor })
+          await eventually(
+            () => orderPayments(container, order.orderId),
+            (found) => found.length === 2,
+            WEBHOOK_PROCESSING_DELAY_MS + 20_000
+          )
 
-        await page.reload()
-        await page.getByTestId("altapay-provider").nth(1).waitFor({ timeout: 30_000 })
-        expect((await page.getByTestId("altapay-provider").allTextContents()).sort()).toEqual([CARD, MOBILEPAY])
-        expect((await page.getByTestId("altapay-terminal").allTextContents()).sort()).toEqual([TERMINALS.card, TERMINALS.mobilepay].sort())
-        fs.mkdirSync(ARTIFACTS, { recursive: true })
-        await page.screenshot({ path: path.join(ARTIFACTS, "admin-two-registrations.png"), fullPage: true })
-      } catch (error) {
-        fs.mkdirSync(ARTIFACTS, { recursive: true })
-        await page.screenshot({ path: path.join(ARTIFACTS, "admin-two-registrations-failure.png"), fullPage: true }).catch(() => undefined)
-        throw error
-      } finally {
-        await browser.close()
-        await ui.close()
+          await page.reload()
+          await page.getByTestId("altapay-provider").nth(1).waitFor({ timeout: 30_000 })
+          expect((await page.getByTestId("altapay-provider").allTextContents()).sort()).toEqual([CARD, MOBILEPAY])
+          expect((await page.getByTestId("altapay-terminal").allTextContents()).sort()).toEqual([TERMINALS.card, TERMINALS.mobilepay].sort())
+          fs.mkdirSync(ARTIFACTS, { recursive: true })
+          await page.screenshot({ path: path.join(ARTIFACTS, "admin-two-registrations.png"), fullPage: true })
+        } catch (error) {
+          fs.mkdirSync(ARTIFACTS, { recursive: true })
+          await page.screenshot({ path: path.join(ARTIFACTS, "admin-two-registrations-failure.png"), fullPage: true }).catch(() => undefined)
+          throw error
+        } finally {
+          await browser.close()
+          await ui.close()
+        }
       }
-    })
+    )
   },
 })

@@ -24,17 +24,7 @@ import { Client } from "pg"
 import { findFreePort } from "../setup/postgres"
 import type { SeededStore } from "../setup/store"
 import { expectedTarballFiles, packPlugin, type PackedPlugin } from "./pack"
-import {
-  REPO_ROOT,
-  developedMedusaVersion,
-  installStore,
-  launch,
-  medusaCli,
-  run,
-  storeProcessEnv,
-  writeStore,
-  type RunningProcess,
-} from "./scratch-store"
+import { REPO_ROOT, developedMedusaVersion, installStore, launch, medusaCli, run, storeProcessEnv, writeStore, type RunningProcess } from "./scratch-store"
 
 const MEDUSA_VERSION = process.env.ALTAPAY_TEST_MEDUSA_VERSION || developedMedusaVersion()
 const ALTAPAY = {
@@ -114,141 +104,161 @@ afterAll(async () => {
 })
 
 describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, () => {
-  it("npm pack builds the plugin first and ships exactly what a store needs", () =>
-    step("pack", async () => {
-      packStartedAt = Date.now()
-      packed = await timed("pack", () => packPlugin(work, log("pack")))
-      expect(packed.files).toEqual(expectedTarballFiles())
-      // Nothing a store must not get, named so a failure says why.
-      expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|fixtures|integration-tests|demo|bench)\//.test(file))).toEqual([])
-      expect(packed.files.filter((file) => /(^|\/)\.env|\.npmrc$|\.pem$|\.map$|tsbuildinfo$/.test(file))).toEqual([])
-      // prepack built what was packed, now: not a build left over from before.
-      const built = fs.statSync(path.join(REPO_ROOT, ".medusa/server/src/providers/altapay/index.js"))
-      expect(built.mtimeMs).toBeGreaterThanOrEqual(packStartedAt - 1000)
-    }), 600_000)
+  it(
+    "npm pack builds the plugin first and ships exactly what a store needs",
+    () =>
+      step("pack", async () => {
+        packStartedAt = Date.now()
+        packed = await timed("pack", () => packPlugin(work, log("pack")))
+        expect(packed.files).toEqual(expectedTarballFiles())
+        // Nothing a store must not get, named so a failure says why.
+        expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|fixtures|integration-tests|demo|bench)\//.test(file))).toEqual([])
+        expect(packed.files.filter((file) => /(^|\/)\.env|\.npmrc$|\.pem$|\.map$|tsbuildinfo$/.test(file))).toEqual([])
+        // prepack built what was packed, now: not a build left over from before.
+        const built = fs.statSync(path.join(REPO_ROOT, ".medusa/server/src/providers/altapay/index.js"))
+        expect(built.mtimeMs).toBeGreaterThanOrEqual(packStartedAt - 1000)
+      }),
+    600_000
+  )
 
-  it("installs from the registry plus the tarball, and `npx altapay-sandbox` runs from that install", () =>
-    step("install", async () => {
-      writeStore(storeDir, MEDUSA_VERSION, packed.tarball)
-      await timed("npm install", () => installStore(storeDir, log("npm-install")))
-      const installed = JSON.parse(fs.readFileSync(path.join(storeDir, "node_modules/@medusajs/framework/package.json"), "utf8")) as { version: string }
-      expect(installed.version).toBe(MEDUSA_VERSION)
-      expect(fs.realpathSync(path.join(storeDir, "node_modules/medusa-payment-altapay"))).toContain(storeDir) // a real install, not a link to the repository
+  it(
+    "installs from the registry plus the tarball, and `npx altapay-sandbox` runs from that install",
+    () =>
+      step("install", async () => {
+        writeStore(storeDir, MEDUSA_VERSION, packed.tarball)
+        await timed("npm install", () => installStore(storeDir, log("npm-install")))
+        const installed = JSON.parse(fs.readFileSync(path.join(storeDir, "node_modules/@medusajs/framework/package.json"), "utf8")) as { version: string }
+        expect(installed.version).toBe(MEDUSA_VERSION)
+        expect(fs.realpathSync(path.join(storeDir, "node_modules/medusa-payment-altapay"))).toContain(storeDir) // a real install, not a link to the repository
 
-      const port = await findFreePort()
-      const args = ["altapay-sandbox", "--port", String(port), "--username", ALTAPAY.username, "--password", ALTAPAY.password, "--callback-secret", ALTAPAY.callbackSecret]
-      const sandbox = launch("npx", args, { cwd: storeDir, env: storeProcessEnv(), log: log("sandbox") })
-      running.push(sandbox)
-      sandboxUrl = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]
-      expect((await fetch(`${sandboxUrl}/checkout/v1/api/authenticate`, { method: "POST" })).status).toBe(401)
-    }), 900_000)
+        const port = await findFreePort()
+        const args = ["altapay-sandbox", "--port", String(port), "--username", ALTAPAY.username, "--password", ALTAPAY.password, "--callback-secret", ALTAPAY.callbackSecret]
+        const sandbox = launch("npx", args, { cwd: storeDir, env: storeProcessEnv(), log: log("sandbox") })
+        running.push(sandbox)
+        sandboxUrl = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]
+        expect((await fetch(`${sandboxUrl}/checkout/v1/api/authenticate`, { method: "POST" })).status).toBe(401)
+      }),
+    900_000
+  )
 
-  it("migrates, seeds, builds and starts; the built admin carries the AltaPay order widget", () =>
-    step("migrate, seed, build, start", async () => {
-      const database = `altapay_merchant_${process.pid}`
-      const pg = new Client({ host: "localhost", port: Number(process.env.DB_PORT), user: process.env.DB_USERNAME, password: process.env.DB_PASSWORD, database: "postgres" })
-      await pg.connect()
-      await pg.query(`DROP DATABASE IF EXISTS ${database}`)
-      await pg.query(`CREATE DATABASE ${database}`)
-      await pg.end()
+  it(
+    "migrates, seeds, builds and starts; the built admin carries the AltaPay order widget",
+    () =>
+      step("migrate, seed, build, start", async () => {
+        const database = `altapay_merchant_${process.pid}`
+        const pg = new Client({ host: "localhost", port: Number(process.env.DB_PORT), user: process.env.DB_USERNAME, password: process.env.DB_PASSWORD, database: "postgres" })
+        await pg.connect()
+        await pg.query(`DROP DATABASE IF EXISTS ${database}`)
+        await pg.query(`CREATE DATABASE ${database}`)
+        await pg.end()
 
-      const port = await findFreePort()
-      medusaUrl = `http://localhost:${port}`
-      const env = storeProcessEnv({
-        DATABASE_URL: `postgres://${process.env.DB_USERNAME}:${process.env.DB_PASSWORD}@localhost:${process.env.DB_PORT}/${database}`,
-        PORT: String(port),
-        MEDUSA_BACKEND_URL: medusaUrl,
-        STORE_URL: "http://localhost:8000",
-        ALTAPAY_CHECKOUT_URL: sandboxUrl,
-        ALTAPAY_ALLOW_INSECURE_URLS: "true", // the sandbox speaks http
-        ALTAPAY_USERNAME: ALTAPAY.username,
-        ALTAPAY_PASSWORD: ALTAPAY.password,
-        ALTAPAY_TERMINAL: ALTAPAY.terminal,
-        ALTAPAY_CALLBACK_SECRET: ALTAPAY.callbackSecret,
-        ALTAPAY_PAYMENT_DATA_SECRET: ALTAPAY.paymentDataSecret,
-        ADMIN_CORS: medusaUrl,
-      })
-      const medusa = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-        run(process.execPath, [medusaCli(storeDir), ...args], { cwd: storeDir, env: { ...env, ...extra }, log: log(`medusa-${args[0].replace(/\W/g, "-")}`) })
+        const port = await findFreePort()
+        medusaUrl = `http://localhost:${port}`
+        const env = storeProcessEnv({
+          DATABASE_URL: `postgres://${process.env.DB_USERNAME}:${process.env.DB_PASSWORD}@localhost:${process.env.DB_PORT}/${database}`,
+          PORT: String(port),
+          MEDUSA_BACKEND_URL: medusaUrl,
+          STORE_URL: "http://localhost:8000",
+          ALTAPAY_CHECKOUT_URL: sandboxUrl,
+          ALTAPAY_ALLOW_INSECURE_URLS: "true", // the sandbox speaks http
+          ALTAPAY_USERNAME: ALTAPAY.username,
+          ALTAPAY_PASSWORD: ALTAPAY.password,
+          ALTAPAY_TERMINAL: ALTAPAY.terminal,
+          ALTAPAY_CALLBACK_SECRET: ALTAPAY.callbackSecret,
+          ALTAPAY_PAYMENT_DATA_SECRET: ALTAPAY.paymentDataSecret,
+          ADMIN_CORS: medusaUrl,
+        })
+        const medusa = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+          run(process.execPath, [medusaCli(storeDir), ...args], { cwd: storeDir, env: { ...env, ...extra }, log: log(`medusa-${args[0].replace(/\W/g, "-")}`) })
 
-      const seedFile = path.join(logs, "seed.json")
-      // The build needs no database: it runs while the database is migrated and seeded.
-      await Promise.all([
-        timed("medusa build", () => medusa(["build"])),
-        (async () => {
-          await timed("migrate", () => medusa(["db:migrate"]))
-          // The hook makes the seed's @medusajs imports the store's (its Medusa version, one copy).
-          const hook = path.join(__dirname, "medusa-from-store.js")
-          await timed("seed", () => medusa(["exec", path.join(__dirname, "seed-store.ts")], { NODE_OPTIONS: `--require ${hook}`, ALTAPAY_STORE_DIR: storeDir, SEED_FILE: seedFile }))
-          await timed("admin user", () => medusa(["user", "--email", ADMIN.email, "--password", ADMIN.password]))
-        })(),
-      ])
-      seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as SeededStore
+        const seedFile = path.join(logs, "seed.json")
+        // The build needs no database: it runs while the database is migrated and seeded.
+        await Promise.all([
+          timed("medusa build", () => medusa(["build"])),
+          (async () => {
+            await timed("migrate", () => medusa(["db:migrate"]))
+            // The hook makes the seed's @medusajs imports the store's (its Medusa version, one copy).
+            const hook = path.join(__dirname, "medusa-from-store.js")
+            await timed("seed", () =>
+              medusa(["exec", path.join(__dirname, "seed-store.ts")], { NODE_OPTIONS: `--require ${hook}`, ALTAPAY_STORE_DIR: storeDir, SEED_FILE: seedFile })
+            )
+            await timed("admin user", () => medusa(["user", "--email", ADMIN.email, "--password", ADMIN.password]))
+          })(),
+        ])
+        seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as SeededStore
 
-      // The built server, as deployed: .medusa/server with the store's node_modules.
-      const server = path.join(storeDir, ".medusa/server")
-      fs.symlinkSync(path.join(storeDir, "node_modules"), path.join(server, "node_modules"), "dir")
-      const medusaServer = launch(process.execPath, [medusaCli(storeDir), "start"], { cwd: server, env, log: log("medusa-start") })
-      running.push(medusaServer)
-      await timed("start", () => medusaServer.waitFor(/Server is ready on port/, 180_000))
+        // The built server, as deployed: .medusa/server with the store's node_modules.
+        const server = path.join(storeDir, ".medusa/server")
+        fs.symlinkSync(path.join(storeDir, "node_modules"), path.join(server, "node_modules"), "dir")
+        const medusaServer = launch(process.execPath, [medusaCli(storeDir), "start"], { cwd: server, env, log: log("medusa-start") })
+        running.push(medusaServer)
+        await timed("start", () => medusaServer.waitFor(/Server is ready on port/, 180_000))
 
-      const page = await fetch(`${medusaUrl}/app/`)
-      expect(page.status).toBe(200)
-      const entry = /<script[^>]+src="([^"]+\.js)"/.exec(await page.text())?.[1]
-      expect(entry).toBeDefined()
-      const bundle = await (await fetch(new URL(entry!, medusaUrl))).text()
-      expect(bundle).toContain("altapay-order-panel")
-      expect(bundle).toMatch(/zone:\s*\[?\s*"order\.details\.side"/)
-    }), 900_000)
+        const page = await fetch(`${medusaUrl}/app/`)
+        expect(page.status).toBe(200)
+        const entry = /<script[^>]+src="([^"]+\.js)"/.exec(await page.text())?.[1]
+        expect(entry).toBeDefined()
+        const bundle = await (await fetch(new URL(entry!, medusaUrl))).text()
+        expect(bundle).toContain("altapay-order-panel")
+        expect(bundle).toMatch(/zone:\s*\[?\s*"order\.details\.side"/)
+      }),
+    900_000
+  )
 
-  it("takes an unchanged storefront's checkout through the installed plugin; the admin captures, refunds an item and an amount", () =>
-    step("checkout", () => timed("checkout", async () => {
-      // The installed storefront helper loads through the package's exports (custom checkouts use it).
-      const helper = (await import(require.resolve("medusa-payment-altapay/storefront", { paths: [storeDir] }))) as typeof import("../../src/storefront")
-      expect(typeof helper.startAltaPayCheckout).toBe("function")
+  it(
+    "takes an unchanged storefront's checkout through the installed plugin; the admin captures, refunds an item and an amount",
+    () =>
+      step("checkout", () =>
+        timed("checkout", async () => {
+          // The installed storefront helper loads through the package's exports (custom checkouts use it).
+          const helper = (await import(require.resolve("medusa-payment-altapay/storefront", { paths: [storeDir] }))) as typeof import("../../src/storefront")
+          expect(typeof helper.startAltaPayCheckout).toBe("function")
 
-      // Medusa's Next.js starter's calls, with the example config's redirect flow.
-      const store = new Medusa({ baseUrl: medusaUrl, publishableKey: seed.publishableKey, auth: JWT_IN_MEMORY })
-      const { cart: created } = await store.store.cart.create({
-        region_id: seed.region.id,
-        email: "karen@example.com",
-        items: [
-          { variant_id: seed.products.coffee.variantId, quantity: 2 },
-          { variant_id: seed.products.tea.variantId, quantity: 1 },
-        ],
-      })
-      await store.store.cart.update(created.id, { shipping_address: ADDRESS, billing_address: ADDRESS })
-      const { cart } = await store.store.cart.addShippingMethod(created.id, { option_id: seed.shippingOption.id })
-      const { payment_collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
-      const redirectUrl = payment_collection.payment_sessions?.find((s) => s.provider_id === PROVIDER_ID)?.data?.redirect_url
-      if (typeof redirectUrl !== "string") throw new Error("The AltaPay payment session carries no redirect_url.")
-      // The customer authorizes on AltaPay's page; AltaPay calls Medusa back, then sends them back.
-      const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
-      expect(page.status).toBe(303)
-      const completed = await completeCart(store, cart.id)
-      if (completed.type !== "order") throw new Error(`The cart did not complete: ${JSON.stringify(completed.error)}`)
+          // Medusa's Next.js starter's calls, with the example config's redirect flow.
+          const store = new Medusa({ baseUrl: medusaUrl, publishableKey: seed.publishableKey, auth: JWT_IN_MEMORY })
+          const { cart: created } = await store.store.cart.create({
+            region_id: seed.region.id,
+            email: "karen@example.com",
+            items: [
+              { variant_id: seed.products.coffee.variantId, quantity: 2 },
+              { variant_id: seed.products.tea.variantId, quantity: 1 },
+            ],
+          })
+          await store.store.cart.update(created.id, { shipping_address: ADDRESS, billing_address: ADDRESS })
+          const { cart } = await store.store.cart.addShippingMethod(created.id, { option_id: seed.shippingOption.id })
+          const { payment_collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
+          const redirectUrl = payment_collection.payment_sessions?.find((s) => s.provider_id === PROVIDER_ID)?.data?.redirect_url
+          if (typeof redirectUrl !== "string") throw new Error("The AltaPay payment session carries no redirect_url.")
+          // The customer authorizes on AltaPay's page; AltaPay calls Medusa back, then sends them back.
+          const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
+          expect(page.status).toBe(303)
+          const completed = await completeCart(store, cart.id)
+          if (completed.type !== "order") throw new Error(`The cart did not complete: ${JSON.stringify(completed.error)}`)
 
-      const admin = new Medusa({ baseUrl: medusaUrl, auth: JWT_IN_MEMORY })
-      await admin.auth.login("user", "emailpass", ADMIN)
-      const { order } = await admin.admin.order.retrieve(completed.order.id, { fields: "id,items.id,payment_collections.payments.id" })
-      const paymentId = order.payment_collections![0]!.payments![0]!.id
-      await admin.admin.payment.capture(paymentId, {})
-      const itemRefund = await admin.client.fetch<{ refund: { amount: { decimal: string } } }>(`/admin/altapay/payments/${paymentId}/refunds`, {
-        method: "POST",
-        body: { items: [{ line_item_id: order.items![0]!.id, quantity: 1 }] },
-      })
-      await admin.admin.payment.refund(paymentId, { amount: 10 })
+          const admin = new Medusa({ baseUrl: medusaUrl, auth: JWT_IN_MEMORY })
+          await admin.auth.login("user", "emailpass", ADMIN)
+          const { order } = await admin.admin.order.retrieve(completed.order.id, { fields: "id,items.id,payment_collections.payments.id" })
+          const paymentId = order.payment_collections![0]!.payments![0]!.id
+          await admin.admin.payment.capture(paymentId, {})
+          const itemRefund = await admin.client.fetch<{ refund: { amount: { decimal: string } } }>(`/admin/altapay/payments/${paymentId}/refunds`, {
+            method: "POST",
+            body: { items: [{ line_item_id: order.items![0]!.id, quantity: 1 }] },
+          })
+          await admin.admin.payment.refund(paymentId, { amount: 10 })
 
-      const { payment } = await admin.admin.payment.retrieve(paymentId, { fields: "id,amount,*captures,*refunds" })
-      const { altapay_payment: view } = await admin.client.fetch<{ altapay_payment: { altapay: { live: boolean; captured: { decimal: string } | null; refunded: { decimal: string } | null } } }>(
-        `/admin/altapay/payments/${paymentId}`
-      )
-      const cents = (value: unknown) => Math.round(Number(value) * 100)
-      const medusaRefunded = (payment.refunds ?? []).reduce((sum, refund) => sum + cents(refund.amount), 0)
-      expect(view.altapay.live).toBe(true)
-      expect(cents(view.altapay.captured?.decimal)).toBe(cents(payment.amount))
-      expect(cents(payment.amount)).toBe(cents(completed.order.total))
-      expect(medusaRefunded).toBe(cents(itemRefund.refund.amount.decimal) + 1000)
-      expect(cents(view.altapay.refunded?.decimal)).toBe(medusaRefunded)
-    })), 300_000)
+          const { payment } = await admin.admin.payment.retrieve(paymentId, { fields: "id,amount,*captures,*refunds" })
+          const { altapay_payment: view } = await admin.client.fetch<{
+            altapay_payment: { altapay: { live: boolean; captured: { decimal: string } | null; refunded: { decimal: string } | null } }
+          }>(`/admin/altapay/payments/${paymentId}`)
+          const cents = (value: unknown) => Math.round(Number(value) * 100)
+          const medusaRefunded = (payment.refunds ?? []).reduce((sum, refund) => sum + cents(refund.amount), 0)
+          expect(view.altapay.live).toBe(true)
+          expect(cents(view.altapay.captured?.decimal)).toBe(cents(payment.amount))
+          expect(cents(payment.amount)).toBe(cents(completed.order.total))
+          expect(medusaRefunded).toBe(cents(itemRefund.refund.amount.decimal) + 1000)
+          expect(cents(view.altapay.refunded?.decimal)).toBe(medusaRefunded)
+        })
+      ),
+    300_000
+  )
 })

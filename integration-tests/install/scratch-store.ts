@@ -160,8 +160,10 @@ export function launch(command: string, args: string[], options: { cwd: string; 
         const poll = setInterval(() => {
           const match = pattern.exec(text)
           if (match) return done(() => resolve(match))
-          if (child.exitCode !== null || child.signalCode !== null) return done(() => reject(new Error(`\`${command} ${args.join(" ")}\` exited (${child.exitCode ?? child.signalCode}):\n${tail(options.log)}`)))
-          if (Date.now() > deadline) done(() => reject(new Error(`\`${command} ${args.join(" ")}\` printed nothing like ${pattern} within ${timeoutMs / 1000} s:\n${tail(options.log)}`)))
+          if (child.exitCode !== null || child.signalCode !== null)
+            return done(() => reject(new Error(`\`${command} ${args.join(" ")}\` exited (${child.exitCode ?? child.signalCode}):\n${tail(options.log)}`)))
+          if (Date.now() > deadline)
+            done(() => reject(new Error(`\`${command} ${args.join(" ")}\` printed nothing like ${pattern} within ${timeoutMs / 1000} s:\n${tail(options.log)}`)))
         }, 100)
         const done = (settle: () => void) => {
           clearInterval(poll)

@@ -18,7 +18,20 @@ import openResultsJob from "../../src/jobs/altapay-open-results"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { createPayment, listPaymentMethods } from "../../src/storefront"
-import { createAdminUser, createAltaPayOrder, createCart, orderForCart, orderPayments, payWithAltaPay, seedStore, startSession, storeHeaders, waitForOrder, type Api, type SeededStore } from "../setup/store"
+import {
+  createAdminUser,
+  createAltaPayOrder,
+  createCart,
+  orderForCart,
+  orderPayments,
+  payWithAltaPay,
+  seedStore,
+  startSession,
+  storeHeaders,
+  waitForOrder,
+  type Api,
+  type SeededStore,
+} from "../setup/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 
 jest.setTimeout(180_000)
@@ -70,7 +83,12 @@ medusaIntegrationTestRunner({
       const session = await startSession(api, seed, cart.id)
       const paid = await payWithAltaPay(session)
       const transactionId = store.sandbox().payment(paid.paymentId)?.transactionId as string
-      expect(store.sandbox().ledger().filter((e) => e.operation === "callback.notification")).toHaveLength(0)
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "callback.notification")
+      ).toHaveLength(0)
       return { cartId: cart.id as string, paymentId: paid.paymentId, transactionId, sessionId: await paymentSessionOf(cart.id) }
     }
 
@@ -81,7 +99,9 @@ medusaIntegrationTestRunner({
     }
 
     const stockGone = () =>
-      updateInventoryLevelsWorkflow(container()).run({ input: { updates: [{ inventory_item_id: limited.inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 0 }] } })
+      updateInventoryLevelsWorkflow(container()).run({
+        input: { updates: [{ inventory_item_id: limited.inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 0 }] },
+      })
     const feed = () => container().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
     const sessionExists = async (id: string) => (await container().resolve<IPaymentModuleService>(Modules.PAYMENT).listPaymentSessions({ id })).length > 0
 
@@ -130,7 +150,9 @@ medusaIntegrationTestRunner({
       const notices = await feed()
       expect(notices).toHaveLength(1)
       expect(notices[0].data).toMatchObject({ title: "AltaPay payment released: no order" })
-      expect(notices[0].data!.description).toMatch(new RegExp(`cart ${paid.cartId} \\(karen@example.com\\).*cannot be completed: Not enough stock.*AltaPay transaction ${paid.transactionId}`))
+      expect(notices[0].data!.description).toMatch(
+        new RegExp(`cart ${paid.cartId} \\(karen@example.com\\).*cannot be completed: Not enough stock.*AltaPay transaction ${paid.transactionId}`)
+      )
       // The session is retired, so nothing is left to pay or to follow up.
       expect(await sessionExists(paid.sessionId)).toBe(false)
       expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
@@ -199,7 +221,15 @@ medusaIntegrationTestRunner({
         expect(down.counts).toEqual({ checked: 2 })
         expect(down.line).toMatch(/stopped early, the rest is tried next run: .*503/)
         // Stopped at the first session: its look-up (and the client's retries), no more.
-        expect(new Set(store.sandbox().ledger().filter((e) => e.operation === "payments").map((e) => (e.params as { shop_orderid?: string }).shop_orderid)).size).toBe(1)
+        expect(
+          new Set(
+            store
+              .sandbox()
+              .ledger()
+              .filter((e) => e.operation === "payments")
+              .map((e) => (e.params as { shop_orderid?: string }).shop_orderid)
+          ).size
+        ).toBe(1)
         expect(await orderForCart(container(), first.cartId)).toBeUndefined()
 
         store.sandbox().faults.clear()
@@ -273,6 +303,8 @@ async function limitedProduct(container: MedusaContainer, seed: SeededStore): Pr
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "variant", fields: ["inventory_items.inventory_item_id"], filters: { id: variantId } })
   const inventoryItemId = (data[0] as { inventory_items: Array<{ inventory_item_id: string }> }).inventory_items[0].inventory_item_id
-  await createInventoryLevelsWorkflow(container).run({ input: { inventory_levels: [{ inventory_item_id: inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 5 }] } })
+  await createInventoryLevelsWorkflow(container).run({
+    input: { inventory_levels: [{ inventory_item_id: inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 5 }] },
+  })
   return { variantId, inventoryItemId }
 }

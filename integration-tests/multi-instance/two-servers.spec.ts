@@ -172,7 +172,8 @@ async function launchServer(name: string, prepared: PreparedStore, dataDir: stri
   const ready = async (): Promise<void> => {
     const deadline = Date.now() + 180_000
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Medusa ${name} exited while starting (${child.signalCode ?? child.exitCode}).\n--- ${logFile} ---\n${tail(logFile)}`)
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`Medusa ${name} exited while starting (${child.signalCode ?? child.exitCode}).\n--- ${logFile} ---\n${tail(logFile)}`)
       const healthy = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })
         .then(async (res) => (await res.text(), res.ok))
         .catch(() => false)
@@ -310,7 +311,10 @@ describeNeeding([REDIS_SERVER], "two Medusa servers, one Redis, one AltaPay", ()
         },
       })
     )
-    await ok(`shipping on ${server.name}`, call(server.url, "POST", `/store/carts/${cart.id}/shipping-methods`, { publishableKey: publishableKey(), body: { option_id: prepared.seed.shippingOptionId } }))
+    await ok(
+      `shipping on ${server.name}`,
+      call(server.url, "POST", `/store/carts/${cart.id}/shipping-methods`, { publishableKey: publishableKey(), body: { option_id: prepared.seed.shippingOptionId } })
+    )
     return cart.id
   }
 
@@ -320,7 +324,10 @@ describeNeeding([REDIS_SERVER], "two Medusa servers, one Redis, one AltaPay", ()
   }
   // The demo store registers AltaPay once per terminal: the route pays on the registration named.
   const altapaySession = (server: MedusaServer, cartId: string) =>
-    ok<AltaPaySessionReply>(`altapay-session on ${server.name}`, call(server.url, "POST", `/store/carts/${cartId}/altapay-session`, { publishableKey: publishableKey(), body: { provider_id: "pp_altapay_card" } }))
+    ok<AltaPaySessionReply>(
+      `altapay-session on ${server.name}`,
+      call(server.url, "POST", `/store/carts/${cartId}/altapay-session`, { publishableKey: publishableKey(), body: { provider_id: "pp_altapay_card" } })
+    )
 
   const authenticates = (ledger: LedgerEntry[], role: "MERCHANT" | "CUSTOMER") => ledger.filter((e) => e.operation === "authenticate" && (e.params.role ?? "CUSTOMER") === role)
 
@@ -361,7 +368,10 @@ describeNeeding([REDIS_SERVER], "two Medusa servers, one Redis, one AltaPay", ()
     const session = await altapaySession(servers[1], cartId)
     const paid = await sandbox.simulatePayment(session.altapay.session_id)
     expect(paid.status).not.toBe("CREATED")
-    const completed = await ok<{ type: string; order?: { id: string } }>("complete cart", call(a.url, "POST", `/store/carts/${cartId}/complete`, { publishableKey: publishableKey() }))
+    const completed = await ok<{ type: string; order?: { id: string } }>(
+      "complete cart",
+      call(a.url, "POST", `/store/carts/${cartId}/complete`, { publishableKey: publishableKey() })
+    )
     expect(completed.type).toBe("order")
     const orderId = completed.order!.id
 
@@ -396,7 +406,13 @@ describeNeeding([REDIS_SERVER], "two Medusa servers, one Redis, one AltaPay", ()
     sandbox.faults.clear()
     const notes = replies.map((_, i) => `concurrent refund ${i + 1} via ${store(i).name}`)
     const outcome = (r: (typeof replies)[number]) =>
-      r.status === 200 ? "refunded" : REFUSED.test(String(r.body?.message)) ? "refused" : ORDER_CHANGE_CONFLICT.test(String(r.body?.message)) ? "refunded, order not updated" : "unexpected"
+      r.status === 200
+        ? "refunded"
+        : REFUSED.test(String(r.body?.message))
+          ? "refused"
+          : ORDER_CHANGE_CONFLICT.test(String(r.body?.message))
+            ? "refunded, order not updated"
+            : "unexpected"
     console.log(
       `[multi-instance] ${REFUNDS} × ${amount.toFixed(2)} DKK of ${(captured.capturedMinor / 100).toFixed(2)} DKK captured:\n` +
         replies.map((r) => `  ${r.server}: ${r.status} ${outcome(r)}${r.status === 200 ? "" : ` ("${r.body?.message}")`}`).join("\n")

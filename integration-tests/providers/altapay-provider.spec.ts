@@ -33,7 +33,11 @@ afterAll(async () => {
   await autoCapture.stop()
 })
 
-const ledgerOf = (operation: string) => altapay.sandbox().ledger().filter((e) => e.operation === operation)
+const ledgerOf = (operation: string) =>
+  altapay
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === operation)
 
 async function paidSession(service: IPaymentModuleService, amount: number, context: Record<string, unknown> = {}, sandbox = altapay.sandbox()) {
   const collection = await service.createPaymentCollections({ currency_code: "dkk", amount })
@@ -65,7 +69,12 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       expect(created.callbacks.notification.value).toBe("http://127.0.0.1:9000/hooks/payment/altapay_altapay")
 
       const payment = (await service.authorizePaymentSession(session.id, {}))!
-      expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, payment_id: paid.paymentId, transaction_status: "preauth", masked_pan: expect.stringContaining("1111") })
+      expect(payment.data).toMatchObject({
+        transaction_id: paid.transactionId,
+        payment_id: paid.paymentId,
+        transaction_status: "preauth",
+        masked_pan: expect.stringContaining("1111"),
+      })
 
       await service.capturePayment({ payment_id: payment.id })
       const captureCall = ledgerOf("captureReservation").at(-1)!
@@ -80,7 +89,10 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const transaction = altapay.sandbox().transaction(paid.transactionId!)!
       expect(transaction).toMatchObject({ capturedMinor: 20000, refundedMinor: 20000 })
       expect(medusaRefundedMinor).toBe(20000)
-      const refundEffects = altapay.sandbox().ledger().filter((e) => e.effect?.type === "refund" && e.effect.transactionId === paid.transactionId)
+      const refundEffects = altapay
+        .sandbox()
+        .ledger()
+        .filter((e) => e.effect?.type === "refund" && e.effect.transactionId === paid.transactionId)
       expect(refundEffects.map((e) => e.effect!.amountMinor)).toEqual([5025, 10000, 4975])
       // Each refund carries the identifier derived from Medusa's refund id.
       expect(refundEffects.map((e) => e.effect!.reconciliationIdentifier).sort()).toEqual(medusa.refunds!.map((r) => `medusa-refund-${r.id}`).sort())
@@ -93,7 +105,10 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const payment = (await service.authorizePaymentSession(session.id, {}))!
       await service.capturePayment({ payment_id: payment.id })
       await service.refundPayment({ payment_id: payment.id, amount: 33.33 })
-      const sent = altapay.sandbox().ledger().filter((e) => ["captureReservation", "refundCapturedReservation"].includes(e.operation))
+      const sent = altapay
+        .sandbox()
+        .ledger()
+        .filter((e) => ["captureReservation", "refundCapturedReservation"].includes(e.operation))
       expect(sent.length).toBeGreaterThanOrEqual(2)
       for (const call of sent) {
         const params = call.params as { amount: string; orderLines: Array<Record<string, string>> }
@@ -154,7 +169,10 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       // ...and when the merchant retries, the provider finds the first attempt instead of refunding again.
       await service.refundPayment({ payment_id: payment.id, amount: 20 })
 
-      const effects = altapay.sandbox().ledger().filter((e) => e.effect?.type === "refund" && e.effect.transactionId === paid.transactionId)
+      const effects = altapay
+        .sandbox()
+        .ledger()
+        .filter((e) => e.effect?.type === "refund" && e.effect.transactionId === paid.transactionId)
       expect(effects.map((e) => e.effect!.amountMinor)).toEqual([3000, 2000])
       const [medusa] = await service.listPayments({ id: payment.id }, { relations: ["refunds"] })
       expect(medusa.refunds!.map((r) => Number(r.amount)).sort()).toEqual([20, 30])
@@ -178,7 +196,10 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const payment = (await service.authorizePaymentSession(session.id, {}))!
       await service.capturePayment({ payment_id: payment.id })
       await service.capturePayment({ payment_id: payment.id }).catch(() => undefined)
-      const captures = altapay.sandbox().ledger().filter((e) => e.effect?.type === "capture" && e.effect.transactionId === paid.transactionId)
+      const captures = altapay
+        .sandbox()
+        .ledger()
+        .filter((e) => e.effect?.type === "capture" && e.effect.transactionId === paid.transactionId)
       expect(captures).toHaveLength(1)
     })
 
@@ -247,7 +268,7 @@ describe("options", () => {
     for (const field of ["checkoutUrl", "gatewayUrl", "username", "backendUrl", "language", "autoCapture", "bogus"]) {
       expect(message).toContain(field)
     }
-    expect(message).not.toContain("\"x\"")
+    expect(message).not.toContain('"x"')
   })
 
   it("a good config passes", () => {

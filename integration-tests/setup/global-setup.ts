@@ -26,9 +26,7 @@ export default async function globalSetup(): Promise<void> {
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e)
     // eslint-disable-next-line no-console
-    console.error(
-      `\n[integration-tests] Could not start the test Postgres, so no integration test can run.\n${msg}\n`
-    )
+    console.error(`\n[integration-tests] Could not start the test Postgres, so no integration test can run.\n${msg}\n`)
     throw e
   }
 }

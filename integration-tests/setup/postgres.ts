@@ -134,13 +134,19 @@ export async function startPostgres(): Promise<RunningPostgres> {
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: [
       // throw-away data: durability off makes migrations and template copies much faster
-      "-c", "fsync=off",
-      "-c", "synchronous_commit=off",
-      "-c", "full_page_writes=off",
-      "-c", "listen_addresses=localhost",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "listen_addresses=localhost",
       // unix socket next to the data, not /var/run/postgresql (may be missing or not writable)
-      "-c", `unix_socket_directories=${baseDir}`,
-      "-c", "max_connections=200",
+      "-c",
+      `unix_socket_directories=${baseDir}`,
+      "-c",
+      "max_connections=200",
     ],
     onLog: (m: string) => {
       logs.push(m)
@@ -172,10 +178,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     await Promise.race([
       pg.start(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no "ready to accept connections" within ${START_TIMEOUT_MS / 1000} s`)),
-          START_TIMEOUT_MS
-        )
+        timer = setTimeout(() => reject(new Error(`no "ready to accept connections" within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
       }),
     ])
   } catch (e) {

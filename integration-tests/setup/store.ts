@@ -154,9 +154,7 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
   await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: stockLocation.id }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } })
 
   const existingProfiles = await fulfillment.listShippingProfiles({ type: "default" })
-  const shippingProfile =
-    existingProfiles[0] ??
-    (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Default", type: "default" }] } })).result[0]
+  const shippingProfile = existingProfiles[0] ?? (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Default", type: "default" }] } })).result[0]
 
   const fulfillmentSet = await fulfillment.createFulfillmentSets({
     name: `Shipping from ${spec.name}`,
@@ -196,7 +194,15 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
     shipping_profile_id: shippingProfile.id,
     thumbnail,
     options: [{ title: "Size", values: ["Standard"] }],
-    variants: [{ title: "Standard", sku: `${sku}-${currency.toUpperCase()}`, options: { Size: "Standard" }, manage_inventory: false, prices: [{ currency_code: currency, amount: spec.prices[key] }] }],
+    variants: [
+      {
+        title: "Standard",
+        sku: `${sku}-${currency.toUpperCase()}`,
+        options: { Size: "Standard" },
+        manage_inventory: false,
+        prices: [{ currency_code: currency, amount: spec.prices[key] }],
+      },
+    ],
     sales_channels: [{ id: salesChannel.id }],
   })
   const { result: created } = await createProductsWorkflow(container).run({
@@ -391,7 +397,10 @@ export async function waitForOrder(container: MedusaContainer, cartId: string, t
 }
 
 /** The order's payments (Medusa), with their AltaPay data. */
-export async function orderPayments(container: MedusaContainer, orderId: string): Promise<Array<{ id: string; amount: unknown; captured_at?: unknown; canceled_at?: unknown; payment_session_id: string; data: Record<string, any> }>> {
+export async function orderPayments(
+  container: MedusaContainer,
+  orderId: string
+): Promise<Array<{ id: string; amount: unknown; captured_at?: unknown; canceled_at?: unknown; payment_session_id: string; data: Record<string, any> }>> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "order",
@@ -433,7 +442,12 @@ export async function createAltaPayOrder(
 // --- customers and admins -------------------------------------------------------------------
 
 /** Registers a customer through the store API and returns a signed-in bearer token. */
-export async function createCustomer(api: Api, seed: SeededStore, email = `customer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password = "secret-password-123"): Promise<{ id: string; email: string; token: string }> {
+export async function createCustomer(
+  api: Api,
+  seed: SeededStore,
+  email = `customer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+  password = "secret-password-123"
+): Promise<{ id: string; email: string; token: string }> {
   const { data: registration } = await api.post("/auth/customer/emailpass/register", { email, password })
   const { data } = await api.post("/store/customers", { email, first_name: "Karen", last_name: "Blixen" }, { headers: storeHeaders(seed, registration.token) })
   const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
@@ -444,7 +458,12 @@ export async function createCustomer(api: Api, seed: SeededStore, email = `custo
  * An admin user and headers for /admin calls: registered through the auth API, made a user with
  * Medusa's createUserAccountWorkflow (what accepting an invite does), then signed in.
  */
-export async function createAdminUser(api: Api, container: MedusaContainer, email = "admin@shop.example", password = "admin-password-123"): Promise<{ id: string; token: string; headers: Record<string, string> }> {
+export async function createAdminUser(
+  api: Api,
+  container: MedusaContainer,
+  email = "admin@shop.example",
+  password = "admin-password-123"
+): Promise<{ id: string; token: string; headers: Record<string, string> }> {
   const { data: registration } = await api.post("/auth/user/emailpass/register", { email, password })
   const authIdentityId = jwtClaims(registration.token).auth_identity_id as string
   const { result: user } = await createUserAccountWorkflow(container).run({ input: { authIdentityId, userData: { email, first_name: "Shop", last_name: "Admin" } } })

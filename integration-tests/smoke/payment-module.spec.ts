@@ -28,10 +28,7 @@ afterEach(() => {
 })
 afterAll(() => {
   // eslint-disable-next-line no-console
-  console.log(
-    `[smoke] moduleIntegrationTestRunner (Payment): ${JSON.stringify(timings)} ms; ` +
-      `whole file ${Date.now() - suiteStart} ms`
-  )
+  console.log(`[smoke] moduleIntegrationTestRunner (Payment): ${JSON.stringify(timings)} ms; ` + `whole file ${Date.now() - suiteStart} ms`)
 })
 let initDone = 0
 

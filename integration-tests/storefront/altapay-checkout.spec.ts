@@ -12,13 +12,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor } from "../../src/altapay"
-import {
-  AltaPaySessionRequestError,
-  AltaPayTokenError,
-  createPayment,
-  listPaymentMethods,
-  startAltaPayCheckout,
-} from "../../src/storefront"
+import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../setup/store-app/altapay-store"
 import {
   createCart,
@@ -46,9 +40,24 @@ afterAll(() => {
   console.log(`[storefront] altapay-checkout.spec.ts: ${Date.now() - fileStart} ms`)
 })
 
-type SentLine = { description: string; itemId: string; quantity: number; unitPrice: number; taxAmount: number; taxPercent: number; goodsType?: string; imageUrl?: string; productUrl?: string; discount?: number }
+type SentLine = {
+  description: string
+  itemId: string
+  quantity: number
+  unitPrice: number
+  taxAmount: number
+  taxPercent: number
+  goodsType?: string
+  imageUrl?: string
+  productUrl?: string
+  discount?: number
+}
 
-const ledger = (operation: string) => store.sandbox().ledger().filter((e) => e.operation === operation)
+const ledger = (operation: string) =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === operation)
 type SentOrder = { orderId: string; amount: { value: number; currency: string }; orderLines: SentLine[]; customer?: { email?: string } }
 /** The order AltaPay got when the session for this Medusa payment session (its orderId) was created. */
 const sentSession = (paymentSessionId: string): SentOrder => {
@@ -99,8 +108,7 @@ async function paymentSession(container: MedusaContainer, id: string) {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const complete = (api: Api, seed: SeededStore, cartId: string, token?: string) =>
-  api.post(`/store/carts/${cartId}/complete`, {}, { headers: storeHeaders(seed, token) })
+const complete = (api: Api, seed: SeededStore, cartId: string, token?: string) => api.post(`/store/carts/${cartId}/complete`, {}, { headers: storeHeaders(seed, token) })
 
 /** The cart with Medusa's own totals per item and shipping method, to compare AltaPay's lines with. */
 async function cartWithTotals(container: MedusaContainer, cartId: string): Promise<any> {
@@ -150,7 +158,13 @@ medusaIntegrationTestRunner({
       expect(res.data).toEqual({
         payment_session_id: expect.stringMatching(/^payses_/),
         provider_id: "pp_altapay_altapay",
-        altapay: { session_id: expect.any(String), token: expect.stringMatching(/^eyJ/), expires_at: expect.any(String), checkout_url: store.sandbox().checkoutUrl, terminal: "AltaPay Sandbox Test Terminal" },
+        altapay: {
+          session_id: expect.any(String),
+          token: expect.stringMatching(/^eyJ/),
+          expires_at: expect.any(String),
+          checkout_url: store.sandbox().checkoutUrl,
+          terminal: "AltaPay Sandbox Test Terminal",
+        },
       })
       const sent = sentSession(res.data.payment_session_id)
       expect(sent.orderId).toBe(res.data.payment_session_id)
@@ -229,7 +243,17 @@ medusaIntegrationTestRunner({
 
     it("tax-inclusive prices, two tax rates and a percentage promotion give lines that total exactly", async () => {
       const seed = await seedStore(container(), { currency: "dkk", taxInclusive: true, reducedTaxRate: 12, promotion: { code: "SAVE15", percent: 15 } })
-      const cart = await cartWithTotals(container(), (await createCart(api, seed, { items: [{ product: "coffee", quantity: 3 }, { product: "tea", quantity: 7 }] })).id)
+      const cart = await cartWithTotals(
+        container(),
+        (
+          await createCart(api, seed, {
+            items: [
+              { product: "coffee", quantity: 3 },
+              { product: "tea", quantity: 7 },
+            ],
+          })
+        ).id
+      )
       expect(cart.items.every((i: any) => i.is_tax_inclusive)).toBe(true)
       const session = await startSession(api, seed, cart.id)
       const sent = sentSession(session.paymentSessionId)
@@ -241,7 +265,17 @@ medusaIntegrationTestRunner({
 
     it("a zero-decimal currency (JPY) is sent and paid in whole yen", async () => {
       const seed = await seedStore(container(), { currency: "jpy", reducedTaxRate: 8, promotion: { code: "YEN10", percent: 10 } })
-      const cart = await cartWithTotals(container(), (await createCart(api, seed, { items: [{ product: "coffee", quantity: 1 }, { product: "tea", quantity: 3 }] })).id)
+      const cart = await cartWithTotals(
+        container(),
+        (
+          await createCart(api, seed, {
+            items: [
+              { product: "coffee", quantity: 1 },
+              { product: "tea", quantity: 3 },
+            ],
+          })
+        ).id
+      )
       const session = await startSession(api, seed, cart.id)
       const sent = sentSession(session.paymentSessionId)
       expect(sent.amount.currency).toBe("JPY")
@@ -300,7 +334,11 @@ medusaIntegrationTestRunner({
       // Medusa deleted the old payment session; the provider retired its AltaPay session.
       expect(ledger("session.update").map((e) => e.path)).toContain(`/checkout/v1/api/session/${a.sessionId}`)
       const query = container().resolve(ContainerRegistrationKeys.QUERY)
-      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection_id"], filters: { id: [a.paymentSessionId, changed.paymentSessionId] } })
+      const { data: sessions } = await query.graph({
+        entity: "payment_session",
+        fields: ["id", "payment_collection_id"],
+        filters: { id: [a.paymentSessionId, changed.paymentSessionId] },
+      })
       expect(sessions.map((s: { id: string }) => s.id)).toEqual([changed.paymentSessionId])
 
       // Paid, but the cart not completed yet (say completing failed): no token to pay twice, and
@@ -310,7 +348,11 @@ medusaIntegrationTestRunner({
       const again = await api.post(`/store/carts/${cart.id}/altapay-session`, {}, { headers: storeHeaders(seed), validateStatus: () => true })
       expect(again.status).toBe(400)
       expect(again.data.message).toMatch(/is already paid .*complete the cart/)
-      await api.post(`/store/payment-collections/${sessions[0].payment_collection_id}/payment-sessions`, { provider_id: "pp_altapay_altapay" }, { headers: storeHeaders(seed), validateStatus: () => true })
+      await api.post(
+        `/store/payment-collections/${sessions[0].payment_collection_id}/payment-sessions`,
+        { provider_id: "pp_altapay_altapay" },
+        { headers: storeHeaders(seed), validateStatus: () => true }
+      )
       expect(ledger("releaseReservation")).toHaveLength(0)
       expect(store.sandbox().transaction(paid.transactionId!)).toMatchObject({ status: "preauth" })
     })
@@ -360,9 +402,11 @@ medusaIntegrationTestRunner({
       store.sandbox().faults.clear()
       expect(down.status).toBe(502)
       expect(down.data).toMatchObject({ type: "altapay_unreachable", message: expect.stringMatching(/^AltaPay could not create the payment session/) })
-      await expect(startAltaPayCheckout({ medusaUrl: api.defaults.baseURL!, publishableKey: seed.publishableKey, cartId: cart.id, fetch: failingOnce(503) })).rejects.toMatchObject({
-        name: "AltaPayUnavailableError",
-      })
+      await expect(startAltaPayCheckout({ medusaUrl: api.defaults.baseURL!, publishableKey: seed.publishableKey, cartId: cart.id, fetch: failingOnce(503) })).rejects.toMatchObject(
+        {
+          name: "AltaPayUnavailableError",
+        }
+      )
 
       // AltaPay down while issuing the customer token (the session exists and is reused).
       expect((await post(cart.id)).status).toBe(200)
@@ -379,5 +423,8 @@ medusaIntegrationTestRunner({
 /** A fetch whose first Medusa answer is a 502 altapay_unreachable (the helper's mapping). */
 function failingOnce(status: number) {
   return async (): Promise<Response> =>
-    new Response(JSON.stringify({ type: "altapay_unreachable", message: "AltaPay could not create the payment session: down" }), { status: status === 503 ? 502 : status, headers: { "content-type": "application/json" } })
+    new Response(JSON.stringify({ type: "altapay_unreachable", message: "AltaPay could not create the payment session: down" }), {
+      status: status === 503 ? 502 : status,
+      headers: { "content-type": "application/json" },
+    })
 }

@@ -102,7 +102,12 @@ medusaIntegrationTestRunner({
       await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
       expect(await orderForCart(getContainer(), cart.id)).toEqual({ id: orderId })
       expect(await orderPayments(getContainer(), orderId)).toHaveLength(1)
-      expect(store.sandbox().ledger().filter((e) => e.operation === "captureReservation")).toHaveLength(0)
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "captureReservation")
+      ).toHaveLength(0)
     })
 
     it("the callback arrives first and makes the order; the customer returning gets that same order", async () => {
@@ -128,7 +133,12 @@ medusaIntegrationTestRunner({
       await sdk.store.cart.createLineItem(cart.id, { variant_id: seed.products.tea.variantId, quantity: 1 })
       // Medusa replaced the session; the provider retired the old AltaPay session's payment page.
       expect((await fetch(first.redirectUrl)).status).toBe(410)
-      const staleSubmit = await fetch(first.redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
+      const staleSubmit = await fetch(first.redirectUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "outcome=authorize",
+        redirect: "manual",
+      })
       expect(staleSubmit.status).toBe(410)
 
       const second = await initiate(sdk, cart.id)

@@ -13,7 +13,19 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
 import { PROVIDER_ID } from "../setup/altapay-sandbox"
-import { createAdminUser, createAltaPayOrder, createCart, createCustomer, orderForCart, orderPayments, seedStore, storeHeaders, waitForOrder, type Api, type SeededStore } from "../setup/store"
+import {
+  createAdminUser,
+  createAltaPayOrder,
+  createCart,
+  createCustomer,
+  orderForCart,
+  orderPayments,
+  seedStore,
+  storeHeaders,
+  waitForOrder,
+  type Api,
+  type SeededStore,
+} from "../setup/store"
 import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
 
 jest.setTimeout(180_000)
@@ -65,7 +77,8 @@ medusaIntegrationTestRunner({
       // for it holds the browser's data only.
       sandbox.faults.add({ route: /\/session$/, kind: "latency", ms: 600, times: 1_000 })
 
-      const session = (data: Record<string, unknown>) => api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers, ...anyStatus })
+      const session = (data: Record<string, unknown>) =>
+        api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers, ...anyStatus })
       const later = <T>(ms: number, send: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(send)
 
       // The plugin's store route reuses a matching session of the cart and hands out a CUSTOMER
@@ -116,7 +129,12 @@ medusaIntegrationTestRunner({
       // The customer pays and never comes back: only AltaPay's callback can complete the cart.
       const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
       await page.text()
-      expect(store.sandbox().ledger().filter((e) => e.operation === "callback.notification" && e.status === 200)).not.toHaveLength(0)
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "callback.notification" && e.status === 200)
+      ).not.toHaveLength(0)
 
       await expect(waitForOrder(getContainer(), cart.id, 20_000)).resolves.toMatchObject({ id: expect.any(String) })
     })

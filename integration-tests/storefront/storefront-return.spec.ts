@@ -137,7 +137,10 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         expect(payments[0]).toMatchObject({ data: { terminal: MOBILEPAY.terminal } })
         const transaction = store.sandbox().transaction(payments[0].data.transaction_id)
         expect(transaction).toMatchObject({ terminal: MOBILEPAY.terminal })
-        const callbacks = store.sandbox().ledger().filter((e) => e.operation === "callback.notification")
+        const callbacks = store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "callback.notification")
         expect(callbacks.at(-1)).toMatchObject({ url: `${store.medusaUrl()}/hooks/payment/altapay_mobilepay`, status: 200 })
       })
 

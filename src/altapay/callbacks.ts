@@ -74,7 +74,10 @@ export function callbackChecksum(fields: { amount: string; currency: string; sho
 
 const callbackFormSchema = z.looseObject({
   shop_orderid: z.string().min(1),
-  transaction_id: z.string().regex(/^[0-9a-f]{1,32}$/).optional(),
+  transaction_id: z
+    .string()
+    .regex(/^[0-9a-f]{1,32}$/)
+    .optional(),
   payment_id: z.string().optional(),
   status: z.string().min(1),
   payment_status: z.string().optional(),

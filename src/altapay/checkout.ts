@@ -229,10 +229,7 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
     }
   }
   if (issues.length > 0 || !currency) {
-    throw new AltaPayValidationError(
-      `The checkout session is invalid: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`,
-      issues
-    )
+    throw new AltaPayValidationError(`The checkout session is invalid: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
   }
   const callbacks = Object.fromEntries(
     Object.entries(input.callbacks ?? {})

@@ -42,10 +42,7 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }))
-    throw new AltaPayValidationError(
-      `Invalid AltaPay client options: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`,
-      issues
-    )
+    throw new AltaPayValidationError(`Invalid AltaPay client options: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
   }
   const o = parsed.data
   const http = new HttpTransport(

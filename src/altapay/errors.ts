@@ -4,16 +4,7 @@
  * they are built from our own text plus AltaPay's merchant-facing messages only.
  */
 
-export type AltaPayErrorCode =
-  | "auth"
-  | "validation"
-  | "declined"
-  | "gateway"
-  | "timeout"
-  | "network"
-  | "bad_response"
-  | "http"
-  | "callback_signature"
+export type AltaPayErrorCode = "auth" | "validation" | "declined" | "gateway" | "timeout" | "network" | "bad_response" | "http" | "callback_signature"
 
 export interface AltaPayErrorDetails {
   /** HTTP status when one was received. */
@@ -75,11 +66,7 @@ export class AltaPayDeclinedError extends AltaPayError {
   readonly merchantMessage?: string
   readonly cardHolderMessage?: string
   readonly response?: unknown
-  constructor(
-    message: string,
-    fields: { result: string; merchantMessage?: string; cardHolderMessage?: string; response?: unknown },
-    details: AltaPayErrorDetails = {}
-  ) {
+  constructor(message: string, fields: { result: string; merchantMessage?: string; cardHolderMessage?: string; response?: unknown }, details: AltaPayErrorDetails = {}) {
     super("declined", message, details)
     this.result = fields.result
     this.merchantMessage = fields.merchantMessage
@@ -93,11 +80,7 @@ export class AltaPayGatewayError extends AltaPayError {
   readonly errorCode: number
   readonly gatewayMessage: string
   constructor(errorCode: number, gatewayMessage: string, details: AltaPayErrorDetails = {}) {
-    super(
-      "gateway",
-      `AltaPay gateway error ${errorCode}${gatewayMessage ? `: ${gatewayMessage}` : ""}`,
-      details
-    )
+    super("gateway", `AltaPay gateway error ${errorCode}${gatewayMessage ? `: ${gatewayMessage}` : ""}`, details)
     this.errorCode = errorCode
     this.gatewayMessage = gatewayMessage
   }
@@ -166,12 +149,7 @@ function redactSecrets(text: string): string {
  * The one place an unsuccessful HTTP answer becomes a typed error. `stateChanging` marks calls
  * (capture, refund, session or payment creation) where a 5xx may mean AltaPay acted anyway.
  */
-export function errorForHttpStatus(
-  status: number,
-  body: string,
-  operation: string,
-  stateChanging: boolean
-): AltaPayError {
+export function errorForHttpStatus(status: number, body: string, operation: string, stateChanging: boolean): AltaPayError {
   const detail = messageFromBody(body).replace(/[.\s]+$/, "")
   const suffix = detail ? `: ${detail}` : ""
   if (status === 401 || status === 403) {
@@ -183,9 +161,10 @@ export function errorForHttpStatus(
     )
   }
   if (status === 400 || status === 422) {
-    return new AltaPayValidationError(`AltaPay rejected the request ${operation} (${status})${suffix}.`, [
-      { field: "request", message: detail || `HTTP ${status}` },
-    ], { status, operation })
+    return new AltaPayValidationError(`AltaPay rejected the request ${operation} (${status})${suffix}.`, [{ field: "request", message: detail || `HTTP ${status}` }], {
+      status,
+      operation,
+    })
   }
   const mayHaveReachedAltaPay = stateChanging && status >= 500 && status !== 503
   return new AltaPayHttpError(`AltaPay answered ${operation} with HTTP ${status}${suffix}.`, {

@@ -181,13 +181,7 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 /** Reserved and not yet captured. */
 export const AUTHORIZED_STATUSES = ["preauth", "invoice_initialized", "recurring_confirmed"] as const
 export const CAPTURED_STATUSES = ["captured", "bank_payment_finalized"] as const
-export const DECLINED_STATUSES = [
-  "preauth_error",
-  "3dsecure_failed",
-  "epayment_declined",
-  "epayment_cancelled",
-  "recurring_failed",
-] as const
+export const DECLINED_STATUSES = ["preauth_error", "3dsecure_failed", "epayment_declined", "epayment_cancelled", "recurring_failed"] as const
 export const REFUNDED_STATUSES = ["refunded"] as const
 export const RELEASED_STATUSES = ["released"] as const
 /** Not final yet: the customer or the acquirer has not finished. */

@@ -4,14 +4,7 @@
  * captureReservation, refundCapturedReservation and releaseReservation are sent once, and a lost
  * answer surfaces as an error with `mayHaveReachedAltaPay` so the caller can look the payment up.
  */
-import {
-  AltaPayBadResponseError,
-  AltaPayDeclinedError,
-  AltaPayGatewayError,
-  AltaPayValidationError,
-  errorForHttpStatus,
-  type ValidationIssue,
-} from "./errors"
+import { AltaPayBadResponseError, AltaPayDeclinedError, AltaPayGatewayError, AltaPayValidationError, errorForHttpStatus, type ValidationIssue } from "./errors"
 import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
 import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 import { currencyInfo, minorToDecimal } from "./money"
@@ -192,10 +185,7 @@ function commonFields(action: "refund" | "capture", input: RefundInput | Capture
     }
   }
   if (issues.length > 0) {
-    throw new AltaPayValidationError(
-      `The ${action} was not sent: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`,
-      issues
-    )
+    throw new AltaPayValidationError(`The ${action} was not sent: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
   }
   return fields
 }

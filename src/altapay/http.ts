@@ -60,8 +60,7 @@ export function apiUrl(base: string | URL, path: string): URL {
 }
 
 /** The HTTP Basic `authorization` header value for an API user. */
-export const basicAuthorization = (username: string, password: string): string =>
-  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
+export const basicAuthorization = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504])
 const MAX_BODY_BYTES = 10 * 1024 * 1024
@@ -179,10 +178,11 @@ function transportError(error: unknown, req: HttpRequest): Error {
     code === "UND_ERR_HEADERS_TIMEOUT" ||
     code === "UND_ERR_BODY_TIMEOUT"
   ) {
-    return new AltaPayTimeoutError(
-      `AltaPay did not answer in time (${operation}); the request was sent and may have been processed.`,
-      { operation, mayHaveReachedAltaPay: true, cause: error }
-    )
+    return new AltaPayTimeoutError(`AltaPay did not answer in time (${operation}); the request was sent and may have been processed.`, {
+      operation,
+      mayHaveReachedAltaPay: true,
+      cause: error,
+    })
   }
   const notSent = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"].includes(code)
   const reason = error instanceof Error ? error.message : String(error)

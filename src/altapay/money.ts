@@ -92,8 +92,7 @@ export function minorToDecimalWithExponent(minor: number, exponent: number): str
  * The JSON number AltaPay's Checkout API expects (`amount.value`). Parsing the exact decimal text
  * gives the double closest to it, which prints back as the same text.
  */
-export const minorToNumber = (minor: number, currency: string | number): number =>
-  Number(minorToDecimal(minor, currency))
+export const minorToNumber = (minor: number, currency: string | number): number => Number(minorToDecimal(minor, currency))
 
 export function assertMinor(minor: number, field = "amount"): void {
   if (!Number.isSafeInteger(minor)) throw invalid(field, `${minor} is not an integer amount in minor units`)

@@ -61,7 +61,10 @@ export class TokenProvider {
   private readonly url: URL
   private readonly issueLock?: TokenProviderOptions["issueLock"]
 
-  constructor(private readonly http: HttpTransport, options: TokenProviderOptions) {
+  constructor(
+    private readonly http: HttpTransport,
+    options: TokenProviderOptions
+  ) {
     this.now = options.now ?? Date.now
     this.refreshMarginMs = options.refreshMarginMs ?? 60_000
     this.store = options.store ?? new MemoryTokenStore()
@@ -118,8 +121,7 @@ export class TokenProvider {
     })
     if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, false)
     // A good answer's body is a token, and a bad one may still hold one: the error never shows the body.
-    const problem = (what: string) =>
-      new AltaPayBadResponseError(`AltaPay's authenticate answer carried no token (${operation}): ${what}.`, { status: res.status, operation })
+    const problem = (what: string) => new AltaPayBadResponseError(`AltaPay's authenticate answer carried no token (${operation}): ${what}.`, { status: res.status, operation })
     let json: unknown
     try {
       json = JSON.parse(res.body)
@@ -136,7 +138,9 @@ export class TokenProvider {
 /** What is wrong with an authenticate answer, naming field names only, never values. */
 function describeTokenAnswer(json: unknown): string {
   if (json === null || typeof json !== "object" || Array.isArray(json)) return "the JSON is not an object"
-  const names = Object.keys(json).filter((k) => /^[A-Za-z_][\w-]{0,40}$/.test(k)).slice(0, 5)
+  const names = Object.keys(json)
+    .filter((k) => /^[A-Za-z_][\w-]{0,40}$/.test(k))
+    .slice(0, 5)
   return `it has no "token" string of 10 or more characters (fields: ${names.join(", ") || "none"})`
 }
 

@@ -1,15 +1,6 @@
 /** Shapes shared by the client's modules. Amounts are integer minor units unless a name says otherwise. */
 
-export const GOODS_TYPES = [
-  "shipment",
-  "handling",
-  "item",
-  "digital",
-  "discount",
-  "gift_card",
-  "physical",
-  "sales_tax",
-] as const
+export const GOODS_TYPES = ["shipment", "handling", "item", "digital", "discount", "gift_card", "physical", "sales_tax"] as const
 export type GoodsType = (typeof GOODS_TYPES)[number]
 
 /**

@@ -27,11 +27,7 @@ const ATTR = "@_"
 const TEXT = "#text"
 
 /** Elements that repeat. With a single child fast-xml-parser would give an object, not a list. */
-const REPEATED_PATHS = [
-  ".Transactions.Transaction",
-  ".PaymentInfos.PaymentInfo",
-  ".ReconciliationIdentifiers.ReconciliationIdentifier",
-]
+const REPEATED_PATHS = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
 
 const parserOptions = {
   ignoreAttributes: false,
@@ -114,16 +110,13 @@ const normalise = (value?: string): string => (value ?? "").trim().toLowerCase()
 export const isSuccessResult = (result?: string): boolean => normalise(result) === "success"
 export const isOpenResult = (result?: string): boolean => normalise(result) === "open"
 /** Fail, Failed, Error, Cancelled, Incomplete (case-insensitive). PartialSuccess is not a failure. */
-export const isFailedResult = (result?: string): boolean =>
-  (FAILED_RESULTS as readonly string[]).includes(normalise(result))
+export const isFailedResult = (result?: string): boolean => (FAILED_RESULTS as readonly string[]).includes(normalise(result))
 
 /** The call's result: Body/Result, else the older per-method elements (RefundResult, ...). */
-export const resultOf = (response: GatewayResponse): string | undefined =>
-  response.result ?? response.refundResult ?? response.captureResult ?? response.releaseResult
+export const resultOf = (response: GatewayResponse): string | undefined => response.result ?? response.refundResult ?? response.captureResult ?? response.releaseResult
 
 /** Case-insensitive membership of a TransactionStatus in a group such as CAPTURED_STATUSES. */
-export const statusIn = (status: string | undefined, group: readonly string[]): boolean =>
-  group.includes(normalise(status))
+export const statusIn = (status: string | undefined, group: readonly string[]): boolean => group.includes(normalise(status))
 
 // ---------------------------------------------------------------------------------------------
 // Shape checks on the parsed tree (zod), then mapping to the typed objects.
@@ -133,23 +126,20 @@ class ShapeError extends Error {}
 
 const headerSchema = z.looseObject(
   {
-    ErrorCode: z.preprocess(
-      textOf,
-      z.string({ error: "is missing" }).regex(/^-?\d{1,15}$/, { error: "is not an integer" })
-    ),
+    ErrorCode: z.preprocess(textOf, z.string({ error: "is missing" }).regex(/^-?\d{1,15}$/, { error: "is not an integer" })),
   },
   { error: "is missing or empty" }
 )
 const rootSchema = z.object({
-  APIResponse: z.looseObject({
-    Header: headerSchema,
-    Body: z.union([z.looseObject({}), z.literal("")], { error: "is not a single element" }).optional(),
-  }, { error: "is not a single element" }),
+  APIResponse: z.looseObject(
+    {
+      Header: headerSchema,
+      Body: z.union([z.looseObject({}), z.literal("")], { error: "is not a single element" }).optional(),
+    },
+    { error: "is not a single element" }
+  ),
 })
-const transactionSchema = z.looseObject(
-  { TransactionId: z.preprocess(textOf, z.string({ error: "is missing" }).min(1, { error: "is empty" })) },
-  { error: "is empty" }
-)
+const transactionSchema = z.looseObject({ TransactionId: z.preprocess(textOf, z.string({ error: "is missing" }).min(1, { error: "is empty" })) }, { error: "is empty" })
 
 type Raw = Record<string, unknown>
 interface Currency {
@@ -207,13 +197,40 @@ function transactionNodes(body: Raw): Raw[] {
 }
 
 const TRANSACTION_ELEMENTS = new Set([
-  "TransactionId", "PaymentId", "ShopOrderId", "Shop", "Terminal", "AuthType",
-  "TransactionStatus", "ReasonCode", "CardStatus", "ThreeDSecureResult", "LiableForChargeback", "InvoiceOrderInfo",
-  "CreditCardExpiry", "CreditCardToken", "CreditCardMaskedPan", "BlacklistToken", "CardInformation",
-  "MerchantCurrency", "MerchantCurrencyAlpha", "CardHolderCurrency", "CardHolderCurrencyAlpha",
-  "ReservedAmount", "CapturedAmount", "RefundedAmount", "RecurringDefaultAmount",
-  "CreatedDate", "UpdatedDate", "PaymentNature", "PaymentNatureService", "FraudRiskScore", "FraudExplanation",
-  "PaymentInfos", "CustomerInfo", "ReconciliationIdentifiers",
+  "TransactionId",
+  "PaymentId",
+  "ShopOrderId",
+  "Shop",
+  "Terminal",
+  "AuthType",
+  "TransactionStatus",
+  "ReasonCode",
+  "CardStatus",
+  "ThreeDSecureResult",
+  "LiableForChargeback",
+  "InvoiceOrderInfo",
+  "CreditCardExpiry",
+  "CreditCardToken",
+  "CreditCardMaskedPan",
+  "BlacklistToken",
+  "CardInformation",
+  "MerchantCurrency",
+  "MerchantCurrencyAlpha",
+  "CardHolderCurrency",
+  "CardHolderCurrencyAlpha",
+  "ReservedAmount",
+  "CapturedAmount",
+  "RefundedAmount",
+  "RecurringDefaultAmount",
+  "CreatedDate",
+  "UpdatedDate",
+  "PaymentNature",
+  "PaymentNatureService",
+  "FraudRiskScore",
+  "FraudExplanation",
+  "PaymentInfos",
+  "CustomerInfo",
+  "ReconciliationIdentifiers",
 ])
 
 function toTransaction(raw: Raw, index: number): GatewayTransaction {
@@ -440,8 +457,7 @@ function amount(node: unknown, field: string, currency: Currency): GatewayAmount
   return { decimal: minorToDecimalWithExponent(minor, exponent), minor, currency: alpha }
 }
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i
 
 /**
  * Header/Date and ReconciliationIdentifier/Date are ISO 8601 with an offset. CreatedDate and
@@ -452,9 +468,7 @@ function parseDate(text: string | undefined): Date | undefined {
   const match = text === undefined ? null : DATE_TIME.exec(text)
   if (!match) return undefined
   const [, y, mo, d, h, mi, s = "0", frac = "", zone = "Z"] = match
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
-    number, number, number, number, number, number,
-  ]
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number]
   const millis = Number(frac.slice(0, 3).padEnd(3, "0"))
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis))
   const valid =
@@ -474,8 +488,7 @@ function parseDate(text: string | undefined): Date | undefined {
   return new Date(local.getTime() - offsetMs)
 }
 
-const createdAt = (transaction: GatewayTransaction): number =>
-  transaction.createdDate?.getTime() ?? Number.NEGATIVE_INFINITY
+const createdAt = (transaction: GatewayTransaction): number => transaction.createdDate?.getTime() ?? Number.NEGATIVE_INFINITY
 
 function describeNonXml(text: string): string {
   const start = text.trimStart()

@@ -124,7 +124,16 @@ export function cartToLineSource(cart: CartForLines, totalMinor: number, options
   })
   const shipping = (cart.shipping_methods ?? []).flatMap((method) => {
     if (!method) return []
-    return [{ id: method.id, name: method.name ?? "Shipping", amountMinor: exact(method.amount), taxInclusive: !!method.is_tax_inclusive, taxRates: taxRates(method.tax_lines), adjustments: adjustments(method.adjustments, currency) }]
+    return [
+      {
+        id: method.id,
+        name: method.name ?? "Shipping",
+        amountMinor: exact(method.amount),
+        taxInclusive: !!method.is_tax_inclusive,
+        taxRates: taxRates(method.tax_lines),
+        adjustments: adjustments(method.adjustments, currency),
+      },
+    ]
   })
   const creditLines = (cart.credit_lines ?? []).flatMap((credit) => (credit ? [credit] : []))
   // Medusa counts credit lines adding up to one minor unit or less as none (calculateCreditLinesTotal).
@@ -143,7 +152,9 @@ export function refundableEntries(order: CartForLines): {
   const source = cartToLineSource(order, 0)
   return {
     items: source.items.map((item) => ({ id: item.id, title: item.title, sku: item.sku ?? null, quantity: item.quantity })),
-    shipping: (order.shipping_methods ?? []).flatMap((method) => (method ? [{ id: method.id, name: method.name ?? "Shipping", amountMinor: toMinorUnits(method.amount, order.currency_code) }] : [])),
+    shipping: (order.shipping_methods ?? []).flatMap((method) =>
+      method ? [{ id: method.id, name: method.name ?? "Shipping", amountMinor: toMinorUnits(method.amount, order.currency_code) }] : []
+    ),
   }
 }
 

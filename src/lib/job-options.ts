@@ -10,7 +10,12 @@ const minutes = z.number().int().min(0)
 export const jobOptionsSchema = z
   .object({
     /** How often the jobs run, in minutes. */
-    intervalMinutes: z.number().int().min(1).max(24 * 60).default(5),
+    intervalMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(5),
     /**
      * How long after its last change a payment session still pending in Medusa is looked up at
      * AltaPay: the callback and the customer's return normally settle it well within this.

@@ -19,8 +19,12 @@ export function settleOpenResults(data: AltaPayPaymentData, transaction: Gateway
   const at = now.toISOString()
   const folded = withTransaction(data, transaction, now)
   const overdue = (record: { created_at: string }) => now.getTime() - Date.parse(record.created_at) >= timeoutHours * 3_600_000
-  const refunds = folded.refunds.map((r): RefundRecord => (r.status === "open" && overdue(r) ? { ...r, status: "failed", failure_reason: notShown("refund", r, timeoutHours), settled_at: at } : r))
-  const captures = folded.captures.map((c): CaptureRecord => (c.status === "open" && overdue(c) ? { ...c, status: "failed", failure_reason: notShown("capture", c, timeoutHours), settled_at: at } : c))
+  const refunds = folded.refunds.map((r): RefundRecord =>
+    r.status === "open" && overdue(r) ? { ...r, status: "failed", failure_reason: notShown("refund", r, timeoutHours), settled_at: at } : r
+  )
+  const captures = folded.captures.map((c): CaptureRecord =>
+    c.status === "open" && overdue(c) ? { ...c, status: "failed", failure_reason: notShown("capture", c, timeoutHours), settled_at: at } : c
+  )
 
   const wasOpen = new Set([...data.refunds, ...data.captures].filter((r) => r.status === "open").map((r) => r.reconciliation_identifier))
   const now_ = [...refunds, ...captures].filter((r) => wasOpen.has(r.reconciliation_identifier))

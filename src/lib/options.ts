@@ -10,10 +10,9 @@ const positiveMs = z.number().int().positive()
 
 /** What successUrl / failureUrl may contain, filled per payment session (providers/altapay/return-urls.ts). */
 export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id"] as const
-const returnUrl = url.refine(
-  (value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)),
-  { error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(" and ")}` }
-)
+const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)), {
+  error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(" and ")}`,
+})
 
 export const altapayOptionsSchema = z
   .object({
@@ -36,18 +35,30 @@ export const altapayOptionsSchema = z
     /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
     backendUrl: url,
     /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */
-    providerId: z.string().regex(/^[a-z0-9_-]+$/i).default("altapay"),
+    providerId: z
+      .string()
+      .regex(/^[a-z0-9_-]+$/i)
+      .default("altapay"),
     /** Where AltaPay sends the customer after paying / failing. `{session_id}` and `{cart_id}` are replaced. */
     successUrl: returnUrl.optional(),
     failureUrl: returnUrl.optional(),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
     flow: z.enum(["redirect", "storefront"]).default("redirect"),
     /** Product page URL for order lines, e.g. "https://shop.example/products/{handle}". */
-    productUrlTemplate: z.string().regex(/^https?:\/\/.*\{handle\}/, "must be an absolute URL containing {handle}").optional(),
+    productUrlTemplate: z
+      .string()
+      .regex(/^https?:\/\/.*\{handle\}/, "must be an absolute URL containing {handle}")
+      .optional(),
     /** ISO 639-1 language of the payment page, e.g. "da". */
-    language: z.string().regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en").default("en"),
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en")
+      .default("en"),
     /** ISO 3166-1 alpha-2 country, e.g. "DK". */
-    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as DK").optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as DK")
+      .optional(),
     connectTimeoutMs: positiveMs.default(5_000),
     headersTimeoutMs: positiveMs.default(30_000),
     bodyTimeoutMs: positiveMs.default(30_000),
@@ -107,9 +118,7 @@ export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } |
 /** The terminal for a currency: the per-currency entry, else the default. */
 export function terminalFor(options: AltaPayOptions, currency: string): string | undefined {
   const upper = currency.toUpperCase()
-  const perCurrency = options.terminals
-    ? Object.entries(options.terminals).find(([code]) => code.toUpperCase() === upper)?.[1]
-    : undefined
+  const perCurrency = options.terminals ? Object.entries(options.terminals).find(([code]) => code.toUpperCase() === upper)?.[1] : undefined
   return perCurrency ?? options.terminal
 }
 

@@ -40,7 +40,11 @@ export function dataAccessFor(options: AltaPayOptions, client: AltaPayClient, sc
 }
 
 /** The payment's data to plan with: provably the provider's, and the newest copy of it. */
-export async function newestPaymentData(access: PaymentDataAccess, paymentId: string, raw: Record<string, unknown> | null | undefined): Promise<AltaPayPaymentData & { transaction_id: string }> {
+export async function newestPaymentData(
+  access: PaymentDataAccess,
+  paymentId: string,
+  raw: Record<string, unknown> | null | undefined
+): Promise<AltaPayPaymentData & { transaction_id: string }> {
   const data = await trustedPaymentData(raw ?? undefined, `payment ${paymentId}`, access)
   if (!data?.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
   return (await access.journal.newest(data.transaction_id, data)) as AltaPayPaymentData & { transaction_id: string }

@@ -222,10 +222,7 @@ export function untrustedDataError(hook: string, problem: string): MedusaError {
 
 export function requireTransactionId(data: AltaPayPaymentData, hook: string): string {
   if (!data.transaction_id) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `AltaPay ${hook}: the payment has no AltaPay transaction yet (the customer has not paid). Authorize it first.`
-    )
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `AltaPay ${hook}: the payment has no AltaPay transaction yet (the customer has not paid). Authorize it first.`)
   }
   return data.transaction_id
 }

@@ -139,7 +139,8 @@ interface LockRegistry {
 
 // On globalThis: the provider and the routes may load this file through different paths.
 const REGISTRY = Symbol.for("medusa-payment-altapay.payment-locks")
-const registry: LockRegistry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as LockRegistry | undefined) ??
+const registry: LockRegistry =
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] as LockRegistry | undefined) ??
   ((globalThis as Record<symbol, unknown>)[REGISTRY] = { held: new AsyncLocalStorage<ReadonlySet<string>>(), tails: new Map() } satisfies LockRegistry)
 
 /**

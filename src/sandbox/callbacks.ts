@@ -120,7 +120,7 @@ function post(url: URL, body: string, headers: Record<string, string>): Promise<
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
         response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
         response.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))
-      },
+      }
     )
     request.on("timeout", () => request.destroy(new Error(`callback timed out after ${TIMEOUT_MS} ms`)))
     request.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))

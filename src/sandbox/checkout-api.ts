@@ -9,15 +9,7 @@ import type { Exchange } from "./env"
 import { json, jsonError, type Reply } from "./http"
 import { validateOrderLines } from "./order-lines"
 import { createPayment, expireUnpaidPayments, sessionIsSettled } from "./payment-flow"
-import {
-  authenticateBodySchema,
-  linkBodySchema,
-  paymentBodySchema,
-  sessionBodySchema,
-  zodIssues,
-  type FieldIssue,
-  type SessionBody,
-} from "./schemas"
+import { authenticateBodySchema, linkBodySchema, paymentBodySchema, sessionBodySchema, zodIssues, type FieldIssue, type SessionBody } from "./schemas"
 import { PAYMENT_METHODS, findMethod, type StoredSession } from "./state"
 import type { TokenClaims } from "./tokens"
 import { linkJson, paymentJson, sessionJson } from "./views"
@@ -39,8 +31,7 @@ function parseJson(ex: Exchange): Parsed {
   }
 }
 
-const validationError = (errors: FieldIssue[]): Reply =>
-  jsonError(400, "validation", errors.map((e) => `${e.path || "body"}: ${e.message}`).join("; "), { errors })
+const validationError = (errors: FieldIssue[]): Reply => jsonError(400, "validation", errors.map((e) => `${e.path || "body"}: ${e.message}`).join("; "), { errors })
 
 const forbidden = (message: string): Reply => jsonError(403, "forbidden", message)
 
@@ -143,8 +134,7 @@ export async function readSession(ex: Exchange, sessionId: string): Promise<Repl
   return isSession(session) ? json(200, sessionJson(session)) : session
 }
 
-const asRecord = (value: unknown): Record<string, unknown> =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
 
 export async function updateSession(ex: Exchange, sessionId: string): Promise<Reply> {
   const claims = await bearerAuth(ex)

@@ -82,7 +82,7 @@ export async function main(argv: string[]): Promise<Sandbox> {
     console.log(`\n${signal}: stopping the AltaPay sandbox.`)
     sandbox.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      () => process.exit(1)
     )
   }
   process.once("SIGINT", () => stop("SIGINT"))

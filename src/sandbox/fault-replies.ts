@@ -32,9 +32,7 @@ export function faultReply(kind: FaultKind, api: LedgerApi, operation: string, n
         ? { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: '{"token": "eyJhbGciOi, "sessionId": ' }
         : { status: 200, headers: { "content-type": "text/xml; charset=utf-8" }, body: '<?xml version="1.0"?><APIResponse version="20170228"><Header><Date>' }
     case "expire-token":
-      return checkout
-        ? json(401, { error: "token_expired", message: "The token has expired; request a new one from /authenticate." })
-        : plain(401, "Unauthorized")
+      return checkout ? json(401, { error: "token_expired", message: "The token has expired; request a new one from /authenticate." }) : plain(401, "Unauthorized")
     case "error-code":
       return checkout
         ? json(500, { error: "internal_error", message: "Injected fault: error code." })

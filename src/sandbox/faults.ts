@@ -3,19 +3,7 @@
  * `times` times (default once), first-added first.
  */
 
-export type FaultKind =
-  | "latency"
-  | "500"
-  | "503"
-  | "429"
-  | "reset"
-  | "truncate"
-  | "html"
-  | "malformed-json"
-  | "open"
-  | "lost-answer"
-  | "expire-token"
-  | "error-code"
+export type FaultKind = "latency" | "500" | "503" | "429" | "reset" | "truncate" | "html" | "malformed-json" | "open" | "lost-answer" | "expire-token" | "error-code"
 
 export interface FaultSpec {
   /** Substring of, or pattern for, the request path, e.g. "refundCapturedReservation" or /authenticate/. */

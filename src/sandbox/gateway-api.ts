@@ -33,14 +33,13 @@ interface GatewayRequest {
 class StructuralError extends Error {
   constructor(
     readonly code: number,
-    message: string,
+    message: string
   ) {
     super(message)
   }
 }
 
-const errorReply = (ex: Exchange, method: string, code: number, message: string, status = 200): Reply =>
-  xml(status, apiResponse(method, ex.env.now(), [], { code, message }))
+const errorReply = (ex: Exchange, method: string, code: number, message: string, status = 200): Reply => xml(status, apiResponse(method, ex.env.now(), [], { code, message }))
 
 const unauthorizedReply = (): Reply => ({
   status: 401,
@@ -56,10 +55,7 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
   ex.params = { ...request.fields, ...(request.orderLines ? { orderLines: request.orderLines } : {}) }
   try {
     if (form.badKeys.length > 0) {
-      throw new StructuralError(
-        GatewayErrorCode.INVALID_PARAMETER,
-        `${form.badKeys.join(", ")}: order lines are sent as orderLines[<index>][<field>].`,
-      )
+      throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, `${form.badKeys.join(", ")}: order lines are sent as orderLines[<index>][<field>].`)
     }
     switch (method) {
       case "captureReservation":
@@ -146,7 +142,7 @@ function outcomeReply(
   kind: "Capture" | "Refund" | "Release",
   result: string,
   amountMinor: number | undefined,
-  merchantMessage?: string,
+  merchantMessage?: string
 ): Reply {
   const body: string[] = []
   if (amountMinor !== undefined && kind !== "Release") {
@@ -159,7 +155,14 @@ function outcomeReply(
 }
 
 /** The "open" fault: AltaPay took the request but has no final answer; no money moves. */
-function openReply(request: GatewayRequest, t: StoredTransaction, kind: "Capture" | "Refund" | "Release", type: LedgerEffect["type"], amountMinor: number, reconciliation?: string): Reply {
+function openReply(
+  request: GatewayRequest,
+  t: StoredTransaction,
+  kind: "Capture" | "Refund" | "Release",
+  type: LedgerEffect["type"],
+  amountMinor: number,
+  reconciliation?: string
+): Reply {
   t.pending.push({ type: type as "capture" | "refund" | "release", amountMinor, reconciliationIdentifier: reconciliation, at: request.ex.env.now() })
   effect(request, t, type, amountMinor, "Open", reconciliation)
   return outcomeReply(request, t, kind, "Open", amountMinor)
@@ -209,7 +212,10 @@ function refund(request: GatewayRequest): Reply {
   if (t.capturedMinor === 0) return refuse("Fail", `Nothing has been captured on this transaction (status ${t.status}); only captured payments can be refunded.`)
   if (amount <= 0) return refuse("Fail", "The captured amount is already fully refunded.")
   if (amount > refundable && overRefund !== "1") {
-    return refuse("Fail", `Cannot refund ${fmt(t, amount)}: only ${fmt(t, refundable)} ${t.currency.alpha} is captured and not yet refunded (send allow_over_refund=1 to refund more).`)
+    return refuse(
+      "Fail",
+      `Cannot refund ${fmt(t, amount)}: only ${fmt(t, refundable)} ${t.currency.alpha} is captured and not yet refunded (send allow_over_refund=1 to refund more).`
+    )
   }
   // The reference: "Total of all order lines must equal the refund amount in the case of a partial
   // refund", i.e. whenever the refund is not of exactly the captured amount (over-refunds included).

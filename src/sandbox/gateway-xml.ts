@@ -24,8 +24,7 @@ const cardToken = (t: StoredTransaction, salt: string): string => createHash("sh
 const CARD = { maskedPan: "411111******1111", year: "2030", month: "12", country: "DK", lastFour: "1111", scheme: "Visa" }
 
 const str = (value: unknown): string | undefined => (typeof value === "string" || typeof value === "number" ? String(value) : undefined)
-const rec = (value: unknown): Record<string, unknown> =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+const rec = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
 
 function addressXml(name: string, customer: Record<string, unknown>, addressValue: unknown): string {
   const address = rec(addressValue)
@@ -97,19 +96,14 @@ export function transactionXml(t: StoredTransaction): string {
     textEl("PaymentNature", t.nature),
     el(
       "PaymentNatureService",
-      [
-        textEl("SupportsRefunds", "true"),
-        textEl("SupportsRelease", "true"),
-        textEl("SupportsMultipleCaptures", "true"),
-        textEl("SupportsMultipleRefunds", "true"),
-      ],
-      { name: "SoapTestAcquirer" },
+      [textEl("SupportsRefunds", "true"), textEl("SupportsRelease", "true"), textEl("SupportsMultipleCaptures", "true"), textEl("SupportsMultipleRefunds", "true")],
+      { name: "SoapTestAcquirer" }
     ),
     textEl("FraudRiskScore", "13.37"),
     cdataEl("FraudExplanation", "The sandbox fraud service always scores 13.37."),
     el(
       "PaymentInfos",
-      Object.entries(t.paymentInfos).map(([name, value]) => el("PaymentInfo", value ? cdata(value) : "", { name })),
+      Object.entries(t.paymentInfos).map(([name, value]) => el("PaymentInfo", value ? cdata(value) : "", { name }))
     ),
     customerXml(t.customer),
     el(
@@ -120,15 +114,14 @@ export function transactionXml(t: StoredTransaction): string {
           textEl("Amount", amount(t, r.amountMinor), { currency: t.currency.numeric }),
           textEl("Type", r.type),
           textEl("Date", isoWithOffset(r.at)),
-        ]),
-      ),
+        ])
+      )
     ),
     el("InvoiceOrderInfo"),
   ])
 }
 
-export const transactionsXml = (transactions: StoredTransaction[]): string =>
-  el("Transactions", transactions.map(transactionXml))
+export const transactionsXml = (transactions: StoredTransaction[]): string => el("Transactions", transactions.map(transactionXml))
 
 /** The `payments` answer for some transactions; also the `xml` field of a notification callback. */
 export const paymentsResponse = (transactions: StoredTransaction[], nowMs: number): string =>

@@ -18,12 +18,11 @@ function page(status: number, title: string, content: string): Reply {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
       `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}` +
       `button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}</style></head>` +
-      `<body><h1>${escapeHtml(title)}</h1>${content}<p><small>AltaPay sandbox: no real money moves.</small></p></body></html>`,
+      `<body><h1>${escapeHtml(title)}</h1>${content}<p><small>AltaPay sandbox: no real money moves.</small></p></body></html>`
   )
 }
 
-const amountText = (payment: StoredPayment): string =>
-  `${minorToDecimal(payment.amountMinor, payment.currency.alpha)} ${payment.currency.alpha}`
+const amountText = (payment: StoredPayment): string => `${minorToDecimal(payment.amountMinor, payment.currency.alpha)} ${payment.currency.alpha}`
 
 export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
   const payment = ex.env.store.payments.get(paymentId)
@@ -42,7 +41,7 @@ export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
       `<form method="post" action="${escapeHtml(action)}">` +
       `<button type="submit" id="authorize" name="outcome" value="authorize">Authorize</button>` +
       `<button type="submit" id="decline" name="outcome" value="decline">Decline</button>` +
-      `</form>`,
+      `</form>`
   )
 }
 
@@ -73,9 +72,7 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
     if (r.ok) ex.effects.push(...r.effects)
   })
   if (!result.ok) {
-    return result.reason === "expired"
-      ? page(410, "Payment expired", `<p>${escapeHtml(result.message)}</p>`)
-      : page(409, "Already paid", `<p>${escapeHtml(result.message)}</p>`)
+    return result.reason === "expired" ? page(410, "Payment expired", `<p>${escapeHtml(result.message)}</p>`) : page(409, "Already paid", `<p>${escapeHtml(result.message)}</p>`)
   }
   const t = result.transaction
   const status = outcomeStatus(t)
@@ -88,7 +85,7 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
     200,
     status === "succeeded" ? "Payment authorized" : "Payment not completed",
     `<p id="result" data-status="${status}">Payment ${escapeHtml(payment.paymentId)}: ${escapeHtml(status)} ` +
-      `(transaction ${escapeHtml(t.transactionId)}, ${escapeHtml(amountText(payment))}).</p>`,
+      `(transaction ${escapeHtml(t.transactionId)}, ${escapeHtml(amountText(payment))}).</p>`
   )
 }
 

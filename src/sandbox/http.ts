@@ -29,8 +29,7 @@ export const json = (status: number, value: unknown, headers: Record<string, str
   body: JSON.stringify(value),
 })
 
-export const jsonError = (status: number, error: string, message: string, extra: Record<string, unknown> = {}): Reply =>
-  json(status, { error, message, ...extra })
+export const jsonError = (status: number, error: string, message: string, extra: Record<string, unknown> = {}): Reply => json(status, { error, message, ...extra })
 
 export const xml = (status: number, body: string): Reply => ({
   status,
@@ -72,8 +71,7 @@ export const preflightReply = (): Reply => ({
   body: "",
 })
 
-export const escapeHtml = (value: string): string =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+export const escapeHtml = (value: string): string => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
 export type BasicCheck = "valid" | "invalid" | "none"
 

@@ -41,5 +41,12 @@ function perform(env: SandboxEnv, t: StoredTransaction, p: PendingOperation): Le
 }
 
 function effectOf(t: StoredTransaction, p: PendingOperation, result: string, reconciliationIdentifier?: string): LedgerEffect {
-  return { type: p.type, transactionId: t.transactionId, amountMinor: p.amountMinor, currency: t.currency.alpha, result, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) }
+  return {
+    type: p.type,
+    transactionId: t.transactionId,
+    amountMinor: p.amountMinor,
+    currency: t.currency.alpha,
+    result,
+    ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}),
+  }
 }

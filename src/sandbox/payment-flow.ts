@@ -6,16 +6,7 @@
 import { randomUUID } from "node:crypto"
 import type { SandboxEnv } from "./env"
 import type { LedgerEffect } from "./ledger"
-import {
-  type PaymentMethod,
-  type PaymentStatus,
-  type StoredPayment,
-  type StoredSession,
-  type StoredTransaction,
-  type TransactionStatus,
-  WAS_AUTHORIZED,
-  findMethod,
-} from "./state"
+import { type PaymentMethod, type PaymentStatus, type StoredPayment, type StoredSession, type StoredTransaction, type TransactionStatus, WAS_AUTHORIZED, findMethod } from "./state"
 
 export type Outcome = "authorize" | "decline" | "fail"
 
@@ -38,9 +29,7 @@ export function createPayment(env: SandboxEnv, session: StoredSession, method: P
   return payment
 }
 
-export type CompleteResult =
-  | { ok: true; transaction: StoredTransaction; effects: LedgerEffect[] }
-  | { ok: false; reason: "expired" | "completed"; message: string }
+export type CompleteResult = { ok: true; transaction: StoredTransaction; effects: LedgerEffect[] } | { ok: false; reason: "expired" | "completed"; message: string }
 
 const MESSAGES: Record<Exclude<Outcome, "authorize">, { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
   decline: {
@@ -90,7 +79,14 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
   }
   const effects: LedgerEffect[] = []
   const effect = (type: LedgerEffect["type"], amountMinor: number, result: string, reconciliationIdentifier?: string): void => {
-    effects.push({ type, transactionId: transaction.transactionId, amountMinor, currency: payment.currency.alpha, result, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) })
+    effects.push({
+      type,
+      transactionId: transaction.transactionId,
+      amountMinor,
+      currency: payment.currency.alpha,
+      result,
+      ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}),
+    })
   }
 
   if (outcome === "authorize") {

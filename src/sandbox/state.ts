@@ -6,16 +6,7 @@ import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
 import type { SessionBody } from "./schemas"
 
-export type PaymentStatus =
-  | "CREATED"
-  | "AUTHORIZED"
-  | "CAPTURED"
-  | "DECLINED"
-  | "FAILED"
-  | "EXPIRED"
-  | "CANCELLED"
-  | "RELEASED"
-  | "REFUNDED"
+export type PaymentStatus = "CREATED" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 
 export type SessionStatus = "CREATED" | "COMPLETED"
 
@@ -154,7 +145,7 @@ export class Store {
       (t) =>
         (filter.transactionId === undefined || t.transactionId === filter.transactionId) &&
         (filter.paymentId === undefined || t.paymentId === filter.paymentId) &&
-        (filter.shopOrderId === undefined || t.shopOrderId === filter.shopOrderId),
+        (filter.shopOrderId === undefined || t.shopOrderId === filter.shopOrderId)
     )
   }
 }

@@ -17,9 +17,7 @@ export interface TokenClaims {
   exp: number
 }
 
-export type TokenCheck =
-  | { ok: true; claims: TokenClaims }
-  | { ok: false; error: "unauthorized" | "token_expired" | "token_spent"; message: string }
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; error: "unauthorized" | "token_expired" | "token_spent"; message: string }
 
 const ISSUER = "altapay-sandbox"
 const GROUPS: Record<Role, string[]> = {
@@ -35,7 +33,7 @@ export class TokenService {
 
   constructor(
     private readonly now: () => number,
-    private readonly username: string,
+    private readonly username: string
   ) {}
 
   async issue(role: Role, sessionId?: string): Promise<string> {

@@ -7,13 +7,7 @@
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g
 
 export function escapeXml(value: string): string {
-  return value
-    .replace(INVALID_XML_CHARS, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
+  return value.replace(INVALID_XML_CHARS, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")
 }
 
 /** Free text goes in CDATA like AltaPay does; a "]]>" inside the text is split across two sections. */
@@ -35,5 +29,4 @@ export const textEl = (name: string, value: string | number | boolean | undefine
   el(name, value === undefined || value === null ? "" : escapeXml(String(value)), attrs)
 
 /** An element holding free text in CDATA (empty text gives an empty element). */
-export const cdataEl = (name: string, value: string | undefined | null): string =>
-  el(name, value ? cdata(value) : "")
+export const cdataEl = (name: string, value: string | undefined | null): string => el(name, value ? cdata(value) : "")

@@ -9,13 +9,7 @@
  * The server builds the AltaPay session from the cart; the browser only ever holds a CUSTOMER
  * token for that one session. Browser-safe: fetch only, no Node or Medusa imports.
  */
-import {
-  AltaPayCheckoutError,
-  AltaPayRequestError,
-  AltaPaySessionRequestError,
-  AltaPayTokenError,
-  AltaPayUnavailableError,
-} from "./errors"
+import { AltaPayCheckoutError, AltaPayRequestError, AltaPaySessionRequestError, AltaPayTokenError, AltaPayUnavailableError } from "./errors"
 
 export * from "./errors"
 
@@ -237,7 +231,9 @@ async function callAltaPay<T>(session: AltaPaySession, method: "GET" | "POST", p
   }
   if (res.status >= 500) throw new AltaPayUnavailableError(`AltaPay failed (${method} ${path}, HTTP ${res.status})${suffix}. Try again shortly.`, { status: res.status })
   throw new AltaPayRequestError(
-    res.status === 409 ? `AltaPay refused: the session is already paid${suffix}. Complete the cart instead of paying again.` : `AltaPay refused ${method} ${path} (HTTP ${res.status})${suffix}.`,
+    res.status === 409
+      ? `AltaPay refused: the session is already paid${suffix}. Complete the cart instead of paying again.`
+      : `AltaPay refused ${method} ${path} (HTTP ${res.status})${suffix}.`,
     { status: res.status }
   )
 }

@@ -115,7 +115,14 @@ describe("the admin's view of an AltaPay payment", () => {
 
   it("without AltaPay it shows the stored values and why", () => {
     const view = adminAltaPayPayment(payment(), { error: "AltaPay could not be reached" })
-    expect(view.altapay).toMatchObject({ live: false, error: "AltaPay could not be reached", status: "captured", captured: amount(25000), refunded: amount(5000), card: { masked_pan: "411111******1111", expiry: null } })
+    expect(view.altapay).toMatchObject({
+      live: false,
+      error: "AltaPay could not be reached",
+      status: "captured",
+      captured: amount(25000),
+      refunded: amount(5000),
+      card: { masked_pan: "411111******1111", expiry: null },
+    })
   })
 
   it("tells how many of each item and whether the shipping can still be refunded", () => {

@@ -23,13 +23,10 @@ describe("base URLs with a path prefix", () => {
         res.writeHead(404).end("not under /prefix")
         return
       }
-      const upstream = request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url.slice("/prefix".length), headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        }
-      )
+      const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url.slice("/prefix".length), headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
       req.pipe(upstream)
     })
     await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r))
@@ -47,11 +44,7 @@ describe("base URLs with a path prefix", () => {
     const session = await client.checkout.createSession({ orderId: `prefixed-${prefix.length}`, amountMinor: 500, currency: "DKK" })
     await client.gateway.payments({ shopOrderId: `prefixed-${prefix.length}` })
     expect(session.sessionId).toBeTruthy()
-    expect(paths).toEqual([
-      "/prefix/checkout/v1/api/authenticate",
-      "/prefix/checkout/v1/api/session",
-      `/prefix/merchant/API/payments?shop_orderid=prefixed-${prefix.length}`,
-    ])
+    expect(paths).toEqual(["/prefix/checkout/v1/api/authenticate", "/prefix/checkout/v1/api/session", `/prefix/merchant/API/payments?shop_orderid=prefixed-${prefix.length}`])
     // authenticate and the gateway send the same Basic header; checkout sends the token.
     const basic = `Basic ${Buffer.from(`${SANDBOX_USER}:${SANDBOX_PASSWORD}`).toString("base64")}`
     expect(authorizations[0]).toBe(basic)

@@ -1,13 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import {
-  AltaPayCallbackSignatureError,
-  AltaPayValidationError,
-  callbackChecksum,
-  parseCallback,
-  signCallbackBody,
-  verifyCallbackSignature,
-} from "../../src/altapay"
+import { AltaPayCallbackSignatureError, AltaPayValidationError, callbackChecksum, parseCallback, signCallbackBody, verifyCallbackSignature } from "../../src/altapay"
 import { CALLBACK_SECRET, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 interface Received {
@@ -67,9 +60,7 @@ describe("notification callbacks", () => {
       currency: "DKK",
     })
     const form = new URLSearchParams(callback.rawBody.toString("utf8"))
-    expect(form.get("checksum")).toBe(
-      callbackChecksum({ amount: form.get("amount")!, currency: form.get("currency")!, shop_orderid: form.get("shop_orderid")! }, CALLBACK_SECRET)
-    )
+    expect(form.get("checksum")).toBe(callbackChecksum({ amount: form.get("amount")!, currency: form.get("currency")!, shop_orderid: form.get("shop_orderid")! }, CALLBACK_SECRET))
   })
 
   it("transaction_info reads the same from the raw form and from a body parser's nested object", async () => {
@@ -91,8 +82,8 @@ describe("notification callbacks", () => {
 
   it("a forged, unsigned, tampered or replayed callback is refused", async () => {
     const { paid, callback } = await paidSession(2000)
-    const verify = (rawBody: Buffer | string, signatureHeader: string | undefined, now?: () => number) =>
-      () => verifyCallbackSignature({ rawBody, signatureHeader, secret: CALLBACK_SECRET, now })
+    const verify = (rawBody: Buffer | string, signatureHeader: string | undefined, now?: () => number) => () =>
+      verifyCallbackSignature({ rawBody, signatureHeader, secret: CALLBACK_SECRET, now })
 
     received.length = 0
     await pair.sandbox.sendCallback(paid.paymentId, { signature: "forged" })

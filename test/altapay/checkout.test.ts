@@ -12,7 +12,11 @@ describe("checkout API", () => {
     pair = await startSandboxAndClient()
   })
   afterAll(() => pair.close())
-  const lastCall = (operation: string) => pair.sandbox.ledger().filter((e) => e.operation === operation).at(-1)
+  const lastCall = (operation: string) =>
+    pair.sandbox
+      .ledger()
+      .filter((e) => e.operation === operation)
+      .at(-1)
 
   it("creates a session with the exact amount, currency, lines and callback URLs", async () => {
     const session = await pair.client.checkout.createSession({
@@ -93,9 +97,7 @@ describe("checkout API", () => {
 
   it("refuses lines that do not add up to the amount before sending", async () => {
     const before = pair.sandbox.ledger().length
-    await expect(pair.client.checkout.createSession({ orderId: "x", amountMinor: 24999, currency: "DKK", orderLines: lines })).rejects.toBeInstanceOf(
-      AltaPayValidationError
-    )
+    await expect(pair.client.checkout.createSession({ orderId: "x", amountMinor: 24999, currency: "DKK", orderLines: lines })).rejects.toBeInstanceOf(AltaPayValidationError)
     expect(pair.sandbox.ledger().length).toBe(before)
   })
 

@@ -10,9 +10,7 @@ import {
 } from "../../src/altapay"
 import { authorizedPayment, SANDBOX_PASSWORD, SANDBOX_USER, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
-const refundLines: OrderLine[] = [
-  { itemId: "sku-1", description: "Coffee beans", quantity: 1, unitPriceMinor: 8000, taxAmountMinor: 2000, taxPercent: 25, goodsType: "item" },
-]
+const refundLines: OrderLine[] = [{ itemId: "sku-1", description: "Coffee beans", quantity: 1, unitPriceMinor: 8000, taxAmountMinor: 2000, taxPercent: 25, goodsType: "item" }]
 
 describe("gateway API", () => {
   let pair: SandboxPair
@@ -62,9 +60,7 @@ describe("gateway API", () => {
     expect(result.response.refundAmount).toMatchObject({ minor: 10000 })
     expect(result.transaction?.transactionStatus).toBe("refunded")
     expect(result.transaction?.refundedAmount?.minor).toBe(10000)
-    expect(result.transaction?.reconciliationIdentifiers).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id: "refund-abc", type: "refunded" })])
-    )
+    expect(result.transaction?.reconciliationIdentifiers).toEqual(expect.arrayContaining([expect.objectContaining({ id: "refund-abc", type: "refunded" })]))
     expect(calls("refundCapturedReservation").at(-1)!.params).toMatchObject({
       transaction_id: transactionId,
       amount: "100.00",
@@ -86,9 +82,7 @@ describe("gateway API", () => {
   it("over-refund is refused by AltaPay unless allowed", async () => {
     const { transactionId } = await authorizedPayment(pair, 1000)
     await pair.client.gateway.captureReservation({ transactionId })
-    await expect(pair.client.gateway.refundCapturedReservation({ transactionId, amountMinor: 1001, currency: "DKK" })).rejects.toBeInstanceOf(
-      AltaPayDeclinedError
-    )
+    await expect(pair.client.gateway.refundCapturedReservation({ transactionId, amountMinor: 1001, currency: "DKK" })).rejects.toBeInstanceOf(AltaPayDeclinedError)
     const over = await pair.client.gateway.refundCapturedReservation({ transactionId, amountMinor: 1001, currency: "DKK", allowOverRefund: true })
     expect(over.transaction?.refundedAmount?.minor).toBe(1001)
   })
@@ -132,7 +126,10 @@ describe("gateway API", () => {
     ["amount", { transactionId: "abc", amountMinor: 0, currency: "DKK" }],
     ["reconciliation_identifier", { transactionId: "abc", reconciliationIdentifier: "r".repeat(101) }],
     ["currency", { transactionId: "abc", amountMinor: 100 }],
-    ["orderLines.0.itemId", { transactionId: "abc", amountMinor: 100, currency: "DKK", orderLines: [{ ...refundLines[0], itemId: "i".repeat(101), unitPriceMinor: 80, taxAmountMinor: 20 }] }],
+    [
+      "orderLines.0.itemId",
+      { transactionId: "abc", amountMinor: 100, currency: "DKK", orderLines: [{ ...refundLines[0], itemId: "i".repeat(101), unitPriceMinor: 80, taxAmountMinor: 20 }] },
+    ],
   ])("a bad %s is refused before anything is sent", async (field, input) => {
     const before = pair.sandbox.ledger().length
     const error = await pair.client.gateway.refundCapturedReservation(input as never).catch((e: unknown) => e)
@@ -152,9 +149,9 @@ describe("gateway API", () => {
   })
 
   it("partial refund lines must total the amount", async () => {
-    await expect(
-      pair.client.gateway.refundCapturedReservation({ transactionId: "abc", amountMinor: 9999, currency: "DKK", orderLines: refundLines })
-    ).rejects.toBeInstanceOf(AltaPayValidationError)
+    await expect(pair.client.gateway.refundCapturedReservation({ transactionId: "abc", amountMinor: 9999, currency: "DKK", orderLines: refundLines })).rejects.toBeInstanceOf(
+      AltaPayValidationError
+    )
   })
 
   it("a non-zero ErrorCode is a gateway error", async () => {

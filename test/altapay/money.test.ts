@@ -12,7 +12,6 @@ import {
 } from "../../src/altapay/money"
 import { issuesOf } from "../helpers/issues"
 
-
 describe("currencyInfo", () => {
   it("knows the exponent of every currency a merchant may charge in", () => {
     expect(currencyExponent("DKK")).toBe(2)
@@ -84,12 +83,8 @@ describe("decimalToMinor", () => {
   })
 
   it("rejects amounts that need more decimals than the currency has, naming the field", () => {
-    expect(issuesOf(() => decimalToMinor("1.5", "JPY", "amount"))).toEqual([
-      expect.objectContaining({ field: "amount", message: expect.stringContaining("JPY") }),
-    ])
-    expect(issuesOf(() => decimalToMinor("9.665", "DKK", "orderLines.0.unitPrice"))[0].field).toBe(
-      "orderLines.0.unitPrice"
-    )
+    expect(issuesOf(() => decimalToMinor("1.5", "JPY", "amount"))).toEqual([expect.objectContaining({ field: "amount", message: expect.stringContaining("JPY") })])
+    expect(issuesOf(() => decimalToMinor("9.665", "DKK", "orderLines.0.unitPrice"))[0].field).toBe("orderLines.0.unitPrice")
   })
 
   it("rejects text that is not a plain decimal", () => {

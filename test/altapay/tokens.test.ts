@@ -57,9 +57,7 @@ describe("tokens", () => {
 
   it("gives up with an auth error when the fresh token is refused too", async () => {
     pair.sandbox.faults.add({ route: /\/session$/, kind: "expire-token", times: 2 })
-    await expect(pair.client.checkout.createSession({ orderId: "o-401b", amountMinor: 500, currency: "DKK" })).rejects.toBeInstanceOf(
-      AltaPayAuthError
-    )
+    await expect(pair.client.checkout.createSession({ orderId: "o-401b", amountMinor: 500, currency: "DKK" })).rejects.toBeInstanceOf(AltaPayAuthError)
     expect(authenticateCalls(pair)).toHaveLength(2)
   })
 

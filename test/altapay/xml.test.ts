@@ -1,22 +1,8 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { AltaPayBadResponseError } from "../../src/altapay/errors"
-import {
-  AUTHORIZED_STATUSES,
-  CAPTURED_STATUSES,
-  DECLINED_STATUSES,
-  TRANSACTION_STATUS,
-  type GatewayTransaction,
-} from "../../src/altapay/gateway-types"
-import {
-  isFailedResult,
-  isOpenResult,
-  isSuccessResult,
-  latestTransaction,
-  parseGatewayResponse,
-  resultOf,
-  statusIn,
-} from "../../src/altapay/xml"
+import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, DECLINED_STATUSES, TRANSACTION_STATUS, type GatewayTransaction } from "../../src/altapay/gateway-types"
+import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse, resultOf, statusIn } from "../../src/altapay/xml"
 
 const fixture = (name: string): string => readFileSync(join(__dirname, "../fixtures/gateway", name), "utf8")
 
@@ -350,9 +336,7 @@ describe("what real gateway XML looks like", () => {
   })
 
   it("decodes entities and numeric character references", () => {
-    const response = parseGatewayResponse(
-      envelope("<Result>Fail</Result><MerchantErrorMessage>amount &gt; captured &amp; &#248;re &#x2013; &quot;x&quot;</MerchantErrorMessage>")
-    )
+    const response = parseGatewayResponse(envelope("<Result>Fail</Result><MerchantErrorMessage>amount &gt; captured &amp; &#248;re &#x2013; &quot;x&quot;</MerchantErrorMessage>"))
     expect(response.merchantErrorMessage).toBe('amount > captured & øre – "x"')
   })
 
@@ -365,12 +349,10 @@ describe("what real gateway XML looks like", () => {
     expect(transaction?.capturedAmount).toEqual({ decimal: "1.10", minor: 110, currency: "AUD" })
   })
 
-  it("falls back to two decimals and currency \"\" when the currency is missing or unknown", () => {
+  it('falls back to two decimals and currency "" when the currency is missing or unknown', () => {
     const [missing] = parseGatewayResponse(oneTransaction("<CapturedAmount>10.5</CapturedAmount>")).transactions
     expect(missing?.capturedAmount).toEqual({ decimal: "10.50", minor: 1050, currency: "" })
-    const [unknown] = parseGatewayResponse(
-      oneTransaction("<MerchantCurrency>999</MerchantCurrency><CapturedAmount>7</CapturedAmount>")
-    ).transactions
+    const [unknown] = parseGatewayResponse(oneTransaction("<MerchantCurrency>999</MerchantCurrency><CapturedAmount>7</CapturedAmount>")).transactions
     expect(unknown?.capturedAmount).toEqual({ decimal: "7.00", minor: 700, currency: "" })
     const [alphaOnly] = parseGatewayResponse(
       oneTransaction("<MerchantCurrency>nonsense</MerchantCurrency><MerchantCurrencyAlpha>NOK</MerchantCurrencyAlpha><CapturedAmount>7</CapturedAmount>")
@@ -379,9 +361,7 @@ describe("what real gateway XML looks like", () => {
   })
 
   it("reads an unparseable date as undefined instead of failing", () => {
-    const [transaction] = parseGatewayResponse(
-      oneTransaction("<CreatedDate>yesterday</CreatedDate><UpdatedDate>2024-02-30 10:00:00</UpdatedDate>")
-    ).transactions
+    const [transaction] = parseGatewayResponse(oneTransaction("<CreatedDate>yesterday</CreatedDate><UpdatedDate>2024-02-30 10:00:00</UpdatedDate>")).transactions
     expect(transaction?.createdDate).toBeUndefined()
     expect(transaction?.updatedDate).toBeUndefined()
     const response = parseGatewayResponse(envelope("", "<Date>2024-13-01T00:00:00+01:00</Date><ErrorCode>0</ErrorCode>"))
@@ -445,7 +425,7 @@ describe("bodies that are not a gateway response", () => {
     ["JSON", '{"error":"Unauthorized","status":401}'],
     ["plain text", "Service Unavailable"],
     ["another XML root", "<Error><Message>nope</Message></Error>"],
-    ["a response without Header", "<APIResponse version=\"20170228\"><Body><Result>Success</Result></Body></APIResponse>"],
+    ["a response without Header", '<APIResponse version="20170228"><Body><Result>Success</Result></Body></APIResponse>'],
     ["an empty Header", "<APIResponse><Header/><Body/></APIResponse>"],
     ["a Header without ErrorCode", "<APIResponse><Header><ErrorMessage/></Header><Body/></APIResponse>"],
     ["a non-integer ErrorCode", envelope("", "<ErrorCode>zero</ErrorCode>")],
@@ -467,12 +447,8 @@ describe("bodies that are not a gateway response", () => {
 
   it("names the offending field", () => {
     expect(badResponse(envelope("", "<ErrorCode>zero</ErrorCode>")).message).toMatch(/ErrorCode is not an integer/)
-    expect(
-      badResponse(envelope("<Transactions><Transaction><TransactionId>1</TransactionId></Transaction><Transaction/></Transactions>")).message
-    ).toMatch(/Transaction 2/)
-    expect(badResponse(oneTransaction("<CapturedAmount>12,50</CapturedAmount>")).message).toMatch(
-      /Transaction 1\.CapturedAmount "12,50"/
-    )
+    expect(badResponse(envelope("<Transactions><Transaction><TransactionId>1</TransactionId></Transaction><Transaction/></Transactions>")).message).toMatch(/Transaction 2/)
+    expect(badResponse(oneTransaction("<CapturedAmount>12,50</CapturedAmount>")).message).toMatch(/Transaction 1\.CapturedAmount "12,50"/)
   })
 
   it("carries the caller's operation and mayHaveReachedAltaPay", () => {
@@ -493,22 +469,19 @@ describe("bodies that are not a gateway response", () => {
     expect(badResponse(undefined as unknown as string).code).toBe("bad_response")
   })
 
-  it.each(["refund-success.xml", "payments-three-transactions.xml", "refund-open-cdata.xml"])(
-    "rejects %s cut anywhere before its closing tag",
-    (name) => {
-      const text = fixture(name)
-      const end = text.lastIndexOf(">")
-      for (let cut = 0; cut < end; cut += 1) {
-        try {
-          parseGatewayResponse(text.slice(0, cut))
-        } catch (error) {
-          if (error instanceof AltaPayBadResponseError) continue
-          throw new Error(`cut at ${cut} threw ${String(error)}`)
-        }
-        throw new Error(`cut at ${cut} parsed`)
+  it.each(["refund-success.xml", "payments-three-transactions.xml", "refund-open-cdata.xml"])("rejects %s cut anywhere before its closing tag", (name) => {
+    const text = fixture(name)
+    const end = text.lastIndexOf(">")
+    for (let cut = 0; cut < end; cut += 1) {
+      try {
+        parseGatewayResponse(text.slice(0, cut))
+      } catch (error) {
+        if (error instanceof AltaPayBadResponseError) continue
+        throw new Error(`cut at ${cut} threw ${String(error)}`)
       }
+      throw new Error(`cut at ${cut} parsed`)
     }
-  )
+  })
 })
 
 describe("result and status helpers", () => {

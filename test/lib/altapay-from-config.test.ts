@@ -9,7 +9,11 @@ const base = {
   password: "shop-api-password",
   backendUrl: "https://shop.example",
 }
-const registration = (id: string, options: Record<string, unknown>) => ({ resolve: "medusa-payment-altapay/providers/altapay", id, options: { ...base, providerId: id, ...options } })
+const registration = (id: string, options: Record<string, unknown>) => ({
+  resolve: "medusa-payment-altapay/providers/altapay",
+  id,
+  options: { ...base, providerId: id, ...options },
+})
 
 /** A container that holds only what these functions read: Medusa's config module. */
 function storeWith(providers: unknown[]): MedusaContainer {

@@ -20,8 +20,37 @@ import { parseAltaPayOptions } from "../../src/lib/options"
 const RUNS = 10_000
 const SECRET_VALUE = "pw-9f8e7d6c5b4a"
 
-const optionValue = fc.oneof(fc.string(), fc.webUrl(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string(), { maxKeys: 2 }))
-const optionKeys = ["checkoutUrl", "gatewayUrl", "username", "password", "terminal", "terminals", "autoCapture", "callbackSecret", "backendUrl", "successUrl", "failureUrl", "flow", "language", "country", "headersTimeoutMs", "allowOverRefund", "providerId", "bogus"]
+const optionValue = fc.oneof(
+  fc.string(),
+  fc.webUrl(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.string(), { maxKeys: 2 })
+)
+const optionKeys = [
+  "checkoutUrl",
+  "gatewayUrl",
+  "username",
+  "password",
+  "terminal",
+  "terminals",
+  "autoCapture",
+  "callbackSecret",
+  "backendUrl",
+  "successUrl",
+  "failureUrl",
+  "flow",
+  "language",
+  "country",
+  "headersTimeoutMs",
+  "allowOverRefund",
+  "providerId",
+  "bogus",
+]
 
 describe("option validation", () => {
   it("any options object yields parsed options or a list of problems, never a crash or a leaked secret", () => {
@@ -46,7 +75,10 @@ describe("option validation", () => {
   })
 })
 
-const formKey = fc.oneof(fc.constantFrom("shop_orderid", "transaction_id", "payment_id", "status", "payment_status", "amount", "currency", "type", "require_capture", "transaction_info[x]", "xml"), fc.string({ maxLength: 8 }))
+const formKey = fc.oneof(
+  fc.constantFrom("shop_orderid", "transaction_id", "payment_id", "status", "payment_status", "amount", "currency", "type", "require_capture", "transaction_info[x]", "xml"),
+  fc.string({ maxLength: 8 })
+)
 const formValue = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("succeeded", "failed", "preauth", "208", "DKK", "9.66", "1e5", "-1", "abc123", ""))
 
 describe("callback parsing", () => {
@@ -91,11 +123,15 @@ describe("callback parsing", () => {
       allowInsecureUrls: true,
     } as never)
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(formKey, formValue), { maxLength: 10 }), fc.dictionary(fc.constantFrom("altapay-signature", "content-type", "x"), fc.string({ maxLength: 120 })), async (pairs, headers) => {
-        const raw = Buffer.from(new URLSearchParams(pairs).toString())
-        const result = await provider.getWebhookActionAndData({ data: Object.fromEntries(pairs), rawData: raw, headers })
-        return result.action === "not_supported"
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(formKey, formValue), { maxLength: 10 }),
+        fc.dictionary(fc.constantFrom("altapay-signature", "content-type", "x"), fc.string({ maxLength: 120 })),
+        async (pairs, headers) => {
+          const raw = Buffer.from(new URLSearchParams(pairs).toString())
+          const result = await provider.getWebhookActionAndData({ data: Object.fromEntries(pairs), rawData: raw, headers })
+          return result.action === "not_supported"
+        }
+      ),
       { numRuns: RUNS }
     )
   })
@@ -118,7 +154,15 @@ const sourceArb: fc.Arbitrary<OrderLineSource> = fc.record({
     }),
     { maxLength: 6 }
   ),
-  shipping: fc.array(fc.record({ id: fc.string({ maxLength: 20 }), name: fc.string(), amountMinor: fc.integer({ min: -100, max: 100_000 }), taxRates: fc.array(fc.record({ rate: fc.integer({ min: 0, max: 50 }) }), { maxLength: 2 }) }), { maxLength: 2 }),
+  shipping: fc.array(
+    fc.record({
+      id: fc.string({ maxLength: 20 }),
+      name: fc.string(),
+      amountMinor: fc.integer({ min: -100, max: 100_000 }),
+      taxRates: fc.array(fc.record({ rate: fc.integer({ min: 0, max: 50 }) }), { maxLength: 2 }),
+    }),
+    { maxLength: 2 }
+  ),
   credits: fc.array(fc.record({ id: fc.string({ maxLength: 20 }), label: fc.string(), amountMinor: fc.integer({ min: -100, max: 1_000_000 }) }), { maxLength: 2 }),
 }) as fc.Arbitrary<OrderLineSource>
 

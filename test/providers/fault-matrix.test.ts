@@ -187,7 +187,11 @@ describe("follow-up of an Open refund", () => {
   let access: PaymentDataAccess
   beforeAll(() => {
     const options = (parseAltaPayOptions(providerOptions) as { options: AltaPayOptions }).options
-    access = dataAccessFor(options, sharedAltaPayClient(options), scaleOutFrom(() => undefined))
+    access = dataAccessFor(
+      options,
+      sharedAltaPayClient(options),
+      scaleOutFrom(() => undefined)
+    )
   })
   const followUp = async (data: AltaPayPaymentData) => settleOpenResults(data, await access.lookupTransaction(data.transaction_id!), new Date(), 72)
 

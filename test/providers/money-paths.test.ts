@@ -30,11 +30,7 @@ function queryOf(rows: Record<string, unknown[]>): Graph {
   return { graph: async ({ entity }) => ({ data: rows[entity] ?? [] }) }
 }
 
-const providerWith = (query?: Graph) =>
-  new AltaPayProviderService(
-    { logger, ...(query ? { query } : {}) },
-    sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD })
-  )
+const providerWith = (query?: Graph) => new AltaPayProviderService({ logger, ...(query ? { query } : {}) }, sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }))
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
@@ -105,7 +101,11 @@ describe("refunds", () => {
     data = (await provider.capturePayment({ data, context: { idempotency_key: "capt_a" } })).data as AltaPayPaymentData
     data = (await provider.refundPayment({ data, amount: new BigNumber("5.63625"), context: { idempotency_key: "ref_a" } })).data as AltaPayPaymentData
     data = (await provider.refundPayment({ data, amount: new BigNumber("5.63625"), context: { idempotency_key: "ref_b" } })).data as AltaPayPaymentData
-    expect(gateway("refundCapturedReservation").slice(-2).map((e) => e.params.amount)).toEqual(["5.64", "5.63"])
+    expect(
+      gateway("refundCapturedReservation")
+        .slice(-2)
+        .map((e) => e.params.amount)
+    ).toEqual(["5.64", "5.63"])
     expect(data.refunded_minor).toBe(1127)
     expect(data.refunds.map((r) => r.medusa_amount)).toEqual(["5.63625", "5.63625"])
   })
@@ -116,7 +116,11 @@ describe("refunds", () => {
     data = (await provider.capturePayment({ data, context: { idempotency_key: "capt_b" } })).data as AltaPayPaymentData
     data = (await provider.refundPayment({ data, amount: new BigNumber("10.005"), context: { idempotency_key: "ref_c" } })).data as AltaPayPaymentData
     data = (await provider.refundPayment({ data, amount: new BigNumber("10.005"), context: { idempotency_key: "ref_d" } })).data as AltaPayPaymentData
-    expect(gateway("refundCapturedReservation").slice(-2).map((e) => e.params.amount)).toEqual(["10.01", "10.00"])
+    expect(
+      gateway("refundCapturedReservation")
+        .slice(-2)
+        .map((e) => e.params.amount)
+    ).toEqual(["10.01", "10.00"])
     expect(data.refunded_minor).toBe(2001)
   })
 

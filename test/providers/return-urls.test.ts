@@ -23,7 +23,8 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-const baseOptions = () => sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { flow: "redirect", terminal: "AltaPay Sandbox Test Terminal" }) as Record<string, unknown>
+const baseOptions = () =>
+  sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { flow: "redirect", terminal: "AltaPay Sandbox Test Terminal" }) as Record<string, unknown>
 
 /** Medusa's query as far as the provider reads it: payment session -> payment collection -> cart. */
 function queryWithCarts(cartOfSession: Record<string, string>): Pick<RemoteQueryFunction, "graph"> {

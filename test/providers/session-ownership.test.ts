@@ -188,7 +188,9 @@ describe("authorizing a session", () => {
   })
 
   it("refuses to start a session whose id differs from Medusa's idempotency key", async () => {
-    await expect(provider.initiatePayment({ amount: 10, currency_code: "dkk", data: { session_id: nextId() }, context: { idempotency_key: nextId() } })).rejects.toThrow(/differs from Medusa's idempotency key/)
+    await expect(provider.initiatePayment({ amount: 10, currency_code: "dkk", data: { session_id: nextId() }, context: { idempotency_key: nextId() } })).rejects.toThrow(
+      /differs from Medusa's idempotency key/
+    )
   })
 })
 
@@ -222,7 +224,8 @@ describe("browser-supplied session data", () => {
       order_lines: [{ description: "Planted line", itemId: "planted", quantity: 1, unitPriceMinor: 400, taxAmountMinor: 0, taxPercent: 0, goodsType: "item" }],
     }
 
-    const refunded = (await watched.refundPayment({ data: { ...captured, pending_refund: future } as never, amount: 4, context: { idempotency_key: nextId() } })).data as AltaPayPaymentData
+    const refunded = (await watched.refundPayment({ data: { ...captured, pending_refund: future } as never, amount: 4, context: { idempotency_key: nextId() } }))
+      .data as AltaPayPaymentData
 
     const sent = refunded.refunds.at(-1)!
     expect(sent.amount_minor).toBe(400)
@@ -235,7 +238,9 @@ describe("browser-supplied session data", () => {
     const victim = await paidAndAuthorized()
     const mine = await paidAndAuthorized()
 
-    await expect(provider.capturePayment({ data: { ...mine, transaction_id: victim.transaction_id }, context: { idempotency_key: nextId() } })).rejects.toThrow(/does not confirm that transaction/)
+    await expect(provider.capturePayment({ data: { ...mine, transaction_id: victim.transaction_id }, context: { idempotency_key: nextId() } })).rejects.toThrow(
+      /does not confirm that transaction/
+    )
 
     expect(sandbox.transaction(victim.transaction_id!)).toMatchObject({ status: "preauth", capturedMinor: 0 })
   })

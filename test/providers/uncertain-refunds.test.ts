@@ -38,14 +38,22 @@ function sharedCache(): ICacheService {
 }
 
 function server(cache?: ICacheService): AltaPayProviderService {
-  return new AltaPayProviderService(
-    cache ? { [Modules.CACHE]: cache } : {},
-    { checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", headersTimeoutMs: 300, maxRetries: 1, allowInsecureUrls: true } as never
-  )
+  return new AltaPayProviderService(cache ? { [Modules.CACHE]: cache } : {}, {
+    checkoutUrl: sandbox.checkoutUrl,
+    gatewayUrl: sandbox.gatewayUrl,
+    username: USER,
+    password: PASSWORD,
+    backendUrl: "http://127.0.0.1:9",
+    flow: "storefront",
+    headersTimeoutMs: 300,
+    maxRetries: 1,
+    allowInsecureUrls: true,
+  } as never)
 }
 
 const nextId = (prefix: string) => `${prefix}_unc${Date.now().toString(36)}${(counter++).toString(36)}`
-const refundsMoved = (transactionId: string) => sandbox.ledger().filter((e) => e.effect?.type === "refund" && e.effect.transactionId === transactionId && e.effect.result === "Success")
+const refundsMoved = (transactionId: string) =>
+  sandbox.ledger().filter((e) => e.effect?.type === "refund" && e.effect.transactionId === transactionId && e.effect.result === "Success")
 
 async function capturedPayment(provider: AltaPayProviderService): Promise<AltaPayPaymentData> {
   const id = nextId("payses")

@@ -59,7 +59,7 @@ describe("sandbox checkout sessions, payments and links", () => {
       body: sessionBody({ amount: 10, orderLines: [{ description: "x".repeat(256), itemId: "i", quantity: 0, unitPrice: 10 }] }),
     })
     expect(broken.body.errors.map((e: { path: string }) => e.path)).toEqual(
-      expect.arrayContaining(["order.orderLines.0.description", "order.orderLines.0.quantity", "order.orderLines.0.taxAmount"]),
+      expect.arrayContaining(["order.orderLines.0.description", "order.orderLines.0.quantity", "order.orderLines.0.taxAmount"])
     )
     const handling = await call(sandbox, "POST", "/session", {
       token: merchant,
@@ -119,7 +119,10 @@ describe("sandbox checkout sessions, payments and links", () => {
     const read = await call(sandbox, "GET", `/payment/${created.body.paymentId}`, { token: merchant })
     expect(read.body).toMatchObject({ paymentId: created.body.paymentId, sessionId, status: "CREATED", amount: { value: 49.95, currency: "DKK" } })
     const unbound = await issueToken(sandbox)
-    const noSession = await call(sandbox, "POST", "/payment", { token: unbound, body: { sessionId: "8d1c2f4e-0000-4000-8000-000000000000", paymentMethodId: PAYMENT_METHODS[0].id } })
+    const noSession = await call(sandbox, "POST", "/payment", {
+      token: unbound,
+      body: { sessionId: "8d1c2f4e-0000-4000-8000-000000000000", paymentMethodId: PAYMENT_METHODS[0].id },
+    })
     expect(noSession.status).toBe(404)
   })
 

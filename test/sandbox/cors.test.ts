@@ -16,7 +16,11 @@ describe("sandbox CORS for the checkout API", () => {
     })
 
   test("a preflight on /checkout/v1/api/* answers 204 with the allowed methods and headers", async () => {
-    for (const [path, method] of [["/checkout/v1/api/session", "POST"], ["/checkout/v1/api/session/abc", "PUT"], ["/checkout/v1/api/payment/abc", "GET"]]) {
+    for (const [path, method] of [
+      ["/checkout/v1/api/session", "POST"],
+      ["/checkout/v1/api/session/abc", "PUT"],
+      ["/checkout/v1/api/payment/abc", "GET"],
+    ]) {
       const answer = await preflight(path, method)
       expect(answer.status).toBe(204)
       expect(answer.headers.get("access-control-allow-origin")).toBe("*")

@@ -22,7 +22,10 @@ describe("sandbox faults and ledger", () => {
     sandbox.faults.add({ route: "refundCapturedReservation", kind: "reset" })
     await expect(gateway(sandbox, "refundCapturedReservation", { transaction_id: transactionId, amount: "10.00" })).rejects.toThrow()
     expect(sandbox.transaction(transactionId)?.refundedMinor).toBe(0)
-    const entry = sandbox.ledger().filter((e) => e.operation === "refundCapturedReservation").pop()
+    const entry = sandbox
+      .ledger()
+      .filter((e) => e.operation === "refundCapturedReservation")
+      .pop()
     expect(entry).toMatchObject({ fault: "reset", status: 0 })
     expect(entry?.effect).toBeUndefined()
     // Used up: the retry goes through.

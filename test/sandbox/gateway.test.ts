@@ -245,7 +245,10 @@ describe("sandbox gateway merchant API", () => {
   })
 
   test("ReconciliationIdentifier amounts carry the numeric currency, which the client reads", async () => {
-    for (const [currency, numeric, amount, decimal, minor] of [["DKK", "208", 100, "100.00", 10000], ["JPY", "392", 1500, "1500", 1500]] as const) {
+    for (const [currency, numeric, amount, decimal, minor] of [
+      ["DKK", "208", 100, "100.00", 10000],
+      ["JPY", "392", 1500, "1500", 1500],
+    ] as const) {
       const transactionId = await authorizedTransaction(sandbox, { amount, currency })
       const answer = await gateway(sandbox, "captureReservation", { transaction_id: transactionId })
       const [identifier] = answer.body.Transactions.Transaction[0].ReconciliationIdentifiers.ReconciliationIdentifier
@@ -256,7 +259,10 @@ describe("sandbox gateway merchant API", () => {
   })
 
   test("the payment method's nature becomes PaymentNature", async () => {
-    for (const [method, nature] of [[PAYMENT_METHODS[0], "CreditCard"], [PAYMENT_METHODS[1], "Wallet"]] as const) {
+    for (const [method, nature] of [
+      [PAYMENT_METHODS[0], "CreditCard"],
+      [PAYMENT_METHODS[1], "Wallet"],
+    ] as const) {
       const sessionId = await createSession(sandbox, sessionBody())
       const paid = await sandbox.simulatePayment(sessionId, { paymentMethodId: method.id, callback: false })
       const answer = await gateway(sandbox, "payments", { transaction_id: paid.transactionId! })

@@ -6,8 +6,7 @@ export const USERNAME = "shop-api@example.com"
 export const PASSWORD = "correct horse battery staple"
 export const CALLBACK_SECRET = "callback-secret-for-tests"
 
-export const basicHeader = (username = USERNAME, password = PASSWORD): string =>
-  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
+export const basicHeader = (username = USERNAME, password = PASSWORD): string => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
 
 export function start(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   return startSandbox({ username: USERNAME, password: PASSWORD, callbackSecret: CALLBACK_SECRET, ...options })
@@ -39,7 +38,9 @@ export async function issueToken(sandbox: Sandbox, body?: { role?: string; sessi
   return answer.body.token as string
 }
 
-export function sessionBody(overrides: { amount?: number; currency?: string; orderId?: string; autoCapture?: boolean; notification?: string; success?: string; failure?: string; orderLines?: unknown[] } = {}): Record<string, unknown> {
+export function sessionBody(
+  overrides: { amount?: number; currency?: string; orderId?: string; autoCapture?: boolean; notification?: string; success?: string; failure?: string; orderLines?: unknown[] } = {}
+): Record<string, unknown> {
   const callbacks: Record<string, unknown> = {}
   if (overrides.notification) callbacks.notification = { type: "URL", value: overrides.notification }
   if (overrides.success) callbacks.success = { type: "URL", value: overrides.success }

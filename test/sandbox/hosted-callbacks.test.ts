@@ -53,7 +53,7 @@ describe("sandbox hosted payment page and notification callbacks", () => {
   async function newPayment(overrides: Parameters<typeof sessionBody>[0] = {}) {
     const sessionId = await createSession(
       sandbox,
-      sessionBody({ notification: `${merchantUrl}/hooks/altapay`, success: "https://shop.example/ok?cart=c1", failure: "https://shop.example/failed", ...overrides }),
+      sessionBody({ notification: `${merchantUrl}/hooks/altapay`, success: "https://shop.example/ok?cart=c1", failure: "https://shop.example/failed", ...overrides })
     )
     const token = await issueToken(sandbox, { sessionId })
     const payment = await call(sandbox, "POST", "/payment", { token, body: { sessionId, paymentMethodId: PAYMENT_METHODS[0].id } })
@@ -154,7 +154,10 @@ describe("sandbox hosted payment page and notification callbacks", () => {
     const paid = await sandbox.simulatePayment(sessionId)
     expect(paid.status).toBe("AUTHORIZED")
     expect(paid.callbackStatus).toBe(0)
-    const delivery = sandbox.ledger().filter((e) => e.api === "callback").pop()
+    const delivery = sandbox
+      .ledger()
+      .filter((e) => e.api === "callback")
+      .pop()
     expect(delivery).toMatchObject({ status: 0, url: "http://127.0.0.1:9/unreachable" })
   })
 

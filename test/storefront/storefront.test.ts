@@ -43,7 +43,8 @@ function fakeMedusa(pair: SandboxPair) {
         res.end(JSON.stringify(json))
       }
       if (req.method !== "POST" || !match) return reply(404, { type: "not_found", message: "no route" })
-      if (req.headers["x-publishable-api-key"] !== PUBLISHABLE_KEY) return reply(400, { type: "not_allowed", message: "Publishable API key required in the request header: x-publishable-api-key." })
+      if (req.headers["x-publishable-api-key"] !== PUBLISHABLE_KEY)
+        return reply(400, { type: "not_allowed", message: "Publishable API key required in the request header: x-publishable-api-key." })
       if (answer) {
         const a = answer(decodeURIComponent(match[1]))
         return reply(a.status, a.body)
@@ -137,7 +138,11 @@ describe("storefront helper", () => {
     expect(medusa.calls[0].headers).toMatchObject({ "x-publishable-api-key": PUBLISHABLE_KEY, authorization: "Bearer customer-jwt" })
 
     medusa.answerWith(() => ({ status: 403, body: { type: "forbidden", message: "Cart cart_2 belongs to another customer." } }))
-    await expect(startAltaPayCheckout({ sdk, cartId: "cart_2" })).rejects.toMatchObject({ name: "AltaPaySessionRequestError", status: 403, message: "Cart cart_2 belongs to another customer." })
+    await expect(startAltaPayCheckout({ sdk, cartId: "cart_2" })).rejects.toMatchObject({
+      name: "AltaPaySessionRequestError",
+      status: 403,
+      message: "Cart cart_2 belongs to another customer.",
+    })
     medusa.answerWith(() => ({ status: 502, body: { type: "altapay_unreachable", message: "AltaPay could not create the payment session: down" } }))
     await expect(startAltaPayCheckout({ sdk, cartId: "cart_2" })).rejects.toBeInstanceOf(AltaPayUnavailableError)
   })
@@ -155,7 +160,10 @@ describe("storefront helper", () => {
     medusa.answerWith(() => ({ status: 200, body: { payment_collection: {} } }))
     await expect(start()).rejects.toThrow(/plugin loaded/)
 
-    await expect(startAltaPayCheckout({ medusaUrl, publishableKey: "pk_wrong", cartId: "cart_1" })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/Publishable API key/) })
+    await expect(startAltaPayCheckout({ medusaUrl, publishableKey: "pk_wrong", cartId: "cart_1" })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/Publishable API key/),
+    })
   })
 
   it("says what is missing before calling anything", async () => {

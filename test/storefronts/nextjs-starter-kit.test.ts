@@ -50,8 +50,18 @@ const kitFiles = filesUnder(path.join(KIT, "src")).map((file) => path.relative(K
 describe("the Next.js starter kit", () => {
   it("patches apps/storefront only: the kit's new files and the three starter files it edits", () => {
     expect(patch.every((p) => p.path.startsWith(PREFIX))).toBe(true)
-    expect(patch.filter((p) => p.isNew).map((p) => p.path.slice(PREFIX.length)).sort()).toEqual([...kitFiles].sort())
-    expect(patch.filter((p) => !p.isNew).map((p) => p.path.slice(PREFIX.length)).sort()).toEqual([...EDITED].sort())
+    expect(
+      patch
+        .filter((p) => p.isNew)
+        .map((p) => p.path.slice(PREFIX.length))
+        .sort()
+    ).toEqual([...kitFiles].sort())
+    expect(
+      patch
+        .filter((p) => !p.isNew)
+        .map((p) => p.path.slice(PREFIX.length))
+        .sort()
+    ).toEqual([...EDITED].sort())
   })
 
   it.each(kitFiles)("the patch adds %s exactly as the kit ships it", (file) => {

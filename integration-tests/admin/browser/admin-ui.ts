@@ -132,13 +132,10 @@ function serveStatic(distDir: string, index: Buffer, pathname: string, res: Serv
 }
 
 function forward(req: IncomingMessage, res: ServerResponse, target: URL): void {
-  const upstream = request(
-    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    }
-  )
+  const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers)
+    answer.pipe(res)
+  })
   upstream.on("error", (error) => {
     if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" })
     res.end(`proxy error: ${error.message}`)

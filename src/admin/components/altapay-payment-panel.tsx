@@ -39,13 +39,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
           <Details payment={data} />
           <Refunds refunds={data.refunds} openCount={data.open_refunds} />
           <div className="flex justify-end gap-x-2 px-6 py-4">
-            <Button
-              size="small"
-              variant="secondary"
-              data-testid="altapay-refund-items"
-              disabled={!canRefundItems(data)}
-              onClick={() => setRefunding(true)}
-            >
+            <Button size="small" variant="secondary" data-testid="altapay-refund-items" disabled={!canRefundItems(data)} onClick={() => setRefunding(true)}>
               Refund items
             </Button>
           </div>

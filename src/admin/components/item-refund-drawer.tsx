@@ -75,8 +75,7 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
           <Text size="small" className="text-ui-fg-subtle">
-            AltaPay receives each item's own lines: its price, its tax and its share of promotions. Refundable on this payment:{" "}
-            {formatMoney(payment.refundable.amount)}.
+            AltaPay receives each item's own lines: its price, its tax and its share of promotions. Refundable on this payment: {formatMoney(payment.refundable.amount)}.
           </Text>
           {items.map((item) => (
             <div key={item.line_item_id} className="flex items-center justify-between gap-x-4">

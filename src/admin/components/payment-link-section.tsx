@@ -78,7 +78,17 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
 }
 
 /** A small select of labelled values. */
-function Choice({ value, onChange, options, className }: { value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }>; className: string }) {
+function Choice({
+  value,
+  onChange,
+  options,
+  className,
+}: {
+  value: string
+  onChange: (value: string) => void
+  options: Array<{ value: string; label: string }>
+  className: string
+}) {
   return (
     <Select value={value} onValueChange={onChange} size="small">
       <Select.Trigger className={className}>

@@ -81,7 +81,10 @@ const HALF = ratio(1n, 2n)
  * its total allows, the largest tax fractions rounding up, until the taxes add up to `taxTotal`.
  */
 export function roundTable(rows: readonly TableRow[], total: bigint, taxTotal: bigint): RoundedTable | undefined {
-  const totals = roundToTotal(rows.map((row) => sum([row.net, row.tax])), total)
+  const totals = roundToTotal(
+    rows.map((row) => sum([row.net, row.tax])),
+    total
+  )
   if (!totals) return undefined
   const shape = rows.map((row) => {
     const exact = sum([row.net, row.tax])
@@ -117,10 +120,7 @@ export function roundTable(rows: readonly TableRow[], total: bigint, taxTotal: b
       if (ups[i] !== 1) continue
       for (let j = 0; j < rows.length && !best; j++) {
         if (ups[j] !== 0 || shape[j].whole) continue
-        const gain =
-          need === "higher"
-            ? range(i, 0)[1] + range(j, 1)[1] - range(i, 1)[1] - range(j, 0)[1]
-            : range(i, 1)[0] + range(j, 0)[0] - range(i, 0)[0] - range(j, 1)[0]
+        const gain = need === "higher" ? range(i, 0)[1] + range(j, 1)[1] - range(i, 1)[1] - range(j, 0)[1] : range(i, 1)[0] + range(j, 0)[0] - range(i, 0)[0] - range(j, 1)[0]
         const drift = offHalfUp(i, 0) + offHalfUp(j, 1) - offHalfUp(i, 1) - offHalfUp(j, 0)
         if (gain > 0 && drift <= 0) best = [i, j]
       }

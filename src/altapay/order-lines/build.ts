@@ -10,17 +10,7 @@ import { roundOrScale, roundTable, type TableRow } from "./allocation"
 import { decimalText, floor, isInteger, neg, ratioText, roundedNumber, roundHalfUp, sum, ZERO } from "./exact"
 import { entryLines, type EntryLineSpec, type EntryLines, type EntryMinor } from "./entry-lines"
 import { toSafeMinor, validationError } from "./problems"
-import {
-  entryNet,
-  entryTotal,
-  entryTax,
-  exactMinor,
-  itemAmounts,
-  shippingAmounts,
-  sourceIssues,
-  type EntryAmounts,
-  type OrderLineSource,
-} from "./source"
+import { entryNet, entryTotal, entryTax, exactMinor, itemAmounts, shippingAmounts, sourceIssues, type EntryAmounts, type OrderLineSource } from "./source"
 import { ORDER_LINE_LIMITS, claimItemId, truncateText, usableUrl } from "./text"
 import { validateOrderLines } from "./validation"
 import { TAX_PERCENT_DECIMALS } from "./wire"
@@ -59,10 +49,7 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
 
   const entries = sourceEntries(source)
   const credits = (source.credits ?? []).map((credit) => exactMinor(credit.amountMinor))
-  const rows: TableRow[] = [
-    ...entries.map(({ amounts }) => ({ net: entryNet(amounts), tax: entryTax(amounts) })),
-    ...credits.map((amount) => ({ net: neg(amount), tax: ZERO })),
-  ]
+  const rows: TableRow[] = [...entries.map(({ amounts }) => ({ net: entryNet(amounts), tax: entryTax(amounts) })), ...credits.map((amount) => ({ net: neg(amount), tax: ZERO }))]
   const exactTotal = sum(rows.map((row) => sum([row.net, row.tax])))
   const exactTax = sum(rows.map((row) => row.tax))
   const table = roundTable(rows, BigInt(source.totalMinor), roundHalfUp(exactTax))
@@ -167,7 +154,13 @@ export function sourceEntries(source: OrderLineSource): SourceEntry[] {
       id: method.id,
       quantity: 1,
       amounts,
-      spec: { itemId: method.id, description: truncateText(method.name, ORDER_LINE_LIMITS.description) || "Shipping", quantity: 1, goodsType: "shipment", taxPercent: taxPercentOf(amounts) },
+      spec: {
+        itemId: method.id,
+        description: truncateText(method.name, ORDER_LINE_LIMITS.description) || "Shipping",
+        quantity: 1,
+        goodsType: "shipment",
+        taxPercent: taxPercentOf(amounts),
+      },
     }
   })
   return [...items, ...shipping]

@@ -53,11 +53,21 @@ export function entryLines(spec: EntryLineSpec, amounts: EntryMinor, taken: Set<
         ...spec.extra,
       })
     }
-    const taxes = splitInProportion(main.map((l) => fromInteger(BigInt(l.unitPriceMinor) * BigInt(l.quantity))), amounts.tax)
+    const taxes = splitInProportion(
+      main.map((l) => fromInteger(BigInt(l.unitPriceMinor) * BigInt(l.quantity))),
+      amounts.tax
+    )
     main.forEach((line, i) => (line.taxAmountMinor = toSafeMinor(taxes[i], field)))
   } else if (amounts.net !== 0n || amounts.tax !== 0n) {
     // A net of nothing (or less) cannot be a goods line; the money still goes on a handling line.
-    main.push({ ...base, itemId: claimItemId(spec.itemId, taken), quantity: 1, unitPriceMinor: toSafeMinor(amounts.net, field), taxAmountMinor: toSafeMinor(amounts.tax, field), goodsType: "handling" })
+    main.push({
+      ...base,
+      itemId: claimItemId(spec.itemId, taken),
+      quantity: 1,
+      unitPriceMinor: toSafeMinor(amounts.net, field),
+      taxAmountMinor: toSafeMinor(amounts.tax, field),
+      goodsType: "handling",
+    })
   }
   if (amounts.discountNet === 0n && amounts.discountTax === 0n) return { main }
   const discount: OrderLine = {

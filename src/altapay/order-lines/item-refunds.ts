@@ -123,7 +123,10 @@ export function planItemRefund(input: ItemRefundInput): ItemRefundPlan {
   if (!leftAfter) {
     const rest = BigInt(input.capturedMinor) - BigInt(input.refundedMinor)
     if (rest <= 0n) throw new ItemRefundError([`Nothing is left to refund on this payment (captured ${input.capturedMinor}, refunded ${input.refundedMinor} minor units).`])
-    const shares = splitInProportion(chosen.map((c) => fromInteger(c.share)), rest)
+    const shares = splitInProportion(
+      chosen.map((c) => fromInteger(c.share)),
+      rest
+    )
     chosen.forEach((c, i) => (c.share = shares[i]))
     amount = rest
   }
@@ -163,7 +166,13 @@ function entriesOf(source: OrderLineSource): SourceEntry[] {
 function entryValues(entries: SourceEntry[], capturedMinor: number): Map<SourceEntry, bigint> {
   const totals = entries.map((entry) => entryTotal(entry.amounts))
   const whole = sum(totals)
-  const shares = whole.n > 0n ? roundOrScale(totals.map((t) => mul(t, div(fromInteger(BigInt(capturedMinor)), whole))), BigInt(capturedMinor)) : totals.map(() => 0n)
+  const shares =
+    whole.n > 0n
+      ? roundOrScale(
+          totals.map((t) => mul(t, div(fromInteger(BigInt(capturedMinor)), whole))),
+          BigInt(capturedMinor)
+        )
+      : totals.map(() => 0n)
   return new Map(entries.map((entry, i) => [entry, shares[i]]))
 }
 
@@ -176,4 +185,3 @@ function refundMinor(entry: SourceEntry, part: Ratio, amount: bigint): EntryMino
   const [goodsTax, discountTax] = roundOrScale([scaled(a.tax), neg(scaled(a.discountTax))], tax)
   return { net: goods, discountNet: -discount, tax: goodsTax, discountTax: -discountTax }
 }
-

@@ -229,4 +229,3 @@ export function sourceIssues(source: OrderLineSource): ValidationIssue[] {
   })
   return issues
 }
-

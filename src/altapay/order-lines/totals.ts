@@ -34,9 +34,7 @@ export function lineTotalMinor(line: OrderLine, path = "orderLine"): number {
   const { quantity, discount } = lineFactors(line, path)
   const quantityScale = pow10(quantity.scale)
   const discountScale = pow10(discount.scale)
-  const numerator =
-    (BigInt(line.unitPriceMinor) * quantity.units + BigInt(line.taxAmountMinor) * quantityScale) *
-    (100n * discountScale - discount.units)
+  const numerator = (BigInt(line.unitPriceMinor) * quantity.units + BigInt(line.taxAmountMinor) * quantityScale) * (100n * discountScale - discount.units)
   return toSafeMinor(divRound(numerator, quantityScale * 100n * discountScale), path)
 }
 

@@ -77,7 +77,13 @@ export function toGatewayOrderLineFields(lines: readonly OrderLine[], currency: 
   return fields
 }
 
-const decimalInput = z.union([z.number(), z.string().trim().regex(/^[+-]?(\d+\.?\d*|\.\d+)$/, "must be a decimal number")])
+const decimalInput = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?(\d+\.?\d*|\.\d+)$/, "must be a decimal number"),
+])
 const optionalDecimal = decimalInput.nullish()
 const optionalText = z.string().nullish()
 
@@ -132,10 +138,7 @@ export function fromCheckoutOrderLines(json: unknown, currency: string): OrderLi
       quantity,
       unitPriceMinor,
       taxAmountMinor,
-      taxPercent:
-        raw.taxPercent === undefined || raw.taxPercent === null
-          ? inferTaxPercent(unitPriceMinor, quantity, taxAmountMinor)
-          : Number(raw.taxPercent),
+      taxPercent: raw.taxPercent === undefined || raw.taxPercent === null ? inferTaxPercent(unitPriceMinor, quantity, taxAmountMinor) : Number(raw.taxPercent),
     }
     if (raw.goodsType) line.goodsType = raw.goodsType
     if (raw.discount !== undefined && raw.discount !== null) line.discountPercent = Number(raw.discount)

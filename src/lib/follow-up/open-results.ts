@@ -19,7 +19,9 @@ export async function followUpOpenResults(container: MedusaContainer, registrati
   const { providerId, options } = registration
   const ids = await nextBatch(registration.store, `open-results:${providerId}`, options.jobs.batchSize, async (skip, take) =>
     // A filter on a key of the `data` JSON column (MikroORM queries JSON properties).
-    (await payments.listPayments({ provider_id: providerId, data: { awaiting_altapay: true } } as never, { select: ["id"], skip, take, order: { created_at: "ASC", id: "ASC" } })).map((p) => p.id)
+    (
+      await payments.listPayments({ provider_id: providerId, data: { awaiting_altapay: true } } as never, { select: ["id"], skip, take, order: { created_at: "ASC", id: "ASC" } })
+    ).map((p) => p.id)
   )
   report.looked(providerId, ids.length)
   await report.each("the Open results of payment", ids, async (id) => {

@@ -52,15 +52,7 @@ interface SessionRow {
 }
 
 type Outcome =
-  | "order placed"
-  | "payment recorded"
-  | "released"
-  | "captured without order"
-  | "expired"
-  | "waiting"
-  | "waiting for Medusa"
-  | "settled meanwhile"
-  | "busy on another server"
+  "order placed" | "payment recorded" | "released" | "captured without order" | "expired" | "waiting" | "waiting for Medusa" | "settled meanwhile" | "busy on another server"
 
 export async function followUpPaymentSessions(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
   await new SessionFollowUp(container, registration, now, report).run()
@@ -199,7 +191,8 @@ class SessionFollowUp {
 
   /** Released earlier (a run stopped after releasing, or someone released it in AltaPay): make sure the merchant knows. */
   private async reportReleased(session: SessionRow, transaction: GatewayTransaction): Promise<Outcome> {
-    const why = (await this.registration.store.get<string>(reasonKey(transaction.transactionId)).catch(() => undefined)) ?? "AltaPay shows the reservation released and no order claims it"
+    const why =
+      (await this.registration.store.get<string>(reasonKey(transaction.transactionId)).catch(() => undefined)) ?? "AltaPay shows the reservation released and no order claims it"
     await this.tell(session, transaction, "released", why)
     await this.retire(session)
     return "released"
@@ -247,7 +240,19 @@ class SessionFollowUp {
   private async session(id: string): Promise<SessionRow | undefined> {
     const { data } = await this.query.graph({
       entity: "payment_session",
-      fields: ["id", "status", "amount", "currency_code", "updated_at", "data", "payment.id", "payment_collection.id", "payment_collection.cart.id", "payment_collection.cart.email", "payment_collection.order.id"],
+      fields: [
+        "id",
+        "status",
+        "amount",
+        "currency_code",
+        "updated_at",
+        "data",
+        "payment.id",
+        "payment_collection.id",
+        "payment_collection.cart.id",
+        "payment_collection.cart.email",
+        "payment_collection.order.id",
+      ],
       filters: { id },
     })
     return data[0] as SessionRow | undefined

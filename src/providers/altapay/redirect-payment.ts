@@ -5,11 +5,7 @@
  */
 import { AltaPayValidationError, type AltaPayClient, type PaymentMethod } from "../../altapay"
 
-export async function createRedirectPayment(
-  client: AltaPayClient,
-  sessionId: string,
-  terminal: string | null
-): Promise<{ paymentId: string; url: string }> {
+export async function createRedirectPayment(client: AltaPayClient, sessionId: string, terminal: string | null): Promise<{ paymentId: string; url: string }> {
   const methods = await client.checkout.listPaymentMethods(sessionId)
   const method = chooseMethod(methods, terminal)
   const { token } = await client.tokens.customerToken(sessionId)

@@ -62,7 +62,9 @@ export class RefundFlow {
     const consumed = (data: AltaPayPaymentData): AltaPayPaymentData => (pending ? { ...data, pending_refund: null } : data)
     const adopted = await this.adoptUncertainRefund(transactionId, before, amountMinor)
     if (adopted) {
-      this.logger?.warn(`AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`)
+      this.logger?.warn(
+        `AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`
+      )
       // The lines are what AltaPay got; the items and note are what this refund is for, else the attempt's.
       const record: RefundRecord = {
         ...adopted,

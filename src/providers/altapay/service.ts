@@ -78,7 +78,6 @@ import { arrivalTime } from "../../lib/webhook-arrival"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
-
 export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptions> {
   static override identifier = "altapay"
 
@@ -173,14 +172,14 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         status: PaymentSessionStatus.PENDING,
         data: this.seal(
           freshPaymentData({
-          altapay_session_id: session.sessionId,
-          order_id: orderId,
-          amount_minor: amountMinor,
-          currency,
-          terminal,
-          auto_capture: this.options_.autoCapture,
-          order_lines: lines,
-          order_lines_source: source,
+            altapay_session_id: session.sessionId,
+            order_id: orderId,
+            amount_minor: amountMinor,
+            currency,
+            terminal,
+            auto_capture: this.options_.autoCapture,
+            order_lines: lines,
+            order_lines_source: source,
             redirect_url: redirect?.url ?? null,
             payment_id: redirect?.paymentId ?? null,
           })
@@ -347,7 +346,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const whole = alreadyCaptured === 0 && amountMinor === data.amount_minor
     const orderLines = whole
       ? data.order_lines
-      : proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining", description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture" })
+      : proportionalAdjustmentLine(data.order_lines, amountMinor, {
+          itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining",
+          description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture",
+        })
     try {
       const result = await this.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
       if (result.result === "Open") this.logger_?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
@@ -535,8 +537,6 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
   }
 
-
-
   private sessionConfiguration(autoCapture: boolean) {
     return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
   }
@@ -590,13 +590,18 @@ function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
   }
 }
 
-
 function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number, status?: "open"): AltaPayPaymentData {
   return {
     ...data,
     captures: [
       ...data.captures,
-      { capture_id: captureId ?? null, reconciliation_identifier: reconciliationIdentifier, amount_minor: amountMinor, ...(status ? { status } : {}), created_at: new Date().toISOString() },
+      {
+        capture_id: captureId ?? null,
+        reconciliation_identifier: reconciliationIdentifier,
+        amount_minor: amountMinor,
+        ...(status ? { status } : {}),
+        created_at: new Date().toISOString(),
+      },
     ],
   }
 }
@@ -607,7 +612,6 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
     `AltaPay cancel: payment ${data.order_id} (transaction ${data.transaction_id}) is captured, so the reservation cannot be released. Refund it instead.`
   )
 }
-
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
   if (Buffer.isBuffer(payload.rawData)) return payload.rawData

@@ -101,10 +101,24 @@ export function contextLines(context: unknown): OrderLine[] | undefined {
 /** True when two sets of lines would look the same to AltaPay. */
 export function sameLines(a: readonly OrderLine[], b: readonly OrderLine[]): boolean {
   const key = (line: OrderLine) =>
-    JSON.stringify([line.itemId, line.description, line.quantity, line.unitPriceMinor, line.taxAmountMinor, line.taxPercent, line.goodsType, line.discountPercent, line.unitCode, line.imageUrl, line.productUrl])
+    JSON.stringify([
+      line.itemId,
+      line.description,
+      line.quantity,
+      line.unitPriceMinor,
+      line.taxAmountMinor,
+      line.taxPercent,
+      line.goodsType,
+      line.discountPercent,
+      line.unitCode,
+      line.imageUrl,
+      line.productUrl,
+    ])
   return a.length === b.length && a.every((line, i) => key(line) === key(b[i]))
 }
 
 export function summaryLine(paymentSessionId: string, amountMinor: number): OrderLine[] {
-  return [{ itemId: "order", description: `Order ${paymentSessionId}`.slice(0, 255), quantity: 1, unitPriceMinor: amountMinor, taxAmountMinor: 0, taxPercent: 0, goodsType: "item" }]
+  return [
+    { itemId: "order", description: `Order ${paymentSessionId}`.slice(0, 255), quantity: 1, unitPriceMinor: amountMinor, taxAmountMinor: 0, taxPercent: 0, goodsType: "item" },
+  ]
 }

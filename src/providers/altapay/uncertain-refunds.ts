@@ -24,7 +24,10 @@ const MAX_AGE_MS = 24 * 60 * 60 * 1000
 export class UncertainRefunds {
   private readonly store: SharedStore
 
-  constructor(shared?: SharedStore, private readonly maxAgeMs = MAX_AGE_MS) {
+  constructor(
+    shared?: SharedStore,
+    private readonly maxAgeMs = MAX_AGE_MS
+  ) {
     this.store = shared ?? processStore()
   }
 
@@ -39,7 +42,10 @@ export class UncertainRefunds {
   }
 
   async settle(transactionId: string, reconciliationIdentifier: string): Promise<void> {
-    await this.save(transactionId, (await this.list(transactionId)).filter((a) => a.reconciliationIdentifier !== reconciliationIdentifier))
+    await this.save(
+      transactionId,
+      (await this.list(transactionId)).filter((a) => a.reconciliationIdentifier !== reconciliationIdentifier)
+    )
   }
 
   private async save(transactionId: string, attempts: UncertainRefund[]): Promise<void> {

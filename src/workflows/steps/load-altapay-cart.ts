@@ -70,7 +70,14 @@ interface LoadedCart extends CartForLines, CartBuyer {
     id: string
     amount?: Amount
     currency_code?: string | null
-    payment_sessions?: Array<{ id: string; provider_id: string; status: string; amount?: Amount; currency_code?: string | null; data?: Record<string, unknown> | null } | null> | null
+    payment_sessions?: Array<{
+      id: string
+      provider_id: string
+      status: string
+      amount?: Amount
+      currency_code?: string | null
+      data?: Record<string, unknown> | null
+    } | null> | null
   } | null
 }
 
@@ -106,10 +113,7 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
 
   const collection = cart.payment_collection ?? undefined
   const stale =
-    !!collection &&
-    (collection.amount == null ||
-      toMinorUnits(collection.amount, currency) !== totalMinor ||
-      (collection.currency_code ?? "").toUpperCase() !== currency)
+    !!collection && (collection.amount == null || toMinorUnits(collection.amount, currency) !== totalMinor || (collection.currency_code ?? "").toUpperCase() !== currency)
   const result: LoadedAltaPayCart = {
     cart_id: cart.id,
     currency_code: currency,
@@ -118,7 +122,16 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
     customer: cartCustomer(cart),
     payment_collection_id: collection?.id,
     payment_collection_stale: stale,
-    reusable_session: stale ? undefined : reusableSession(collection, input.provider_id, totalMinor, currency, orderLines, serverKeys(altapayOptionsFromConfig(container, input.provider_id).options, "payment-data-seal")),
+    reusable_session: stale
+      ? undefined
+      : reusableSession(
+          collection,
+          input.provider_id,
+          totalMinor,
+          currency,
+          orderLines,
+          serverKeys(altapayOptionsFromConfig(container, input.provider_id).options, "payment-data-seal")
+        ),
   }
   return new StepResponse(result)
 })
@@ -198,7 +211,11 @@ function reusableSession(
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        )
       : v
   )
 }

@@ -233,8 +233,14 @@ async function walk(scenario, browser, ctx) {
     await screenshot(page, `${scenario.name} - confirmed`)
 
     const success = returns.filter((r) => r.url.includes("/api/altapay/success/"))
-    expect(success.length === 1 && success[0].url.includes(`/api/altapay/success/${cartId}`), `expected one return to /api/altapay/success/${cartId}, saw ${JSON.stringify(returns)}`)
-    expect(returns.every((r) => !r.cartCookie), `a return request from AltaPay carried the SameSite=Strict cart cookie: ${JSON.stringify(returns)}`)
+    expect(
+      success.length === 1 && success[0].url.includes(`/api/altapay/success/${cartId}`),
+      `expected one return to /api/altapay/success/${cartId}, saw ${JSON.stringify(returns)}`
+    )
+    expect(
+      returns.every((r) => !r.cartCookie),
+      `a return request from AltaPay carried the SameSite=Strict cart cookie: ${JSON.stringify(returns)}`
+    )
 
     await step("exactly one order (admin API)", async () => {
       if (!scenario.callbackFirst) {

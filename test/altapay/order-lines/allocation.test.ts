@@ -37,22 +37,57 @@ describe("unitsShare", () => {
 describe("roundTable", () => {
   it("rounds every row's total and tax and the grand total at once", () => {
     // Two rows of 10.02 net + 2.505 tax (12.525): total 25.05, tax 5.01.
-    const table = roundTable([{ net: r(1002), tax: r(2505, 10) }, { net: r(1002), tax: r(2505, 10) }], 2505n, 501n)
-    expect(table).toEqual({ rows: [{ total: 1253n, tax: 251n }, { total: 1252n, tax: 250n }], taxOff: 0n })
+    const table = roundTable(
+      [
+        { net: r(1002), tax: r(2505, 10) },
+        { net: r(1002), tax: r(2505, 10) },
+      ],
+      2505n,
+      501n
+    )
+    expect(table).toEqual({
+      rows: [
+        { total: 1253n, tax: 251n },
+        { total: 1252n, tax: 250n },
+      ],
+      taxOff: 0n,
+    })
   })
 
   it("trades which row rounds the other way when that lets the taxes reach the tax total", () => {
     // An item of 3.99 without tax and shipping of 4.00 + 0.50 tax: 8.49 -> 8, tax 0.50 -> 1.
     // Largest remainder alone rounds the item up and the shipping down (tax then 0); rounding the
     // item down and the shipping up is as close to half-up and reaches the tax total.
-    const table = roundTable([{ net: r(399, 100), tax: r(0) }, { net: r(4), tax: r(1, 2) }], 8n, 1n)
-    expect(table).toEqual({ rows: [{ total: 3n, tax: 0n }, { total: 5n, tax: 1n }], taxOff: 0n })
+    const table = roundTable(
+      [
+        { net: r(399, 100), tax: r(0) },
+        { net: r(4), tax: r(1, 2) },
+      ],
+      8n,
+      1n
+    )
+    expect(table).toEqual({
+      rows: [
+        { total: 3n, tax: 0n },
+        { total: 5n, tax: 1n },
+      ],
+      taxOff: 0n,
+    })
   })
 
   it("says how far off the tax is when no rounding reaches it", () => {
     // One row: a total of 1.5 rounded down to 1 leaves room for a tax of 0 or 1 of 0.75.
     const table = roundTable([{ net: r(3, 4), tax: r(3, 4) }], 1n, 1n)
     expect(table?.rows).toEqual([{ total: 1n, tax: 1n }])
-    expect(roundTable([{ net: r(1, 4), tax: r(1, 4) }, { net: r(1, 4), tax: r(1, 4) }], 0n, 1n)?.taxOff).toBe(-1n)
+    expect(
+      roundTable(
+        [
+          { net: r(1, 4), tax: r(1, 4) },
+          { net: r(1, 4), tax: r(1, 4) },
+        ],
+        0n,
+        1n
+      )?.taxOff
+    ).toBe(-1n)
   })
 })

@@ -21,17 +21,7 @@ const RUNS = 10_000
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 // Rates as a shop stores them.
-const RATES = [
-  { rate: 0 },
-  { rate: 6 },
-  { rate: 12.5 },
-  { rate: 25 },
-  { rate: 7.75 },
-  { rate: 8.875 },
-  { rate: 19 },
-  { rate: 0.5 },
-  { rate: 10 },
-]
+const RATES = [{ rate: 0 }, { rate: 6 }, { rate: 12.5 }, { rate: 25 }, { rate: 7.75 }, { rate: 8.875 }, { rate: 19 }, { rate: 0.5 }, { rate: 10 }]
 const rates = fc.array(fc.constantFrom(...RATES), { maxLength: 2 })
 
 const text = (maxLength: number) =>
@@ -45,13 +35,7 @@ const id = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 120 }).filter((s) => s.trim() !== "")
 )
 const url = fc.option(
-  fc.constantFrom(
-    "https://cdn.example.com/a.png",
-    "http://shop.example.com/p/1",
-    "/relative.png",
-    "ftp://example.com/x",
-    `https://cdn.example.com/${"x".repeat(240)}`
-  ),
+  fc.constantFrom("https://cdn.example.com/a.png", "http://shop.example.com/p/1", "/relative.png", "ftp://example.com/x", `https://cdn.example.com/${"x".repeat(240)}`),
   { nil: undefined }
 )
 
@@ -187,7 +171,11 @@ describe("order lines for any cart", () => {
           // The cart's exact total rounded the other way is fine; any other amount is refused.
           const other = { ...source, totalMinor: Math.max(0, source.totalMinor + c.offset) }
           const outcome = refusedOrTotal(() => buildOrderLines(other))
-          check(outcome === "refused" || (Math.abs(other.totalMinor - source.totalMinor) <= 1 && outcome === other.totalMinor), "lines for another amount than the cart's are refused", other.totalMinor)
+          check(
+            outcome === "refused" || (Math.abs(other.totalMinor - source.totalMinor) <= 1 && outcome === other.totalMinor),
+            "lines for another amount than the cart's are refused",
+            other.totalMinor
+          )
           return
         }
         const lines = buildOrderLines(source)
@@ -237,18 +225,14 @@ describe("proportionalAdjustmentLine for any order", () => {
 
   it("always totals the amount exactly with a positive unit price", () => {
     fc.assert(
-      fc.property(
-        fc.array(orderLine, { maxLength: 5 }),
-        fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1_000_000_000 })),
-        (raw, amountMinor) => {
-          const lines: OrderLine[] = raw.map((r, i) => ({ ...r, itemId: `l${i}`, description: `Line ${i}`, taxPercent: 25 }))
-          const adjustment = proportionalAdjustmentLine(lines, amountMinor, { itemId: "partial-refund", description: "Partial refund" })
-          check(adjustment.length === 1, "one line")
-          check(orderLinesTotalMinor(adjustment) === amountMinor, "totals the amount", adjustment)
-          check(adjustment[0].unitPriceMinor > 0 && adjustment[0].taxAmountMinor >= 0, "positive net, no negative tax", adjustment)
-          validateOrderLines(adjustment, { currency: "DKK", expectedTotalMinor: amountMinor })
-        }
-      ),
+      fc.property(fc.array(orderLine, { maxLength: 5 }), fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1_000_000_000 })), (raw, amountMinor) => {
+        const lines: OrderLine[] = raw.map((r, i) => ({ ...r, itemId: `l${i}`, description: `Line ${i}`, taxPercent: 25 }))
+        const adjustment = proportionalAdjustmentLine(lines, amountMinor, { itemId: "partial-refund", description: "Partial refund" })
+        check(adjustment.length === 1, "one line")
+        check(orderLinesTotalMinor(adjustment) === amountMinor, "totals the amount", adjustment)
+        check(adjustment[0].unitPriceMinor > 0 && adjustment[0].taxAmountMinor >= 0, "positive net, no negative tax", adjustment)
+        validateOrderLines(adjustment, { currency: "DKK", expectedTotalMinor: amountMinor })
+      }),
       { numRuns: RUNS }
     )
   })

@@ -1,11 +1,4 @@
-import {
-  buildOrderLines,
-  codePointLength,
-  orderLinesTotalMinor,
-  toCheckoutOrderLines,
-  toGatewayOrderLineFields,
-  type OrderLineSource,
-} from "../../../src/altapay/order-lines"
+import { buildOrderLines, codePointLength, orderLinesTotalMinor, toCheckoutOrderLines, toGatewayOrderLineFields, type OrderLineSource } from "../../../src/altapay/order-lines"
 import { issuesOf } from "../../helpers/issues"
 
 describe("buildOrderLines", () => {
@@ -45,7 +38,10 @@ describe("buildOrderLines", () => {
   })
 
   it("builds a US-style cart priced without tax, summing state and county rates", () => {
-    const rates = [{ rate: 6.25, code: "state" }, { rate: 1.5, code: "county" }]
+    const rates = [
+      { rate: 6.25, code: "state" },
+      { rate: 1.5, code: "county" },
+    ]
     const lines = buildOrderLines({
       currency: "USD",
       totalMinor: 12847,
@@ -67,9 +63,7 @@ describe("buildOrderLines", () => {
     const lines = buildOrderLines({
       currency: "DKK",
       totalMinor: 18000,
-      items: [
-        { id: "i1", title: "Sko", sku: "SHOE", quantity: 2, unitPriceMinor: 10000, taxInclusive: true, taxRates: [{ rate: 25 }], discountMinor: 2000 },
-      ],
+      items: [{ id: "i1", title: "Sko", sku: "SHOE", quantity: 2, unitPriceMinor: 10000, taxInclusive: true, taxRates: [{ rate: 25 }], discountMinor: 2000 }],
     })
     expect(lines).toEqual([
       { description: "Sko", itemId: "SHOE", quantity: 2, unitPriceMinor: 8000, taxAmountMinor: 4000, taxPercent: 25, goodsType: "item" },
@@ -224,7 +218,16 @@ describe("buildOrderLines", () => {
       currency: "DKK",
       totalMinor: 1000,
       items: [
-        { id: "i1", title: "Vase", quantity: 1, unitPriceMinor: 1000, taxRates: [], imageUrl: "https://cdn.example.com/v.png", productUrl: "http://shop.example.com/vase", unitCode: "pcs" },
+        {
+          id: "i1",
+          title: "Vase",
+          quantity: 1,
+          unitPriceMinor: 1000,
+          taxRates: [],
+          imageUrl: "https://cdn.example.com/v.png",
+          productUrl: "http://shop.example.com/vase",
+          unitCode: "pcs",
+        },
       ],
     })
     expect(l).toMatchObject({ imageUrl: "https://cdn.example.com/v.png", productUrl: "http://shop.example.com/vase", unitCode: "pcs" })
@@ -254,16 +257,7 @@ describe("buildOrderLines", () => {
       })
     )
     expect(issues.map((i) => i.field).sort()).toEqual(
-      [
-        "currency",
-        "totalMinor",
-        "items.0.id",
-        "items.0.quantity",
-        "items.0.unitPriceMinor",
-        "items.0.taxRates.0.rate",
-        "items.0.discountMinor",
-        "credits.0.amountMinor",
-      ].sort()
+      ["currency", "totalMinor", "items.0.id", "items.0.quantity", "items.0.unitPriceMinor", "items.0.taxRates.0.rate", "items.0.discountMinor", "credits.0.amountMinor"].sort()
     )
   })
 })

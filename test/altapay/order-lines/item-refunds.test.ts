@@ -1,5 +1,16 @@
 import fc from "fast-check"
-import { ItemRefundError, buildOrderLines, lineTaxMinor, orderLinesTotalMinor, planItemRefund, refundedQuantities, sourceTotalMinor, type ItemRefundRequest, type OrderLineSource, type RefundedItem } from "../../../src/altapay/order-lines"
+import {
+  ItemRefundError,
+  buildOrderLines,
+  lineTaxMinor,
+  orderLinesTotalMinor,
+  planItemRefund,
+  refundedQuantities,
+  sourceTotalMinor,
+  type ItemRefundRequest,
+  type OrderLineSource,
+  type RefundedItem,
+} from "../../../src/altapay/order-lines"
 
 // A DKK order, prices including 25% VAT: 3 x coffee at 99.99 with a 10.00 promotion on the line,
 // 2 x mug at 50.00, shipping 39.00. Total 289.97 + 100.00 + 39.00 = 428.97.
@@ -7,7 +18,16 @@ const order: OrderLineSource = {
   currency: "DKK",
   totalMinor: 42897,
   items: [
-    { id: "ordli_coffee", title: "Coffee beans – 1 kg", sku: "COFFEE-1KG", quantity: 3, unitPriceMinor: 9999, taxInclusive: true, taxRates: [{ rate: 25 }], adjustments: [{ amountMinor: 1000, taxInclusive: true }] },
+    {
+      id: "ordli_coffee",
+      title: "Coffee beans – 1 kg",
+      sku: "COFFEE-1KG",
+      quantity: 3,
+      unitPriceMinor: 9999,
+      taxInclusive: true,
+      taxRates: [{ rate: 25 }],
+      adjustments: [{ amountMinor: 1000, taxInclusive: true }],
+    },
     { id: "ordli_mug", title: "Mug", quantity: 2, unitPriceMinor: 5000, taxInclusive: true, taxRates: [{ rate: 25 }] },
   ],
   shipping: [{ id: "ordsm_express", name: "Express", amountMinor: 3900, taxInclusive: true, taxRates: [{ rate: 25 }] }],
@@ -44,7 +64,13 @@ describe("item refunds", () => {
 
   it("uses the same itemIds as the order's full line set, so AltaPay can match them to the capture", () => {
     const full = new Set(buildOrderLines(order).map((line) => line.itemId))
-    const p = plan({ items: [{ line_item_id: "ordli_coffee", quantity: 2 }, { line_item_id: "ordli_mug", quantity: 1 }], shipping: true })
+    const p = plan({
+      items: [
+        { line_item_id: "ordli_coffee", quantity: 2 },
+        { line_item_id: "ordli_mug", quantity: 1 },
+      ],
+      shipping: true,
+    })
     for (const line of p.lines) expect(full).toContain(line.itemId)
     expect(p.lines.find((l) => l.goodsType === "shipment")).toMatchObject({ itemId: "ordsm_express", quantity: 1 })
   })
@@ -59,14 +85,23 @@ describe("item refunds", () => {
     const plans = refundAll([
       { items: [{ line_item_id: "ordli_mug", quantity: 1 }] },
       { items: [{ line_item_id: "ordli_coffee", quantity: 2 }], shipping: true },
-      { items: [{ line_item_id: "ordli_coffee", quantity: 1 }, { line_item_id: "ordli_mug", quantity: 1 }] },
+      {
+        items: [
+          { line_item_id: "ordli_coffee", quantity: 1 },
+          { line_item_id: "ordli_mug", quantity: 1 },
+        ],
+      },
     ])
     expect(plans.reduce((sum, p) => sum + p.amountMinor, 0)).toBe(42897)
   })
 
   it("two items of 10.02 excl. 25 % VAT, captured 25.05: the refunds are 12.53 and 12.52, not 12.53 twice", () => {
     const two: OrderLineSource = { currency: "DKK", totalMinor: 2505, items: [{ id: "a", title: "A", quantity: 2, unitPriceMinor: 1002, taxRates: [{ rate: 25 }] }] }
-    const plans = refundAll([1, 2].map(() => ({ items: [{ line_item_id: "a", quantity: 1 }] })), 2505, two)
+    const plans = refundAll(
+      [1, 2].map(() => ({ items: [{ line_item_id: "a", quantity: 1 }] })),
+      2505,
+      two
+    )
     expect(plans.map((p) => p.amountMinor)).toEqual([1253, 1252])
   })
 
@@ -93,7 +128,17 @@ describe("item refunds", () => {
 
   it("the refund that leaves nothing refundable returns exactly what is left, after other refunds too", () => {
     // A goodwill refund of 33.33 through Medusa's own Refund button came first.
-    const first = plan({ items: [{ line_item_id: "ordli_coffee", quantity: 3 }, { line_item_id: "ordli_mug", quantity: 1 }] }, [], 42897, 3333)
+    const first = plan(
+      {
+        items: [
+          { line_item_id: "ordli_coffee", quantity: 3 },
+          { line_item_id: "ordli_mug", quantity: 1 },
+        ],
+      },
+      [],
+      42897,
+      3333
+    )
     const last = plan({ items: [{ line_item_id: "ordli_mug", quantity: 1 }], shipping: true }, [{ items: first.items }], 42897, 3333 + first.amountMinor)
     expect(3333 + first.amountMinor + last.amountMinor).toBe(42897)
     expect(orderLinesTotalMinor(last.lines)).toBe(last.amountMinor)
@@ -117,14 +162,30 @@ describe("item refunds", () => {
   })
 
   it("adds up repeated entries for one item before checking the quantity", () => {
-    expect(() => plan({ items: [{ line_item_id: "ordli_mug", quantity: 2 }, { line_item_id: "ordli_mug", quantity: 1 }] })).toThrow(/3 requested, but only 2 of 2/)
+    expect(() =>
+      plan({
+        items: [
+          { line_item_id: "ordli_mug", quantity: 2 },
+          { line_item_id: "ordli_mug", quantity: 1 },
+        ],
+      })
+    ).toThrow(/3 requested, but only 2 of 2/)
   })
 
   it("lists every problem at once: unknown items, bad quantities, shipping refunded before", () => {
     const previous = [{ items: [{ line_item_id: "ordsm_express", quantity: 1 }] }]
-    expect(() => plan({ items: [{ line_item_id: "ordli_nope", quantity: 1 }, { line_item_id: "ordli_mug", quantity: 0 }], shipping: true }, previous)).toThrow(
-      "Quantity for ordli_mug must be a whole number greater than zero. ordli_nope is not an item of this order. Shipping was already refunded."
-    )
+    expect(() =>
+      plan(
+        {
+          items: [
+            { line_item_id: "ordli_nope", quantity: 1 },
+            { line_item_id: "ordli_mug", quantity: 0 },
+          ],
+          shipping: true,
+        },
+        previous
+      )
+    ).toThrow("Quantity for ordli_mug must be a whole number greater than zero. ordli_nope is not an item of this order. Shipping was already refunded.")
     expect(() => plan({ items: [] })).toThrow(/Choose at least one item/)
   })
 
@@ -136,7 +197,16 @@ describe("item refunds", () => {
   })
 
   it("counts refunded quantities from every recorded refund", () => {
-    const counted = refundedQuantities([{ items: [{ line_item_id: "a", quantity: 1 }] }, {}, { items: [{ line_item_id: "a", quantity: 2 }, { line_item_id: "b", quantity: 1 }] }])
+    const counted = refundedQuantities([
+      { items: [{ line_item_id: "a", quantity: 1 }] },
+      {},
+      {
+        items: [
+          { line_item_id: "a", quantity: 2 },
+          { line_item_id: "b", quantity: 1 },
+        ],
+      },
+    ])
     expect(Object.fromEntries(counted)).toEqual({ a: 3, b: 1 })
   })
 
@@ -190,4 +260,3 @@ describe("item refunds", () => {
     )
   })
 })
-

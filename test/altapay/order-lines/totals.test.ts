@@ -24,8 +24,6 @@ describe("lineTotalMinor", () => {
   it("refuses lines it cannot total, naming the field", () => {
     expect(issuesOf(() => lineTotalMinor(line({ quantity: 0 })))[0].field).toBe("orderLine.quantity")
     expect(issuesOf(() => lineTotalMinor(line({ unitPriceMinor: 1.5 })))[0].field).toBe("orderLine.unitPriceMinor")
-    expect(issuesOf(() => orderLinesTotalMinor([line(), line({ taxAmountMinor: NaN })]))[0].field).toBe(
-      "orderLines.1.taxAmountMinor"
-    )
+    expect(issuesOf(() => orderLinesTotalMinor([line(), line({ taxAmountMinor: NaN })]))[0].field).toBe("orderLines.1.taxAmountMinor")
   })
 })

@@ -62,10 +62,7 @@ describe("wire encoders", () => {
 
   it("reads Checkout API lines back exactly", () => {
     expect(fromCheckoutOrderLines(toCheckoutOrderLines(lines, "DKK"), "DKK")).toEqual(lines)
-    const fromStrings = fromCheckoutOrderLines(
-      [{ description: "Te", itemId: "te", quantity: "2", unitPrice: "9.66", taxAmount: "4.83", taxPercent: "25", goodsType: null }],
-      "DKK"
-    )
+    const fromStrings = fromCheckoutOrderLines([{ description: "Te", itemId: "te", quantity: "2", unitPrice: "9.66", taxAmount: "4.83", taxPercent: "25", goodsType: null }], "DKK")
     expect(fromStrings).toEqual([{ description: "Te", itemId: "te", quantity: 2, unitPriceMinor: 966, taxAmountMinor: 483, taxPercent: 25 }])
   })
 
@@ -76,15 +73,17 @@ describe("wire encoders", () => {
 
   it("names every missing or malformed field of lines handed over", () => {
     const issues = issuesOf(() =>
-      fromCheckoutOrderLines([{ description: "A", quantity: 1, unitPrice: "abc", taxAmount: 0 }, { itemId: "b", description: "B", quantity: 1, unitPrice: 1, taxAmount: 0, goodsType: "food" }], "DKK")
+      fromCheckoutOrderLines(
+        [
+          { description: "A", quantity: 1, unitPrice: "abc", taxAmount: 0 },
+          { itemId: "b", description: "B", quantity: 1, unitPrice: 1, taxAmount: 0, goodsType: "food" },
+        ],
+        "DKK"
+      )
     )
-    expect(issues.map((i) => i.field)).toEqual(
-      expect.arrayContaining(["orderLines.0.itemId", "orderLines.0.unitPrice", "orderLines.1.goodsType"])
-    )
+    expect(issues.map((i) => i.field)).toEqual(expect.arrayContaining(["orderLines.0.itemId", "orderLines.0.unitPrice", "orderLines.1.goodsType"]))
     expect(issuesOf(() => fromCheckoutOrderLines({}, "DKK"))[0].field).toBe("orderLines")
-    expect(issuesOf(() => fromCheckoutOrderLines([{ description: "A", itemId: "a", quantity: 1, unitPrice: 1.005, taxAmount: 0 }], "DKK"))[0].field).toBe(
-      "orderLines.0.unitPrice"
-    )
+    expect(issuesOf(() => fromCheckoutOrderLines([{ description: "A", itemId: "a", quantity: 1, unitPrice: 1.005, taxAmount: 0 }], "DKK"))[0].field).toBe("orderLines.0.unitPrice")
   })
 
   it("round-trips gateway decimal text through decimalToMinor", () => {

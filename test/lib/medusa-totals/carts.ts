@@ -48,7 +48,14 @@ const price = (exponent: number) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: 1, max: 500_000 }).map((minor) => MathBN.convert(minor).shiftedBy(-exponent).toFixed()) },
     // Shops may keep one digit more than the currency has (Medusa stores 7.728 DKK).
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 5_000_000 }).map((tenths) => MathBN.convert(tenths).shiftedBy(-exponent - 1).toFixed()) }
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1, max: 5_000_000 }).map((tenths) =>
+        MathBN.convert(tenths)
+          .shiftedBy(-exponent - 1)
+          .toFixed()
+      ),
+    }
   )
 
 const taxLines = fc.array(fc.constantFrom(...RATES), { maxLength: 3 }).map((rates) => rates.map((rate, i) => ({ rate, code: `T${i}` })))
@@ -75,7 +82,12 @@ const cartArb = (currency: Currency) =>
       { minLength: 1, maxLength: 5 }
     ),
     shipping: fc.array(
-      fc.record({ amount: price(currency.exponent), is_tax_inclusive: fc.boolean(), tax_lines: taxLines, promo: fc.option(fc.record({ percent: fc.integer({ min: 1, max: 100 }), is_tax_inclusive: fc.boolean() }), { nil: undefined }) }),
+      fc.record({
+        amount: price(currency.exponent),
+        is_tax_inclusive: fc.boolean(),
+        tax_lines: taxLines,
+        promo: fc.option(fc.record({ percent: fc.integer({ min: 1, max: 100 }), is_tax_inclusive: fc.boolean() }), { nil: undefined }),
+      }),
       { maxLength: 2 }
     ),
     promotions: fc.array(promotion, { maxLength: 2 }),
@@ -89,7 +101,14 @@ type GeneratedCart = typeof cartArb extends (c: never) => fc.Arbitrary<infer T> 
 /** The cart Medusa would hold: promotions computed as Medusa's promotion module does, then totals. */
 function medusaCart(g: GeneratedCart, currency: Currency): any {
   const items = g.items.map((item, i) => ({ id: `item_${i}`, title: `Item ${i}`, variant_sku: `SKU-${i}`, ...item, adjustments: [] as any[] }))
-  const shipping_methods = g.shipping.map((method, i) => ({ id: `sm_${i}`, name: `Ship ${i}`, amount: method.amount, is_tax_inclusive: method.is_tax_inclusive, tax_lines: method.tax_lines, adjustments: [] as any[] }))
+  const shipping_methods = g.shipping.map((method, i) => ({
+    id: `sm_${i}`,
+    name: `Ship ${i}`,
+    amount: method.amount,
+    is_tax_inclusive: method.is_tax_inclusive,
+    tax_lines: method.tax_lines,
+    adjustments: [] as any[],
+  }))
   // Item subtotal and original_total before promotions, as the promotion module receives them.
   const plain = g.promotions.length ? items.map((it) => getLineItemTotals({ ...it, adjustments: [] } as any, { includeTax: it.is_tax_inclusive })) : []
   const base = items.map((it, i) => ({ id: it.id, quantity: it.quantity, subtotal: plain[i]?.subtotal, original_total: plain[i]?.original_total }))
@@ -118,7 +137,9 @@ function medusaCart(g: GeneratedCart, currency: Currency): any {
   }
   g.shipping.forEach((method, i) => {
     if (!method.promo) return
-    const subtotal = method.is_tax_inclusive ? MathBN.div(method.amount, MathBN.add(1, MathBN.div(MathBN.sum(...method.tax_lines.map((t) => t.rate)), 100))) : MathBN.convert(method.amount)
+    const subtotal = method.is_tax_inclusive
+      ? MathBN.div(method.amount, MathBN.add(1, MathBN.div(MathBN.sum(...method.tax_lines.map((t) => t.rate)), 100)))
+      : MathBN.convert(method.amount)
     shipping_methods[i].adjustments.push({ amount: stored(MathBN.mult(subtotal, method.promo.percent / 100)), is_tax_inclusive: method.promo.is_tax_inclusive })
   })
   const cart: any = JSON.parse(JSON.stringify({ id: "cart_1", currency_code: currency.code, items, shipping_methods, credit_lines: [] }))
@@ -136,7 +157,11 @@ function medusaCart(g: GeneratedCart, currency: Currency): any {
 
 const half = (value: unknown, currency: string) => toMinorUnits(value as number, currency)
 const exactText = (value: unknown) => MathBN.convert(value as number).toFixed()
-const floorMinor = (value: unknown, exponent: number) => MathBN.convert(value as number).shiftedBy(exponent).integerValue(3).toNumber()
+const floorMinor = (value: unknown, exponent: number) =>
+  MathBN.convert(value as number)
+    .shiftedBy(exponent)
+    .integerValue(3)
+    .toNumber()
 
 interface Stats {
   carts: number

@@ -109,7 +109,9 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
     ],
     filters: { id: orderId },
   })
-  const order = orders[0] as (OrderForLines & { status?: string; customer_id?: string | null; summary?: { pending_difference?: Amount } | null; payment_collections?: Array<CollectionRow | null> | null }) | undefined
+  const order = orders[0] as
+    | (OrderForLines & { status?: string; customer_id?: string | null; summary?: { pending_difference?: Amount } | null; payment_collections?: Array<CollectionRow | null> | null })
+    | undefined
   if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found.`)
   const name = order.display_id ? `#${order.display_id}` : order.id
   if (order.status === "canceled") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is canceled: it takes no payment.`)
@@ -141,8 +143,19 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
     },
   })
   const altapaySessionId = (created.data as { altapay_session_id?: unknown } | undefined)?.altapay_session_id
-  if (typeof altapaySessionId !== "string") throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The AltaPay provider created a payment session without an AltaPay session id.")
-  return linkSession({ id: created.id, provider_id: created.provider_id, status: created.status, amount: created.amount as Amount, currency_code: created.currency_code, payment_collection_id: collection.id }, altapaySessionId)
+  if (typeof altapaySessionId !== "string")
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The AltaPay provider created a payment session without an AltaPay session id.")
+  return linkSession(
+    {
+      id: created.id,
+      provider_id: created.provider_id,
+      status: created.status,
+      amount: created.amount as Amount,
+      currency_code: created.currency_code,
+      payment_collection_id: collection.id,
+    },
+    altapaySessionId
+  )
 }
 
 /** The whole order's lines when the link pays the whole order, else one line for the amount due. */

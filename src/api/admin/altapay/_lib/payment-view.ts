@@ -142,14 +142,29 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
       },
       fraud: { score: tx?.fraudRiskScore ?? null, explanation: tx?.fraudExplanation ?? null },
       payment_nature: tx?.paymentNature ?? null,
-      reconciliation_identifiers: (tx?.reconciliationIdentifiers ?? []).map((r) => ({ id: r.id, type: r.type, amount: fromGateway(r.amount), date: r.date?.toISOString() ?? null })),
+      reconciliation_identifiers: (tx?.reconciliationIdentifiers ?? []).map((r) => ({
+        id: r.id,
+        type: r.type,
+        amount: fromGateway(r.amount),
+        date: r.date?.toISOString() ?? null,
+      })),
       created_at: tx?.createdDate?.toISOString() ?? null,
       updated_at: tx?.updatedDate?.toISOString() ?? null,
     },
     refunds,
     open_refunds: refunds.filter((r) => r.open).length,
     unsettled_captures: data.captures.flatMap((c) =>
-      c.status ? [{ reconciliation_identifier: c.reconciliation_identifier, amount: money(c.amount_minor), status: c.status, failure_reason: c.failure_reason ?? null, created_at: c.created_at }] : []
+      c.status
+        ? [
+            {
+              reconciliation_identifier: c.reconciliation_identifier,
+              amount: money(c.amount_minor),
+              status: c.status,
+              failure_reason: c.failure_reason ?? null,
+              created_at: c.created_at,
+            },
+          ]
+        : []
     ),
     reconciled: data.reconciled ?? null,
     refundable: {

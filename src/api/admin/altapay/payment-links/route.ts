@@ -24,7 +24,12 @@ const AdminCreateAltaPayPaymentLink = z
     /** The AltaPay registration (pp_altapay_<id>) to pay with; needed when the store has several. */
     provider_id: z.string().min(1).optional(),
     /** How long the link can be paid, in seconds: 5 minutes to 30 days (default 1 day). */
-    validity_seconds: z.number().int().min(300).max(30 * DAY).default(DAY),
+    validity_seconds: z
+      .number()
+      .int()
+      .min(300)
+      .max(30 * DAY)
+      .default(DAY),
   })
   .strict()
   .refine((body) => !!body.cart_id !== !!body.order_id, { message: "give either cart_id or order_id", path: ["cart_id"] })

@@ -32,10 +32,7 @@ export interface StoreAltaPaySessionResponse {
   }
 }
 
-export const POST = async (
-  req: MedusaStoreRequest<StoreCreateAltaPaySessionType>,
-  res: MedusaResponse<StoreAltaPaySessionResponse | UpstreamFailure>
-) => {
+export const POST = async (req: MedusaStoreRequest<StoreCreateAltaPaySessionType>, res: MedusaResponse<StoreAltaPaySessionResponse | UpstreamFailure>) => {
   const { options, client, providerId } = altapayFromConfig(req.scope, req.validatedBody?.provider_id)
   const actor = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id || undefined : undefined
 

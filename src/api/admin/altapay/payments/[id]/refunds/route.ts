@@ -22,7 +22,10 @@ import { refundAltaPayItemsWorkflow } from "../../../../../../workflows/refund-a
 
 const AdminAltaPayItemRefund = z
   .object({
-    items: z.array(z.object({ line_item_id: z.string().min(1), quantity: z.number().int().positive() }).strict()).max(500).default([]),
+    items: z
+      .array(z.object({ line_item_id: z.string().min(1), quantity: z.number().int().positive() }).strict())
+      .max(500)
+      .default([]),
     /** Also refund the order's shipping (each shipping method once). */
     shipping: z.boolean().optional(),
     note: z.string().trim().max(1000).optional(),
@@ -53,7 +56,13 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
       input: {
         payment_id: paymentId,
         amount: minorToDecimal(plan.amountMinor, payment.currency_code),
-        pending_refund: { amount_minor: plan.amountMinor, order_lines: plan.lines, items: plan.items, ...(body.note ? { note: body.note } : {}), requested_at: new Date().toISOString() },
+        pending_refund: {
+          amount_minor: plan.amountMinor,
+          order_lines: plan.lines,
+          items: plan.items,
+          ...(body.note ? { note: body.note } : {}),
+          requested_at: new Date().toISOString(),
+        },
         note: body.note,
         created_by: req.auth_context?.actor_id,
       },
@@ -77,7 +86,10 @@ function planOrRefuse(order: OrderForLines, plan: () => ItemRefundPlan): ItemRef
     // a 400 that names the order's field, not Medusa's "An unknown error occurred".
     if (error instanceof AltaPayValidationError) {
       const fields = [...new Set(error.issues.map((i) => orderField(order, i.field)))]
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Order ${order.id} cannot be refunded by item: ${fields.join(", ")} ${error.issues.length === 1 ? error.issues[0].message : "are not usable"}.`)
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Order ${order.id} cannot be refunded by item: ${fields.join(", ")} ${error.issues.length === 1 ? error.issues[0].message : "are not usable"}.`
+      )
     }
     throw error
   }
@@ -90,7 +102,10 @@ function orderField(order: OrderForLines, field: string): string {
   const [, list, index, rest] = match
   const entries = (list === "items" ? order.items : order.shipping_methods) ?? []
   const id = entries.filter(Boolean)[Number(index)]?.id ?? index
-  const inner = rest.replace(/^taxRates\.(\d+)\.rate$/, "tax_lines[$1].rate").replace(/^unitPriceMinor$/, "unit_price").replace(/^amountMinor$/, "amount")
+  const inner = rest
+    .replace(/^taxRates\.(\d+)\.rate$/, "tax_lines[$1].rate")
+    .replace(/^unitPriceMinor$/, "unit_price")
+    .replace(/^amountMinor$/, "amount")
   return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
 }
 
