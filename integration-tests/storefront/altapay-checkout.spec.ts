@@ -11,7 +11,7 @@ import Medusa from "@medusajs/js-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { decimalToMinor } from "../../src/altapay"
+import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../setup/store-app/altapay-store"
 import {
@@ -40,18 +40,8 @@ afterAll(() => {
   console.log(`[storefront] altapay-checkout.spec.ts: ${Date.now() - fileStart} ms`)
 })
 
-type SentLine = {
-  description: string
-  itemId: string
-  quantity: number
-  unitPrice: number
-  taxAmount: number
-  taxPercent: number
-  goodsType?: string
-  imageUrl?: string
-  productUrl?: string
-  discount?: number
-}
+/** A line as the sandbox received it (the wire shape the client writes). */
+type SentLine = CheckoutOrderLine
 
 const ledger = (operation: string) =>
   store
