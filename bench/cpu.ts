@@ -3,9 +3,12 @@
  * fast-xml-parser parse of the same XML), and building the lines of a 500-line cart.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
-import { buildOrderLines, parseGatewayResponse, type OrderLineSource } from "../src/altapay"
+import { buildOrderLines, parseGatewayResponse, proportionalAdjustmentLine, type OrderLineSource } from "../src/altapay"
+import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import { barePool, clientOf, createProvider, fixedId, providerOptions, recordWire, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
-import { interleaved, median, medianRatio, nowNs, nsToMs } from "./lib/timing"
+import type { RemoteSandbox } from "./lib/sandbox-process"
+import { interleaved, median, medianRatio, nowNs, nsToMs, throughput } from "./lib/timing"
 
 /** The client's parser settings (src/altapay/xml.ts), so the bare parse reads the XML the same way. */
 const REPEATED = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
@@ -83,5 +86,71 @@ export async function cpuRows(oneTransactionXml: string, log: (m: string) => voi
       status: ratio <= 1.5 ? "pass" : "miss",
     },
     { figure: `buildOrderLines, 500-line cart (${lineCount} lines out)`, measured: f(median(build.build)), target: "report", status: "info" },
+  ]
+}
+
+/** CPU µs this process spent per call of `op`, `count` calls at 64 in flight. */
+async function cpuPerCall(count: number, op: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage()
+  await throughput(count, 64, op)
+  const { user, system } = process.cpuUsage(before)
+  return (user + system) / count
+}
+
+/**
+ * The client's CPU per refund against the floor: a bare undici request with the same bytes plus
+ * fast-xml-parser's own parse of the same answer (what any client that reads the answer pays).
+ */
+export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPaymentData[], log: (m: string) => void): Promise<Row[]> {
+  const options = providerOptions(sandbox, "storefront")
+  const provider = createProvider(options)
+  const client = clientOf(options)
+  const pool = barePool(sandbox.url)
+  let turn = 0
+  const nextPayment = (): AltaPayPaymentData => payments[turn++ % payments.length]
+  const line = proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" })
+  const first = nextPayment()
+  const key0 = fixedId("ref")
+  const [refund] = await recordWire(() =>
+    client.gateway.refundCapturedReservation({ transactionId: first.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${key0}`, orderLines: line })
+  )
+  if (!refund?.path.endsWith("/refundCapturedReservation")) throw new Error("expected the client to send refundCapturedReservation")
+  let answer = ""
+  const variants: Record<string, () => Promise<unknown>> = {
+    client: () => {
+      const p = nextPayment()
+      return client.gateway.refundCapturedReservation({ transactionId: p.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`, orderLines: line })
+    },
+    bare: async () => {
+      answer = await sendBare(pool, substitute(refund, { [first.transaction_id!]: nextPayment().transaction_id!, [key0]: fixedId("ref") }))
+    },
+    provider: () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
+  }
+  const names = Object.keys(variants)
+  for (const name of names) await cpuPerCall(200, variants[name])
+  const ROUNDS = 7
+  const COUNT = 300
+  log(`cpu: refunds, ${ROUNDS} rounds x ${COUNT} calls at 64 in flight per variant (${names.join(", ")}); CPU of this process`)
+  const cpu = await interleaved(names, ROUNDS, (name) => cpuPerCall(COUNT, variants[name]))
+  await pool.close()
+  // The answer of a refund made half-way through (each refund adds a ReconciliationIdentifier).
+  perCall(200, () => bareParser.parse(answer)) // warm-up
+  const parseUs = median((await interleaved(["parse"], 7, async () => perCall(200, () => bareParser.parse(answer)))).parse)
+  const clientUs = median(cpu.client)
+  const bareUs = median(cpu.bare)
+  const ratio = clientUs / (bareUs + parseUs)
+  return [
+    {
+      figure: "CPU per refund: client refundCapturedReservation / (bare request + fast-xml-parser parse of the answer)",
+      measured: `${ratio.toFixed(2)}x (${Math.round(clientUs)} µs vs ${Math.round(bareUs)} + ${Math.round(parseUs)} µs; ${Math.round(answer.length / 1024)} KiB answer)`,
+      target: "<= 3x",
+      status: ratio <= 3 ? "pass" : "miss",
+    },
+    {
+      figure: "CPU per refund: provider refundPayment (look-up + refund)",
+      measured: `${Math.round(median(cpu.provider))} µs (${(median(cpu.provider) / bareUs).toFixed(1)}x one bare request)`,
+      target: "report",
+      status: "info",
+    },
   ]
 }

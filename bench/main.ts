@@ -6,17 +6,31 @@ import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { request } from "undici"
 import { naiveBaseline } from "./naive-baseline"
-import { cpuRows } from "./cpu"
+import { cpuRows, refundCpuRows } from "./cpu"
 import { capturedPayment, capturedPayments, clientOf, createProvider, fixedId, providerOptions } from "./lib/fixtures"
 import { NOTES } from "./lib/notes"
 import { consoleTable, machine, markdownTable, type Section } from "./lib/report"
 import { PASSWORD, RemoteSandbox, USER } from "./lib/sandbox-process"
+import { LATENCIES_MS, latencyRows } from "./latency"
 import { memory } from "./memory"
+import { profileNote, profileRefunds } from "./profile"
 import { refundOverhead, sessionOverhead } from "./overhead"
 import { roundTrips } from "./round-trips"
 import { nowNs, nsToMs } from "./lib/timing"
 
 const PAYMENTS = 600
+
+/** `npm run bench -- --only=profile,latency` runs some steps (and leaves results.md alone). */
+const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency"] as const
+type Step = (typeof STEPS)[number]
+function selectedSteps(): Set<Step> {
+  const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
+  if (!only) return new Set(STEPS)
+  const names = only.split(",").map((s) => s.trim())
+  const unknown = names.filter((n) => !(STEPS as readonly string[]).includes(n))
+  if (unknown.length) throw new Error(`unknown bench step(s) ${unknown.join(", ")}; steps: ${STEPS.join(", ")}`)
+  return new Set(names as Step[])
+}
 
 export async function main(): Promise<void> {
   const started = nowNs()
@@ -24,26 +38,32 @@ export async function main(): Promise<void> {
   const host = machine()
   for (const line of host) log(line)
 
+  const steps = selectedSteps()
   const sandbox = await RemoteSandbox.start()
   log(`sandbox process at ${sandbox.url}`)
   const sections: Section[] = []
+  const notes: string[] = []
   try {
-    log("round trips per operation (sandbox ledger)")
-    sections.push({ title: "Round trips to AltaPay per Medusa operation (sandbox ledger)", rows: await roundTrips(sandbox) })
+    if (steps.has("round-trips")) {
+      log("round trips per operation (sandbox ledger)")
+      sections.push({ title: "Round trips to AltaPay per Medusa operation (sandbox ledger)", rows: await roundTrips(sandbox) })
+    }
 
-    log("session creation overhead")
-    const session = await sessionOverhead(sandbox, log)
-    log("naive baseline")
-    const naive = await naiveBaseline(sandbox, session.template, log)
-
-    log(`creating ${PAYMENTS} captured payments (449 DKK each) to refund 1 DKK at a time`)
     const provider = createProvider(providerOptions(sandbox, "storefront"))
-    const payments = await capturedPayments(PAYMENTS, 32, provider, sandbox)
-    await sandbox.clearLedger()
-    log("refund overhead")
-    const refunds = await refundOverhead(sandbox, log, payments)
-    sections.push({ title: "Overhead over a bare undici request with the same bytes (keep-alive Pool, pre-issued token / same Basic header)", rows: [...session.rows, ...refunds] })
-    sections.push({ title: "Against a naive integration", rows: naive })
+    if (steps.has("overhead")) {
+      log("session creation overhead")
+      const session = await sessionOverhead(sandbox, log)
+      log("naive baseline")
+      const naive = await naiveBaseline(sandbox, session.template, log)
+
+      log(`creating ${PAYMENTS} captured payments (449 DKK each) to refund 1 DKK at a time`)
+      const payments = await capturedPayments(PAYMENTS, 32, provider, sandbox)
+      await sandbox.clearLedger()
+      log("refund overhead")
+      const refunds = await refundOverhead(sandbox, log, payments)
+      sections.push({ title: "Overhead over a bare undici request with the same bytes (keep-alive Pool, pre-issued token / same Basic header)", rows: [...session.rows, ...refunds] })
+      sections.push({ title: "Against a naive integration", rows: naive })
+    }
 
     // A payment with one capture and one refund, as AltaPay lists it.
     const one = await capturedPayment(provider, sandbox)
@@ -52,11 +72,33 @@ export async function main(): Promise<void> {
       headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}` },
     })
     const oneTransaction = await res.body.text()
-    sections.push({ title: "CPU", rows: await cpuRows(oneTransaction, log) })
+    if (steps.has("cpu")) sections.push({ title: "CPU", rows: await cpuRows(oneTransaction, log) })
 
-    const total = Number(process.env.BENCH_MEMORY_OPS ?? 100_000)
-    log(`memory: ${total.toLocaleString("en")} operations`)
-    sections.push({ title: "Memory", rows: await memory(clientOf(providerOptions(sandbox, "storefront")), oneTransaction, log, total) })
+    if (steps.has("refund-cpu")) {
+      log("refund CPU: 600 captured payments")
+      const payments = await capturedPayments(PAYMENTS, 32, provider, sandbox)
+      sections.push({ title: "CPU per refund against a bare request", rows: await refundCpuRows(sandbox, payments, log) })
+      await sandbox.clearLedger()
+    }
+
+    if (steps.has("profile")) {
+      const payments = await capturedPayments(200, 32, provider, sandbox)
+      const profile = await profileRefunds(sandbox.url, payments, log)
+      sections.push({ title: "Where a refund's CPU goes (node --cpu-prof)", rows: profile.rows })
+      notes.push(profileNote(profile))
+      await sandbox.clearLedger()
+    }
+
+    if (steps.has("latency")) {
+      log(`latency: AltaPay ${LATENCIES_MS.join(" and ")} ms away (the sandbox's latency fault)`)
+      sections.push({ title: "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints", rows: await latencyRows(sandbox, log) })
+    }
+
+    if (steps.has("memory")) {
+      const total = Number(process.env.BENCH_MEMORY_OPS ?? 100_000)
+      log(`memory: ${total.toLocaleString("en")} operations`)
+      sections.push({ title: "Memory", rows: await memory(clientOf(providerOptions(sandbox, "storefront")), oneTransaction, log, total) })
+    }
   } finally {
     await sandbox.close()
   }
@@ -79,7 +121,13 @@ export async function main(): Promise<void> {
     "",
     markdownTable(sections),
     NOTES,
+    ...notes,
   ].join("\n")
+  if (steps.size < STEPS.length) {
+    log(`some steps only: bench/results.md left as it was (${seconds.toFixed(0)} s in all)`)
+    for (const note of notes) console.log(note)
+    return
+  }
   writeFileSync(path.join(__dirname, "results.md"), markdown)
   log(`wrote bench/results.md (${seconds.toFixed(0)} s in all)`)
 }
