@@ -16,12 +16,13 @@ import { memory } from "./memory"
 import { profileNote, profileRefunds } from "./profile"
 import { refundOverhead, sessionOverhead } from "./overhead"
 import { roundTrips } from "./round-trips"
+import { storeBench } from "./store"
 import { nowNs, nsToMs } from "./lib/timing"
 
 const PAYMENTS = 600
 
 /** `npm run bench -- --only=profile,latency` runs some steps (and leaves results.md alone). */
-const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency"] as const
+const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency", "store"] as const
 type Step = (typeof STEPS)[number]
 function selectedSteps(): Set<Step> {
   const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
@@ -92,6 +93,13 @@ export async function main(): Promise<void> {
     if (steps.has("latency")) {
       log(`latency: AltaPay ${LATENCIES_MS.join(" and ")} ms away (the sandbox's latency fault)`)
       sections.push({ title: "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints", rows: await latencyRows(sandbox, log) })
+    }
+
+    if (steps.has("store")) {
+      log("store: Medusa on embedded Postgres, checkouts through its routes")
+      const store = await storeBench(sandbox, log)
+      sections.push({ title: "A whole checkout in a Medusa store (embedded Postgres, Medusa's routes)", rows: store.rows })
+      sections.push({ title: "Memory of a long run of whole-store checkouts", rows: store.memory })
     }
 
     if (steps.has("memory")) {
