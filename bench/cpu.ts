@@ -4,23 +4,22 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { buildOrderLines, parseGatewayResponse, proportionalAdjustmentLine, type OrderLineSource } from "../src/altapay"
+import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
 import { barePool, clientOf, createProvider, fixedId, providerOptions, recordWire, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
-import { interleaved, median, medianRatio, nowNs, nsToMs, throughput } from "./lib/timing"
+import { interleaved, median, medianRatio, throughput } from "./lib/timing"
 
-/** The client's parser settings (src/altapay/xml.ts), so the bare parse reads the XML the same way. */
-const REPEATED = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
-const bareParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (_name, jPath) => typeof jPath === "string" && REPEATED.some((p) => jPath.endsWith(p)),
-})
+/** The client's parser settings, so the bare parse reads the XML the same way (minus character references). */
+const bareParser = new XMLParser(parserOptions)
+
+/**
+ * The client's parser as it was before it stopped asking for path strings (`jPath: true`: the
+ * parser builds the dotted path of every element, text and attribute), for the before/after row.
+ */
+const REPEATED_PATHS = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
+const pathStringParser = new XMLParser({ ...parserOptions, jPath: true, isArray: (_name, jPath) => typeof jPath === "string" && REPEATED_PATHS.some((p) => jPath.endsWith(p)) })
 
 /** A payments answer with `count` copies of a real sandbox Transaction, each with its own id. */
 export function manyTransactions(oneTransactionXml: string, count: number): string {
@@ -31,11 +30,12 @@ export function manyTransactions(oneTransactionXml: string, count: number): stri
   return oneTransactionXml.replace(match[0], copies.join(""))
 }
 
-/** Mean µs per call over `count` calls. */
+/** Mean CPU µs per call over `count` calls (CPU, not wall: the machine is shared). */
 function perCall(count: number, fn: () => unknown): number {
-  const t0 = nowNs()
+  const before = process.cpuUsage()
   for (let i = 0; i < count; i++) fn()
-  return (nsToMs(nowNs() - t0) * 1000) / count
+  const { user, system } = process.cpuUsage(before)
+  return (user + system) / count
 }
 
 export function cart(lines: number): OrderLineSource {
@@ -134,8 +134,12 @@ export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPay
   const cpu = await interleaved(names, ROUNDS, (name) => cpuPerCall(COUNT, variants[name]))
   await pool.close()
   // The answer of a refund made half-way through (each refund adds a ReconciliationIdentifier).
-  perCall(200, () => bareParser.parse(answer)) // warm-up
-  const parseUs = median((await interleaved(["parse"], 7, async () => perCall(200, () => bareParser.parse(answer)))).parse)
+  const parsers = { now: () => bareParser.parse(answer), before: () => pathStringParser.parse(answer) }
+  for (const parse of Object.values(parsers)) perCall(200, parse) // warm-up
+  log("cpu: the refund answer parsed with and without path strings, 9 rounds x 300 parses")
+  const parses = await interleaved(["now", "before"] as const, 9, async (name) => perCall(300, parsers[name]))
+  const parseUs = median(parses.now)
+  const parseGain = medianRatio(parses.before, parses.now)
   const clientUs = median(cpu.client)
   const bareUs = median(cpu.bare)
   const ratio = clientUs / (bareUs + parseUs)
@@ -145,6 +149,12 @@ export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPay
       measured: `${ratio.toFixed(2)}x (${Math.round(clientUs)} µs vs ${Math.round(bareUs)} + ${Math.round(parseUs)} µs; ${Math.round(answer.length / 1024)} KiB answer)`,
       target: "<= 3x",
       status: ratio <= 3 ? "pass" : "miss",
+    },
+    {
+      figure: "before/after: fast-xml-parser on the refund answer with path strings (jPath: true, before) / without (the client now)",
+      measured: `${parseGain.toFixed(2)}x (${Math.round(median(parses.before))} µs vs ${Math.round(parseUs)} µs per parse)`,
+      target: "> 1",
+      status: parseGain > 1 ? "pass" : "miss",
     },
     {
       figure: "CPU per refund: provider refundPayment (look-up + refund)",
