@@ -13,9 +13,9 @@ import { concurrentLatencies, interleaved, percentile, type Op } from "./lib/tim
 export const LATENCIES_MS = [30, 80] as const
 const CONCURRENCIES = [1, 64] as const
 /** Rounds per (latency, concurrency, operation); each round runs provider and bare, in turn. */
-const ROUNDS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 5, 64: 4 }
+const ROUNDS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 6, 64: 4 }
 /** Calls per variant per round. */
-const CALLS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 20, 64: 192 }
+const CALLS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 25, 64: 192 }
 const TARGET_P50 = 1.05
 const TARGET_P99 = 1.1
 
