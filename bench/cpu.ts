@@ -3,10 +3,10 @@
  * fast-xml-parser parse of the same XML), and building the lines of a 500-line cart.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
-import { buildOrderLines, parseGatewayResponse, proportionalAdjustmentLine, type OrderLineSource } from "../src/altapay"
+import { buildOrderLines, parseGatewayResponse, type OrderLineSource } from "../src/altapay"
 import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
-import { barePool, clientOf, createProvider, fixedId, providerOptions, recordWire, sendBare, substitute } from "./lib/fixtures"
+import { fixedId, recordWire, refundRig, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { interleaved, median, medianRatio, throughput } from "./lib/timing"
@@ -102,13 +102,7 @@ async function cpuPerCall(count: number, op: () => Promise<unknown>): Promise<nu
  * fast-xml-parser's own parse of the same answer (what any client that reads the answer pays).
  */
 export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPaymentData[], log: (m: string) => void): Promise<Row[]> {
-  const options = providerOptions(sandbox, "storefront")
-  const provider = createProvider(options)
-  const client = clientOf(options)
-  const pool = barePool(sandbox.url)
-  let turn = 0
-  const nextPayment = (): AltaPayPaymentData => payments[turn++ % payments.length]
-  const line = proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" })
+  const { provider, client, pool, nextPayment, line } = refundRig(sandbox, payments)
   const first = nextPayment()
   const key0 = fixedId("ref")
   const [refund] = await recordWire(() =>

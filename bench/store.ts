@@ -9,6 +9,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Sandbox } from "../src/sandbox"
 import type { Api, SeededStore } from "../integration-tests/setup/store"
 import type { Row } from "./lib/report"
+import { heapAfterGc } from "./memory"
 import { PASSWORD, USER, type LedgerLine, type RemoteSandbox } from "./lib/sandbox-process"
 import { TestHooks } from "./lib/test-hooks"
 import { interleaved, median, nowNs, nsToMs } from "./lib/timing"
@@ -196,13 +197,6 @@ function ratioRows(runs: Record<Variant, Checkout[]>): Row[] {
 }
 
 const MB = 1024 * 1024
-function heapAfterGc(): number {
-  const gc = (globalThis as { gc?: () => void }).gc
-  if (!gc) throw new Error("run with --expose-gc (bench/run.js does this)")
-  gc()
-  gc()
-  return process.memoryUsage().heapUsed
-}
 
 /**
  * Heap after GC every `every` checkouts through a run of AltaPay checkouts (0 ms) at `concurrency`
