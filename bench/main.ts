@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: the provider against the local sandbox (in its own process), every figure a
- * ratio measured in this run. Prints progress and a table, and writes bench/results.md.
+ * `npm run bench`: the provider against the local sandbox (in its own process), with AltaPay 30
+ * and 80 ms away, and a whole Medusa store; every figure a ratio measured in this run. Prints
+ * progress and the tables (targets, met or missed), and writes bench/results.md.
  */
 import { writeFileSync } from "node:fs"
 import path from "node:path"

@@ -2,7 +2,8 @@
 /**
  * `npm run bench`: compiles the TypeScript in bench/ and src/ on the fly with @swc/core (no build
  * step) and runs bench/main.ts. Re-executes node with --expose-gc when global.gc is missing, since
- * the memory figure needs a real garbage collection. `--sandbox-child` runs the sandbox process.
+ * the memory figure needs a real garbage collection. `--sandbox-child` runs the sandbox process;
+ * `--profile-child` the refunds bench/profile.ts profiles under `node --cpu-prof`.
  */
 "use strict"
 const { spawnSync } = require("node:child_process")
