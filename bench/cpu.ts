@@ -4,20 +4,22 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { buildOrderLines, parseGatewayResponse, type OrderLineSource } from "../src/altapay"
+import { parserOptions } from "../src/altapay/xml"
+import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import { fixedId, recordWire, refundRig, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
-import { interleaved, median, medianRatio, nowNs, nsToMs } from "./lib/timing"
+import type { RemoteSandbox } from "./lib/sandbox-process"
+import { interleaved, median, medianRatio, throughput } from "./lib/timing"
 
-/** The client's parser settings (src/altapay/xml.ts), so the bare parse reads the XML the same way. */
-const REPEATED = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
-const bareParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (_name, jPath) => typeof jPath === "string" && REPEATED.some((p) => jPath.endsWith(p)),
-})
+/** The client's parser settings, so the bare parse reads the XML the same way (minus character references). */
+const bareParser = new XMLParser(parserOptions)
+
+/**
+ * The client's parser as it was before it stopped asking for path strings (`jPath: true`: the
+ * parser builds the dotted path of every element, text and attribute), for the before/after row.
+ */
+const REPEATED_PATHS = [".Transactions.Transaction", ".PaymentInfos.PaymentInfo", ".ReconciliationIdentifiers.ReconciliationIdentifier"]
+const pathStringParser = new XMLParser({ ...parserOptions, jPath: true, isArray: (_name, jPath) => typeof jPath === "string" && REPEATED_PATHS.some((p) => jPath.endsWith(p)) })
 
 /** A payments answer with `count` copies of a real sandbox Transaction, each with its own id. */
 export function manyTransactions(oneTransactionXml: string, count: number): string {
@@ -28,11 +30,12 @@ export function manyTransactions(oneTransactionXml: string, count: number): stri
   return oneTransactionXml.replace(match[0], copies.join(""))
 }
 
-/** Mean µs per call over `count` calls. */
+/** Mean CPU µs per call over `count` calls (CPU, not wall: the machine is shared). */
 function perCall(count: number, fn: () => unknown): number {
-  const t0 = nowNs()
+  const before = process.cpuUsage()
   for (let i = 0; i < count; i++) fn()
-  return (nsToMs(nowNs() - t0) * 1000) / count
+  const { user, system } = process.cpuUsage(before)
+  return (user + system) / count
 }
 
 export function cart(lines: number): OrderLineSource {
@@ -83,5 +86,75 @@ export async function cpuRows(oneTransactionXml: string, log: (m: string) => voi
       status: ratio <= 1.5 ? "pass" : "miss",
     },
     { figure: `buildOrderLines, 500-line cart (${lineCount} lines out)`, measured: f(median(build.build)), target: "report", status: "info" },
+  ]
+}
+
+/** CPU µs this process spent per call of `op`, `count` calls at 64 in flight. */
+async function cpuPerCall(count: number, op: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage()
+  await throughput(count, 64, op)
+  const { user, system } = process.cpuUsage(before)
+  return (user + system) / count
+}
+
+/**
+ * The client's CPU per refund against the floor: a bare undici request with the same bytes plus
+ * fast-xml-parser's own parse of the same answer (what any client that reads the answer pays).
+ */
+export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPaymentData[], log: (m: string) => void): Promise<Row[]> {
+  const { provider, client, pool, nextPayment, line } = refundRig(sandbox, payments)
+  const first = nextPayment()
+  const key0 = fixedId("ref")
+  const [refund] = await recordWire(() =>
+    client.gateway.refundCapturedReservation({ transactionId: first.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${key0}`, orderLines: line })
+  )
+  if (!refund?.path.endsWith("/refundCapturedReservation")) throw new Error("expected the client to send refundCapturedReservation")
+  let answer = ""
+  const variants: Record<string, () => Promise<unknown>> = {
+    client: () => {
+      const p = nextPayment()
+      return client.gateway.refundCapturedReservation({ transactionId: p.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`, orderLines: line })
+    },
+    bare: async () => {
+      answer = await sendBare(pool, substitute(refund, { [first.transaction_id!]: nextPayment().transaction_id!, [key0]: fixedId("ref") }))
+    },
+    provider: () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
+  }
+  const names = Object.keys(variants)
+  for (const name of names) await cpuPerCall(200, variants[name])
+  const ROUNDS = 7
+  const COUNT = 300
+  log(`cpu: refunds, ${ROUNDS} rounds x ${COUNT} calls at 64 in flight per variant (${names.join(", ")}); CPU of this process`)
+  const cpu = await interleaved(names, ROUNDS, (name) => cpuPerCall(COUNT, variants[name]))
+  await pool.close()
+  // The answer of a refund made half-way through (each refund adds a ReconciliationIdentifier).
+  const parsers = { now: () => bareParser.parse(answer), before: () => pathStringParser.parse(answer) }
+  for (const parse of Object.values(parsers)) perCall(200, parse) // warm-up
+  log("cpu: the refund answer parsed with and without path strings, 9 rounds x 300 parses")
+  const parses = await interleaved(["now", "before"] as const, 9, async (name) => perCall(300, parsers[name]))
+  const parseUs = median(parses.now)
+  const parseGain = medianRatio(parses.before, parses.now)
+  const clientUs = median(cpu.client)
+  const bareUs = median(cpu.bare)
+  const ratio = clientUs / (bareUs + parseUs)
+  return [
+    {
+      figure: "CPU per refund: client refundCapturedReservation / (bare request + fast-xml-parser parse of the answer)",
+      measured: `${ratio.toFixed(2)}x (${Math.round(clientUs)} µs vs ${Math.round(bareUs)} + ${Math.round(parseUs)} µs; ${Math.round(answer.length / 1024)} KiB answer)`,
+      target: "<= 3x",
+      status: ratio <= 3 ? "pass" : "miss",
+    },
+    {
+      figure: "before/after: fast-xml-parser on the refund answer with path strings (jPath: true, before) / without (the client now)",
+      measured: `${parseGain.toFixed(2)}x (${Math.round(median(parses.before))} µs vs ${Math.round(parseUs)} µs per parse)`,
+      target: "> 1",
+      status: parseGain > 1 ? "pass" : "miss",
+    },
+    {
+      figure: "CPU per refund: provider refundPayment (look-up + refund)",
+      measured: `${Math.round(median(cpu.provider))} µs (${(median(cpu.provider) / bareUs).toFixed(1)}x one bare request)`,
+      target: "report",
+      status: "info",
+    },
   ]
 }

@@ -13,7 +13,8 @@ import { nowNs, nsToMs } from "./lib/timing"
 
 const MB = 1024 * 1024
 
-function heapAfterGc(): number {
+/** Heap in use after two full garbage collections. */
+export function heapAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc
   if (!gc) throw new Error("run with --expose-gc (bench/run.js does this)")
   gc()

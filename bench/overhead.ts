@@ -3,9 +3,8 @@
  * bytes to the same sandbox, with a pre-issued token / the same Basic header, through a keep-alive
  * Pool: p50 and p99 of sequential calls, and throughput at 64 concurrent operations.
  */
-import { proportionalAdjustmentLine } from "../src/altapay"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
-import { barePool, CART_LINES, CART_TOTAL, clientOf, createProvider, fixedId, initiate, providerOptions, recordWire, sendBare, substitute, type WireRequest } from "./lib/fixtures"
+import { barePool, CART_LINES, CART_TOTAL, clientOf, createProvider, fixedId, initiate, providerOptions, recordWire, refundRig, sendBare, substitute, type WireRequest } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { interleaved, median, medianRatio, sequentialLatencies, summarise, throughput, type LatencySummary, type Op } from "./lib/timing"
@@ -128,15 +127,7 @@ export async function sessionOverhead(sandbox: RemoteSandbox, log: (m: string) =
 }
 
 export async function refundOverhead(sandbox: RemoteSandbox, log: (m: string) => void, payments: AltaPayPaymentData[]): Promise<Row[]> {
-  const options = providerOptions(sandbox, "storefront")
-  const provider = createProvider(options)
-  const client = clientOf(options)
-  const pool = barePool(sandbox.url)
-
-  // Every variant takes the next payment in turn, so all see the same refund history sizes.
-  let turn = 0
-  const nextPayment = (): AltaPayPaymentData => payments[turn++ % payments.length]
-  const line = proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" })
+  const { provider, client, pool, nextPayment, line } = refundRig(sandbox, payments)
 
   const key0 = fixedId("ref")
   const first = nextPayment()

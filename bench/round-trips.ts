@@ -61,7 +61,7 @@ export async function roundTrips(sandbox: RemoteSandbox): Promise<Row[]> {
   )
 
   const lost = await capturedPayment(storefront, sandbox)
-  await sandbox.fault("refundCapturedReservation", "lost-answer")
+  await sandbox.fault({ route: "refundCapturedReservation", kind: "lost-answer" })
   row(
     "refund whose answer is lost (reconciled)",
     await counted(sandbox, () => storefront.refundPayment({ data: lost as never, amount: 1, context: { idempotency_key: fixedId("ref") } })),

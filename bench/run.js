@@ -2,7 +2,8 @@
 /**
  * `npm run bench`: compiles the TypeScript in bench/ and src/ on the fly with @swc/core (no build
  * step) and runs bench/main.ts. Re-executes node with --expose-gc when global.gc is missing, since
- * the memory figure needs a real garbage collection. `--sandbox-child` runs the sandbox process.
+ * the memory figure needs a real garbage collection. `--sandbox-child` runs the sandbox process;
+ * `--profile-child` the refunds bench/profile.ts profiles under `node --cpu-prof`.
  */
 "use strict"
 const { spawnSync } = require("node:child_process")
@@ -10,8 +11,9 @@ const fs = require("node:fs")
 const path = require("node:path")
 
 const child = process.argv.includes("--sandbox-child")
+const profileChild = process.argv.indexOf("--profile-child")
 
-if (!child && typeof global.gc !== "function") {
+if (!child && profileChild < 0 && typeof global.gc !== "function") {
   const result = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: "inherit" })
   process.exit(result.status ?? 1)
 }
@@ -36,6 +38,14 @@ require.extensions[".ts"] = function compileTypeScript(module, filename) {
 
 if (child) {
   require("./lib/sandbox-process.ts").runSandboxChild()
+} else if (profileChild >= 0) {
+  const [payments, url, window] = process.argv.slice(profileChild + 1)
+  require("./profile.ts")
+    .runProfileChild(payments, url, window)
+    .then(() => process.exit(0), (error) => {
+      console.error(error)
+      process.exit(1)
+    })
 } else {
   require("./main.ts")
     .main()

@@ -4,7 +4,7 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { Pool, type Dispatcher } from "undici"
-import type { AltaPayClient, OrderLine } from "../../src/altapay"
+import { proportionalAdjustmentLine, type AltaPayClient, type OrderLine } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import { parseAltaPayOptions, type AltaPayOptionsInput } from "../../src/lib/options"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data"
@@ -73,6 +73,20 @@ export async function capturedPayments(count: number, concurrency: number, provi
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   return out
+}
+
+/** What the refund figures share: a provider and its client, a bare Pool, the payments in turn, a 1 DKK refund line. */
+export function refundRig(sandbox: RemoteSandbox, payments: AltaPayPaymentData[]) {
+  const options = providerOptions(sandbox, "storefront")
+  // Every variant takes the next payment in turn, so all see the same refund history sizes.
+  let turn = 0
+  return {
+    provider: createProvider(options),
+    client: clientOf(options),
+    pool: barePool(sandbox.url),
+    nextPayment: (): AltaPayPaymentData => payments[turn++ % payments.length],
+    line: proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" }),
+  }
 }
 
 /** One request as undici's Pool.request received it from the client. */

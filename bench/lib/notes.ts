@@ -15,6 +15,81 @@ export const NOTES = `## Notes
   throughput rounds, divided by the operations. It explains the throughput ratios: with 2 cores shared
   by the client, the sandbox and other work, throughput follows total CPU per operation.
 
+### AltaPay 30 and 80 ms away (first table)
+
+- The sandbox process holds every request it answers for 30 (then 80) ms before handling it (its
+  \`latency\` fault, never used up), for the provider and for the bare request alike. The bare request
+  sends the provider's own bytes (recorded at undici's \`Pool.request\`, ids swapped) to the same
+  endpoints: \`POST /session\` for initiate, \`payments?shop_orderid=\` for authorize,
+  \`captureReservation\` for capture, and for refund the same two requests the provider makes (the
+  \`payments\` look-up, then \`refundCapturedReservation\`).
+- Each figure is 6 rounds x 25 calls per variant one at a time (150 samples each), or 4 rounds x 192
+  calls kept 64 in flight (768 samples each); provider and bare alternate round by round, and p50 and
+  p99 are taken over all the samples of a variant. A p99 over 150 samples is the second-slowest call,
+  so one descheduling of this process by other work on the machine can swing it either way: read the
+  one-in-flight p99 rows with that in mind.
+- One in flight, the provider adds its own CPU per call (the client's checks and parse, the provider's
+  mapping and sealed payment data; about 0.3-1.5 ms here, see the CPU rows) to a call of 30-160 ms.
+- 64 in flight, the client process is the bottleneck: Node runs the provider's JavaScript on one
+  thread, so 64 refunds at about 2.5-3 ms of CPU each (the "provider refundPayment" CPU row) need
+  160-190 ms of that thread, more than the 60 ms (30 ms away) or 160 ms (80 ms away) the two round trips
+  take; calls wait in the event loop's queue for their turn, and the queue, not AltaPay, sets their
+  latency. The bare request needs about 0.2 ms per request and never queues. The sandbox process
+  answers on the other core, which other work on the machine shares as well. What would move these
+  rows is less CPU per call in the provider, not in the network: the refund's look-up (a second
+  answer to parse), and the provider's own share in the profile below (zod on the payment data, the
+  HMAC-sealed payment data, locks), which live in \`src/providers\` and \`src/lib\`.
+
+### A whole checkout in a Medusa store (second table)
+
+- Medusa 2.21 boots from the integration tests' store app (\`integration-tests/setup/store-app\`) with
+  Medusa's own \`medusaIntegrationTestRunner\`, run outside jest by a small shim for its hooks
+  (\`bench/lib/test-hooks.ts\`), on embedded Postgres (\`integration-tests/setup/postgres.ts\`), seeded by
+  \`seedStore\` (Denmark, DKK, 25 % VAT, two products, a shipping option). In-memory cache, event bus,
+  workflow engine and locking, as the tests have them. The provider talks to the bench's sandbox
+  process, so AltaPay's own work is not in Medusa's process.
+- One checkout: \`POST /store/carts\` with items and addresses, \`POST .../shipping-methods\` (step
+  "cart"); the payment session (AltaPay: the plugin's \`POST /store/carts/:id/altapay-session\` through
+  the storefront helper, as a storefront does; manual: Medusa's \`POST /store/payment-collections\` and
+  \`.../payment-sessions\` with \`pp_system_default\`); \`POST /store/carts/:id/complete\`; the admin's
+  \`POST /admin/payments/:id/capture\` and \`POST /admin/payments/:id/refund\` (10 DKK). Only these
+  Medusa routes are timed. The shopper paying on AltaPay's page (payment methods, the payment, the
+  card form) happens between session and complete and is shown on its own row, untimed.
+- Each round makes one checkout per variant, in turn (15 rounds after 2 warm-up rounds); the ratio is
+  the median over rounds of the AltaPay checkout's time over the manual one's in the same round.
+- Where the rest goes, per step (medians in the table): the number of SQL statements Medusa ran (knex's
+  \`query\` event on the app's connection) is the same for both providers give or take a few, so the
+  cart is not loaded more often with AltaPay; the difference is the requests to AltaPay (session: the
+  session and the CUSTOMER token; complete: the authorize look-up; capture: one; refund: the look-up
+  and the refund) and the provider's CPU around each, and the per-payment lock the provider takes for
+  capture and refund (in-memory here; with Redis locking, one Redis round trip more each). At 30 ms
+  every request to AltaPay adds its 30 ms to the step, which the 30 ms row shows.
+
+### Optimisations kept, before and after
+
+| change | before | after | where measured |
+|---|---|---|---|
+| gateway XML parsed without path strings (\`jPath: false\` in \`src/altapay/xml.ts\`): fast-xml-parser built the dotted path of every element, text and attribute for its callbacks; the client needs a path only for the three repeated elements | see the "before/after" row in "CPU per refund" (path strings on) | the same row (path strings off) | one run, interleaved rounds, CPU time of the same refund answer |
+| (before this issue) \`XMLValidator.validate\` only on bodies that do not end with \`</APIResponse>\`; character-reference decoding only when a body has a reference | validate ≈ a third of a parse (the "XMLValidator.validate alone" figure) | not run on a well-formed answer | "parse payments answer" row |
+
+Looked at and not kept: fast-xml-parser with \`processEntities: false\` for bodies without \`&\` (no
+measurable difference once paths were off); validating refund and capture order lines once instead of
+twice (\`commonFields\` then \`toGatewayOrderLineFields\`): 2-3 % of a refund's CPU for three lines, inside
+this machine's noise. Every answer is still checked with zod (\`rootSchema\`, \`transactionSchema\`,
+the Checkout API's schemas) and read into typed records with exact amounts.
+
+### Memory of a long whole-store run
+
+The run makes AltaPay checkouts (0 ms) two at a time after the ratio rounds, for
+\`BENCH_STORE_MEMORY_SECONDS\` (600 by default) or \`BENCH_STORE_MEMORY_CHECKOUTS\` (10,000), and takes
+the heap after a full GC every 50 checkouts. 10,000 whole-store checkouts take hours on this 2-core
+machine (about one checkout per second with Medusa, Postgres and the sandbox sharing it), so the
+10,000 figure is extrapolated from the slope of the heap over the run and says so in the table. The
+heap holds Medusa, its in-memory modules (the test store keeps its cache, event bus and workflow
+engine in memory; a production store uses Redis for them), the provider and the bench. The plugin's
+own caches are bounded: \`IdempotencyCache\` (10,000 entries), one MERCHANT token, one client per API
+user and settings.
+
 ### Session creation: 1 round trip (storefront flow), 4 (redirect flow)
 
 With a warm MERCHANT token the storefront flow creates the session and nothing else. The redirect flow
@@ -67,7 +142,8 @@ of the same size as the whole round trip, so the ratios are large; against AltaP
   hundreds of identifiers (a real payment has a handful), which inflates the parse share here.
   Done since that profile: the validator now runs only on a body that does not end with
   \`</APIResponse>\` (to describe what is wrong with it), and character-reference decoding
-  (\`htmlEntities\`) only for bodies that contain a reference. What remains is one fast-xml-parser parse
+  (\`htmlEntities\`) only for bodies that contain a reference, and the parser no longer builds path strings
+  (\`jPath: false\`, see "Optimisations kept"). What remains is one fast-xml-parser parse
   per answer, the floor with this parser, and the refund's look-up (previous section), which doubles
   the XML read per refund on purpose.
 - **Session creation:** the client's CPU per session is about twice the bare request's (see the CPU
@@ -79,11 +155,16 @@ of the same size as the whole round trip, so the ratios are large; against AltaP
 
 ### CPU and memory
 
-- The parse figure compares \`parseGatewayResponse\` with fast-xml-parser configured as the client
-  configures it for a body without character references (attributes, no value parsing, repeated
+- The parse figure compares \`parseGatewayResponse\` with fast-xml-parser configured with the client's
+  exported \`parserOptions\` (a body without character references) (attributes, no value parsing, repeated
   elements as arrays). The difference is the zod check and the mapping to typed records with exact
   amounts and dates. The \`XMLValidator.validate\` time is shown for reference: the client no longer
   runs it on well-formed answers.
+- CPU figures are CPU time (\`process.cpuUsage()\`), not wall time: on a shared machine a tight loop's
+  wall time includes the time the process was not running.
+- "CPU per refund": the client's \`refundCapturedReservation\` against a bare request with the same
+  bytes plus fast-xml-parser's own parse (client settings) of the same answer, which is what any
+  client that reads AltaPay's answer pays; 7 rounds x 300 refunds at 64 in flight per variant.
 - The memory operation runs without the socket (100,000 sandbox round trips do not fit the time budget on
   this machine); the round trips themselves hold nothing once answered (the refund and token paths keep
   only bounded caches: \`IdempotencyCache\` max 10,000 entries, one MERCHANT token).

@@ -11,6 +11,14 @@ import type { FaultKind } from "../../src/sandbox/faults"
 export const USER = "bench-user"
 export const PASSWORD = "bench-password-0123456789"
 
+/** A fault as it crosses the process boundary (JSON: no RegExp, no Infinity). */
+export interface RemoteFault {
+  route?: string
+  kind: FaultKind
+  ms?: number
+  times?: number
+}
+
 /** What the parent learns from the ledger: operation names in order, with auth and effects. */
 export interface LedgerLine {
   operation: string
@@ -24,7 +32,7 @@ type Request =
   | { op: "ledger" }
   | { op: "clearLedger" }
   | { op: "simulatePayment"; sessionId: string }
-  | { op: "fault"; route: string; kind: FaultKind }
+  | { op: "fault"; spec: RemoteFault }
   | { op: "clearFaults" }
   | { op: "transaction"; transactionId: string }
   | { op: "cpu" }
@@ -49,7 +57,7 @@ export async function runSandboxChild(): Promise<void> {
       case "simulatePayment":
         return sandbox.simulatePayment(req.sessionId, { outcome: "authorize", callback: false })
       case "fault":
-        return sandbox.faults.add({ route: req.route, kind: req.kind })
+        return sandbox.faults.add(req.spec)
       case "clearFaults":
         return sandbox.faults.clear()
       case "transaction":
@@ -111,7 +119,7 @@ export class RemoteSandbox {
   ledger = (): Promise<LedgerLine[]> => this.call({ op: "ledger" })
   clearLedger = (): Promise<void> => this.call({ op: "clearLedger" })
   simulatePayment = (sessionId: string): Promise<{ transactionId?: string }> => this.call({ op: "simulatePayment", sessionId })
-  fault = (route: string, kind: FaultKind): Promise<void> => this.call({ op: "fault", route, kind })
+  fault = (spec: RemoteFault): Promise<void> => this.call({ op: "fault", spec })
   clearFaults = (): Promise<void> => this.call({ op: "clearFaults" })
   /** CPU time the sandbox process has used, µs. */
   cpuMicros = (): Promise<number> => this.call({ op: "cpu" })

@@ -46,6 +46,22 @@ export async function throughput(total: number, concurrency: number, op: Op): Pr
   return total / (nsToMs(nowNs() - t0) / 1000)
 }
 
+/** Latencies (ms) of `total` calls kept `concurrency` in flight (1: one after another). */
+export async function concurrentLatencies(total: number, concurrency: number, op: Op): Promise<number[]> {
+  const out: number[] = []
+  let started = 0
+  const worker = async (): Promise<void> => {
+    while (started < total) {
+      started++
+      const t0 = nowNs()
+      await op()
+      out.push(nsToMs(nowNs() - t0))
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker))
+  return out
+}
+
 /** Runs `round(variant)` for every variant, `rounds` times, rotating which variant goes first. */
 export async function interleaved<V extends string, R>(variants: readonly V[], rounds: number, round: (variant: V) => Promise<R>): Promise<Record<V, R[]>> {
   const results = Object.fromEntries(variants.map((v) => [v, [] as R[]])) as Record<V, R[]>

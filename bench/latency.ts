@@ -1,0 +1,194 @@
+/**
+ * The provider's cost where merchants feel it: AltaPay 30 ms and 80 ms away (the sandbox's latency
+ * fault on every request), provider against a bare undici request with the same bytes to the same
+ * endpoints, p50 and p99 per operation, one call at a time and 64 in flight.
+ */
+import type { AltaPayProviderService } from "../src/providers/altapay"
+import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import { barePool, capturedPayments, createProvider, fixedId, initiate, providerOptions, recordWire, sendBare, substitute, type WireRequest } from "./lib/fixtures"
+import type { Row } from "./lib/report"
+import type { RemoteSandbox } from "./lib/sandbox-process"
+import { concurrentLatencies, interleaved, percentile, type Op } from "./lib/timing"
+
+export const LATENCIES_MS = [30, 80] as const
+const CONCURRENCIES = [1, 64] as const
+/** Rounds per (latency, concurrency, operation); each round runs provider and bare, in turn. */
+const ROUNDS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 6, 64: 4 }
+/** Calls per variant per round. */
+const CALLS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 25, 64: 192 }
+const TARGET_P50 = 1.05
+const TARGET_P99 = 1.1
+
+type Operation = "initiate" | "authorize" | "capture" | "refund"
+const OPERATIONS: Operation[] = ["initiate", "authorize", "capture", "refund"]
+
+/** A variant builds its calls for one round (not timed), then returns them one by one. */
+type Variant = (count: number) => Op
+
+/** Authorized (paid, not captured) payments: one per capture call. */
+async function authorizedPayments(count: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData[]> {
+  const out: AltaPayPaymentData[] = []
+  let started = 0
+  const worker = async (): Promise<void> => {
+    while (started < count) {
+      started++
+      const data = await initiate(provider)
+      await sandbox.simulatePayment(data.altapay_session_id)
+      out.push((await provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })).data as unknown as AltaPayPaymentData)
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+  return out
+}
+
+/** The requests `job` sends, checked against the paths expected. */
+async function recorded(job: () => Promise<unknown>, paths: string[]): Promise<WireRequest[]> {
+  const wire = await recordWire(job)
+  if (wire.length !== paths.length || wire.some((r, i) => !r.path.includes(paths[i]))) {
+    throw new Error(`expected ${paths.join(" + ")}, the provider sent ${wire.map((r) => r.path.split("?")[0]).join(" + ")}`)
+  }
+  return wire
+}
+
+/** Takes items in turn from a list, for provider and bare alike. */
+function rotation<T>(items: T[]): () => T {
+  let i = 0
+  return () => {
+    if (items.length === 0) throw new Error("rotation of nothing")
+    return items[i++ % items.length]
+  }
+}
+
+/** Hands out each item once (captures need a payment never captured). */
+function supply<T>(items: T[], what: string): (count: number) => T[] {
+  let next = 0
+  return (count) => {
+    if (next + count > items.length) throw new Error(`latency bench: ran out of ${what} (${items.length} prepared)`)
+    const out = items.slice(next, next + count)
+    next += count
+    return out
+  }
+}
+
+/** Capture calls needed in all: every round of every latency and concurrency, both variants, plus warm-ups. */
+function capturesNeeded(): number {
+  const perLatency = CONCURRENCIES.reduce((sum, c) => sum + ROUNDS[c] * CALLS[c] * 2 + (c > 1 ? 2 * c : 0), 0)
+  return perLatency * LATENCIES_MS.length
+}
+
+async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderService, log: (m: string) => void): Promise<Record<Operation, Record<"provider" | "bare", Variant>>> {
+  const pool = barePool(sandbox.url)
+  await initiate(provider) // warm token
+
+  // initiate: POST /session
+  const sessionId = fixedId("payses")
+  const [session] = await recorded(() => initiate(provider, sessionId), ["/session"])
+
+  // authorize: GET payments?shop_orderid=..., read-only, so a few paid sessions serve every call.
+  log("latency: preparing paid sessions, authorized and captured payments at 0 ms")
+  const paid: AltaPayPaymentData[] = []
+  for (let i = 0; i < 64; i++) {
+    const data = await initiate(provider)
+    await sandbox.simulatePayment(data.altapay_session_id)
+    paid.push(data)
+  }
+  const authorize = (data: AltaPayPaymentData) => provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })
+  const [lookupByOrder] = await recorded(() => authorize(paid[0]), ["/payments?"])
+  const nextPaid = rotation(paid)
+
+  // capture: POST captureReservation of the whole reservation, so one authorized payment per call.
+  const needed = capturesNeeded() + 1
+  const authorized = await authorizedPayments(needed, provider, sandbox)
+  log(`latency: ${authorized.length} authorized payments ready`)
+  const takeAuthorized = supply(authorized, "authorized payments")
+  const capture = (data: AltaPayPaymentData, key: string) => provider.capturePayment({ data: data as never, context: { idempotency_key: key } })
+  const [firstCapture] = takeAuthorized(1)
+  const captureKey = fixedId("capt")
+  const [captureRequest] = await recorded(() => capture(firstCapture, captureKey), ["/captureReservation"])
+
+  // refund: payments look-up + refundCapturedReservation of 1 DKK, captured payments in turn.
+  const captured = await capturedPayments(400, 32, provider, sandbox)
+  const refund = (data: AltaPayPaymentData, key: string) => provider.refundPayment({ data: data as never, amount: 1, context: { idempotency_key: key } })
+  const refundKey = fixedId("ref")
+  const refundRequests = await recorded(() => refund(captured[0], refundKey), ["/payments?", "/refundCapturedReservation"])
+  const nextCaptured = rotation(captured)
+  await sandbox.clearLedger()
+
+  const bare = (requests: WireRequest[][]): Op => {
+    let i = 0
+    return async () => {
+      for (const request of requests[i++]) await sendBare(pool, request)
+    }
+  }
+  const each = <T>(count: number, make: () => T): T[] => Array.from({ length: count }, make)
+  return {
+    initiate: {
+      provider: () => () => initiate(provider),
+      bare: (count) => bare(each(count, () => [substitute(session, { [sessionId]: fixedId("payses") })])),
+    },
+    authorize: {
+      provider: () => () => authorize(nextPaid()),
+      bare: (count) => bare(each(count, () => [substitute(lookupByOrder, { [paid[0].order_id]: nextPaid().order_id })])),
+    },
+    capture: {
+      provider: (count) => {
+        const payments = takeAuthorized(count)
+        let i = 0
+        return () => capture(payments[i++], fixedId("capt"))
+      },
+      bare: (count) =>
+        bare(takeAuthorized(count).map((p) => [substitute(captureRequest, { [firstCapture.transaction_id!]: p.transaction_id!, [captureKey]: fixedId("capt") })])),
+    },
+    refund: {
+      provider: () => () => refund(nextCaptured(), fixedId("ref")),
+      bare: (count) =>
+        bare(
+          each(count, () => {
+            const p = nextCaptured()
+            const key = fixedId("ref")
+            return refundRequests.map((r) => substitute(r, { [captured[0].transaction_id!]: p.transaction_id!, [refundKey]: key }))
+          })
+        ),
+    },
+  }
+}
+
+const ms = (v: number): string => `${v.toFixed(1)} ms`
+
+export async function latencyRows(sandbox: RemoteSandbox, log: (m: string) => void): Promise<Row[]> {
+  const provider = createProvider(providerOptions(sandbox, "storefront"))
+  const variants = await variantsFor(sandbox, provider, log)
+  const rows: Row[] = []
+  try {
+    for (const latency of LATENCIES_MS) {
+      // Every request the sandbox answers waits this long first (the fault never runs out).
+      await sandbox.clearFaults()
+      await sandbox.fault({ kind: "latency", ms: latency, times: Number.MAX_SAFE_INTEGER })
+      for (const concurrency of CONCURRENCIES) {
+        for (const operation of OPERATIONS) {
+          const v = variants[operation]
+          if (concurrency > 1) for (const name of ["provider", "bare"] as const) await concurrentLatencies(concurrency, concurrency, v[name](concurrency))
+          log(`latency ${latency} ms, ${concurrency} in flight, ${operation}: ${ROUNDS[concurrency]} rounds x ${CALLS[concurrency]} calls per variant`)
+          const samples = await interleaved(["provider", "bare"] as const, ROUNDS[concurrency], (name) => concurrentLatencies(CALLS[concurrency], concurrency, v[name](CALLS[concurrency])))
+          const all = { provider: samples.provider.flat(), bare: samples.bare.flat() }
+          const what = `${operation}, AltaPay ${latency} ms away, ${concurrency} in flight`
+          for (const [p, target] of [[50, TARGET_P50], [99, TARGET_P99]] as const) {
+            const a = percentile(all.provider, p)
+            const b = percentile(all.bare, p)
+            const ratio = a / b
+            rows.push({
+              figure: `${what}: p${p} provider / bare`,
+              measured: `${ratio.toFixed(3)} (${ms(a)} vs ${ms(b)})`,
+              target: `<= ${target}`,
+              status: ratio <= target ? "pass" : "miss",
+            })
+          }
+        }
+      }
+    }
+  } finally {
+    await sandbox.clearFaults()
+    await sandbox.clearLedger()
+  }
+  return rows
+}
