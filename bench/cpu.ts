@@ -106,14 +106,26 @@ export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPay
   const first = nextPayment()
   const key0 = fixedId("ref")
   const [refund] = await recordWire(() =>
-    client.gateway.refundCapturedReservation({ transactionId: first.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${key0}`, orderLines: line })
+    client.gateway.refundCapturedReservation({
+      transactionId: first.transaction_id!,
+      amountMinor: 100,
+      currency: "DKK",
+      reconciliationIdentifier: `medusa-refund-${key0}`,
+      orderLines: line,
+    })
   )
   if (!refund?.path.endsWith("/refundCapturedReservation")) throw new Error("expected the client to send refundCapturedReservation")
   let answer = ""
   const variants: Record<string, () => Promise<unknown>> = {
     client: () => {
       const p = nextPayment()
-      return client.gateway.refundCapturedReservation({ transactionId: p.transaction_id!, amountMinor: 100, currency: "DKK", reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`, orderLines: line })
+      return client.gateway.refundCapturedReservation({
+        transactionId: p.transaction_id!,
+        amountMinor: 100,
+        currency: "DKK",
+        reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`,
+        orderLines: line,
+      })
     },
     bare: async () => {
       answer = await sendBare(pool, substitute(refund, { [first.transaction_id!]: nextPayment().transaction_id!, [key0]: fixedId("ref") }))

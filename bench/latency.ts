@@ -136,8 +136,7 @@ async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderServ
         let i = 0
         return () => capture(payments[i++], fixedId("capt"))
       },
-      bare: (count) =>
-        bare(takeAuthorized(count).map((p) => [substitute(captureRequest, { [firstCapture.transaction_id!]: p.transaction_id!, [captureKey]: fixedId("capt") })])),
+      bare: (count) => bare(takeAuthorized(count).map((p) => [substitute(captureRequest, { [firstCapture.transaction_id!]: p.transaction_id!, [captureKey]: fixedId("capt") })])),
     },
     refund: {
       provider: () => () => refund(nextCaptured(), fixedId("ref")),
@@ -169,10 +168,15 @@ export async function latencyRows(sandbox: RemoteSandbox, log: (m: string) => vo
           const v = variants[operation]
           if (concurrency > 1) for (const name of ["provider", "bare"] as const) await concurrentLatencies(concurrency, concurrency, v[name](concurrency))
           log(`latency ${latency} ms, ${concurrency} in flight, ${operation}: ${ROUNDS[concurrency]} rounds x ${CALLS[concurrency]} calls per variant`)
-          const samples = await interleaved(["provider", "bare"] as const, ROUNDS[concurrency], (name) => concurrentLatencies(CALLS[concurrency], concurrency, v[name](CALLS[concurrency])))
+          const samples = await interleaved(["provider", "bare"] as const, ROUNDS[concurrency], (name) =>
+            concurrentLatencies(CALLS[concurrency], concurrency, v[name](CALLS[concurrency]))
+          )
           const all = { provider: samples.provider.flat(), bare: samples.bare.flat() }
           const what = `${operation}, AltaPay ${latency} ms away, ${concurrency} in flight`
-          for (const [p, target] of [[50, TARGET_P50], [99, TARGET_P99]] as const) {
+          for (const [p, target] of [
+            [50, TARGET_P50],
+            [99, TARGET_P99],
+          ] as const) {
             const a = percentile(all.provider, p)
             const b = percentile(all.bare, p)
             const ratio = a / b

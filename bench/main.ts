@@ -69,7 +69,10 @@ export async function main(): Promise<void> {
       await sandbox.clearLedger()
       log("refund overhead")
       const refunds = await refundOverhead(sandbox, log, payments)
-      sections.push({ title: "Overhead over a bare undici request with the same bytes (keep-alive Pool, pre-issued token / same Basic header)", rows: [...session.rows, ...refunds] })
+      sections.push({
+        title: "Overhead over a bare undici request with the same bytes (keep-alive Pool, pre-issued token / same Basic header)",
+        rows: [...session.rows, ...refunds],
+      })
       sections.push({ title: "Against a naive integration", rows: naive })
     }
 
@@ -120,7 +123,6 @@ export async function main(): Promise<void> {
       sections.splice(headline++, 0, { title: "A whole checkout in a Medusa store (embedded Postgres, Medusa's routes)", rows: store.rows })
       sections.push({ title: "Memory of a long run of whole-store checkouts", rows: store.memory })
     }
-
   } finally {
     await sandbox.close()
   }

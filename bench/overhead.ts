@@ -4,7 +4,21 @@
  * Pool: p50 and p99 of sequential calls, and throughput at 64 concurrent operations.
  */
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
-import { barePool, CART_LINES, CART_TOTAL, clientOf, createProvider, fixedId, initiate, providerOptions, recordWire, refundRig, sendBare, substitute, type WireRequest } from "./lib/fixtures"
+import {
+  barePool,
+  CART_LINES,
+  CART_TOTAL,
+  clientOf,
+  createProvider,
+  fixedId,
+  initiate,
+  providerOptions,
+  recordWire,
+  refundRig,
+  sendBare,
+  substitute,
+  type WireRequest,
+} from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { interleaved, median, medianRatio, sequentialLatencies, summarise, throughput, type LatencySummary, type Op } from "./lib/timing"

@@ -31,7 +31,15 @@ interface CpuProfile {
 /** Child side (`bench/run.js --profile-child <payments.json> <sandbox url> <window.json>`). */
 export async function runProfileChild(paymentsFile: string, url: string, windowFile: string): Promise<void> {
   const payments = JSON.parse(readFileSync(paymentsFile, "utf8")) as AltaPayPaymentData[]
-  const provider = createProvider({ checkoutUrl: url, gatewayUrl: url, username: USER, password: PASSWORD, backendUrl: "http://127.0.0.1:9", flow: "storefront", allowInsecureUrls: true })
+  const provider = createProvider({
+    checkoutUrl: url,
+    gatewayUrl: url,
+    username: USER,
+    password: PASSWORD,
+    backendUrl: "http://127.0.0.1:9",
+    flow: "storefront",
+    allowInsecureUrls: true,
+  })
   let turn = 0
   const refund = () => provider.refundPayment({ data: payments[turn++ % payments.length] as never, amount: 1, context: { idempotency_key: fixedId("ref") } })
   await throughput(300, CONCURRENCY, refund) // warm-up: JIT, connections
@@ -46,7 +54,11 @@ const CATEGORIES: Array<{ name: string; test: (frame: ProfileNode["callFrame"]) 
   { name: "garbage collection", test: (f) => f.functionName === "(garbage collector)" },
   { name: "fast-xml-parser (parse)", test: (f) => f.url.includes("/fast-xml-parser/") },
   { name: "zod (response and data checks)", test: (f) => f.url.includes("/zod/") },
-  { name: "undici + sockets (HTTP)", test: (f) => f.url.includes("/undici/") || f.url.startsWith("node:net") || f.url.startsWith("node:internal/stream") || f.functionName === "writeUtf8String" || f.functionName === "writev" },
+  {
+    name: "undici + sockets (HTTP)",
+    test: (f) =>
+      f.url.includes("/undici/") || f.url.startsWith("node:net") || f.url.startsWith("node:internal/stream") || f.functionName === "writeUtf8String" || f.functionName === "writev",
+  },
   { name: "client: XML answer to typed records (xml.ts)", test: (f) => f.url.endsWith("src/altapay/xml.ts") },
   { name: "client: order lines (validate, format)", test: (f) => f.url.includes("src/altapay/order-lines/") || f.url.endsWith("src/altapay/money.ts") },
   { name: "client: other (gateway.ts, http.ts)", test: (f) => f.url.includes("src/altapay/") },
@@ -60,7 +72,10 @@ export interface ProfileSummary {
   file: string
 }
 
-export function summariseProfile(profile: CpuProfile, window?: { start: number; end: number }): { shares: Array<[string, number]>; top: Array<[string, number]>; sampledMs: number } {
+export function summariseProfile(
+  profile: CpuProfile,
+  window?: { start: number; end: number }
+): { shares: Array<[string, number]>; top: Array<[string, number]>; sampledMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -110,7 +125,9 @@ export async function profileRefunds(sandboxUrl: string, payments: AltaPayPaymen
   writeFileSync(paymentsFile, JSON.stringify(payments))
   log(`cpu profile: ${REFUNDS} provider refunds at ${CONCURRENCY} in flight under node --cpu-prof`)
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, path.join(__dirname, "run.js"), "--profile-child", paymentsFile, sandboxUrl, windowFile], { stdio: "inherit" })
+    const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, path.join(__dirname, "run.js"), "--profile-child", paymentsFile, sandboxUrl, windowFile], {
+      stdio: "inherit",
+    })
     child.on("error", reject)
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the profiling child exited with ${code}`))))
   })

@@ -42,10 +42,13 @@ if (child) {
   const [payments, url, window] = process.argv.slice(profileChild + 1)
   require("./profile.ts")
     .runProfileChild(payments, url, window)
-    .then(() => process.exit(0), (error) => {
-      console.error(error)
-      process.exit(1)
-    })
+    .then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error)
+        process.exit(1)
+      }
+    )
 } else {
   require("./main.ts")
     .main()

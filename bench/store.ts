@@ -64,7 +64,8 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
     require("../integration-tests/setup/jest.setup")
     // Loaded now: test-utils reads the database settings from process.env when it loads.
     const { medusaIntegrationTestRunner } = require("@medusajs/test-utils") as typeof import("@medusajs/test-utils")
-    const { STORE_APP_DIR, useAltaPayStore, storeAltaPay } = require("../integration-tests/setup/store-app/altapay-store") as typeof import("../integration-tests/setup/store-app/altapay-store")
+    const { STORE_APP_DIR, useAltaPayStore, storeAltaPay } =
+      require("../integration-tests/setup/store-app/altapay-store") as typeof import("../integration-tests/setup/store-app/altapay-store")
     useAltaPayStore()
     // Point the store at the sandbox process (its CPU stays out of the store's process, as AltaPay's would).
     beforeAll(() => {
@@ -184,7 +185,9 @@ function ratioRows(runs: Record<Variant, Checkout[]>): Row[] {
     status: "info",
   })
   for (const s of STEPS) {
-    const parts = VARIANTS.map((v) => `${v} ${stepMedian(v, s, "ms").toFixed(0)} ms, ${stepMedian(v, s, "queries")} SQL${v === "manual" ? "" : `, ${stepMedian(v, s, "altapay")} to AltaPay`}`)
+    const parts = VARIANTS.map(
+      (v) => `${v} ${stepMedian(v, s, "ms").toFixed(0)} ms, ${stepMedian(v, s, "queries")} SQL${v === "manual" ? "" : `, ${stepMedian(v, s, "altapay")} to AltaPay`}`
+    )
     rows.push({ figure: `checkout step ${s} (median)`, measured: parts.join("; "), target: "report", status: "info" })
   }
   rows.push({
@@ -245,7 +248,9 @@ async function memoryRun(store: Store, log: (m: string) => void, seconds: number
       status: "info",
     },
     {
-      figure: measuredAll ? "heap growth per 10,000 checkouts (measured)" : `heap growth per 10,000 checkouts (extrapolated from ${done.toLocaleString("en")}: slope of heap after GC over the run)`,
+      figure: measuredAll
+        ? "heap growth per 10,000 checkouts (measured)"
+        : `heap growth per 10,000 checkouts (extrapolated from ${done.toLocaleString("en")}: slope of heap after GC over the run)`,
       measured: `${projected.toFixed(1)} MB (${((slope * 1000) / 1024).toFixed(0)} KiB per 1,000 checkouts)`,
       target: "report",
       status: "info",
