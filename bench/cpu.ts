@@ -102,35 +102,18 @@ async function cpuPerCall(count: number, op: () => Promise<unknown>): Promise<nu
  * fast-xml-parser's own parse of the same answer (what any client that reads the answer pays).
  */
 export async function refundCpuRows(sandbox: RemoteSandbox, payments: AltaPayPaymentData[], log: (m: string) => void): Promise<Row[]> {
-  const { provider, client, pool, nextPayment, line } = refundRig(sandbox, payments)
+  const { pool, nextPayment, providerRefund, clientRefund } = refundRig(sandbox, payments)
   const first = nextPayment()
   const key0 = fixedId("ref")
-  const [refund] = await recordWire(() =>
-    client.gateway.refundCapturedReservation({
-      transactionId: first.transaction_id!,
-      amountMinor: 100,
-      currency: "DKK",
-      reconciliationIdentifier: `medusa-refund-${key0}`,
-      orderLines: line,
-    })
-  )
+  const [refund] = await recordWire(() => clientRefund(first, key0))
   if (!refund?.path.endsWith("/refundCapturedReservation")) throw new Error("expected the client to send refundCapturedReservation")
   let answer = ""
   const variants: Record<string, () => Promise<unknown>> = {
-    client: () => {
-      const p = nextPayment()
-      return client.gateway.refundCapturedReservation({
-        transactionId: p.transaction_id!,
-        amountMinor: 100,
-        currency: "DKK",
-        reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`,
-        orderLines: line,
-      })
-    },
+    client: () => clientRefund(),
     bare: async () => {
       answer = await sendBare(pool, substitute(refund, { [first.transaction_id!]: nextPayment().transaction_id!, [key0]: fixedId("ref") }))
     },
-    provider: () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
+    provider: providerRefund,
   }
   const names = Object.keys(variants)
   for (const name of names) await cpuPerCall(200, variants[name])

@@ -141,7 +141,7 @@ export async function sessionOverhead(sandbox: RemoteSandbox, log: (m: string) =
 }
 
 export async function refundOverhead(sandbox: RemoteSandbox, log: (m: string) => void, payments: AltaPayPaymentData[]): Promise<Row[]> {
-  const { provider, client, pool, nextPayment, line } = refundRig(sandbox, payments)
+  const { provider, pool, nextPayment, providerRefund, clientRefund } = refundRig(sandbox, payments)
 
   const key0 = fixedId("ref")
   const first = nextPayment()
@@ -160,17 +160,8 @@ export async function refundOverhead(sandbox: RemoteSandbox, log: (m: string) =>
   }
 
   const variants: Record<string, Variant> = {
-    provider: () => () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
-    client: () => () => {
-      const p = nextPayment()
-      return client.gateway.refundCapturedReservation({
-        transactionId: p.transaction_id!,
-        amountMinor: 100,
-        currency: "DKK",
-        reconciliationIdentifier: `medusa-refund-${fixedId("ref")}`,
-        orderLines: line,
-      })
-    },
+    provider: () => providerRefund,
+    client: () => () => clientRefund(),
     bare: (count) => prebuilt(count, (p, key) => [replay(refund, p, key)]),
     "bare look-up + refund": (count) => prebuilt(count, (p, key) => [replay(lookup, p, key), replay(refund, p, key)]),
   }

@@ -80,12 +80,26 @@ export function refundRig(sandbox: RemoteSandbox, payments: AltaPayPaymentData[]
   const options = providerOptions(sandbox, "storefront")
   // Every variant takes the next payment in turn, so all see the same refund history sizes.
   let turn = 0
+  const nextPayment = (): AltaPayPaymentData => payments[turn++ % payments.length]
+  const provider = createProvider(options)
+  const client = clientOf(options)
+  const line = proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" })
   return {
-    provider: createProvider(options),
-    client: clientOf(options),
+    provider,
+    client,
     pool: barePool(sandbox.url),
-    nextPayment: (): AltaPayPaymentData => payments[turn++ % payments.length],
-    line: proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" }),
+    nextPayment,
+    /** The provider's refund of 0.01 of the next payment (look-up + refund). */
+    providerRefund: () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
+    /** The client's refund of 1.00 DKK of `payment` (default: the next), with reconciliation key `key`. */
+    clientRefund: (payment: AltaPayPaymentData = nextPayment(), key: string = fixedId("ref")) =>
+      client.gateway.refundCapturedReservation({
+        transactionId: payment.transaction_id!,
+        amountMinor: 100,
+        currency: "DKK",
+        reconciliationIdentifier: `medusa-refund-${key}`,
+        orderLines: line,
+      }),
   }
 }
 
