@@ -22,6 +22,7 @@ import os from "node:os"
 import path from "node:path"
 import { Client } from "pg"
 import { findFreePort } from "../setup/postgres"
+import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import type { SeededStore } from "../setup/store"
 import { expectedTarballFiles, packPlugin, type PackedPlugin } from "./pack"
 import { REPO_ROOT, developedMedusaVersion, installStore, launch, medusaCli, run, storeProcessEnv, writeStore, type RunningProcess } from "./scratch-store"
@@ -216,19 +217,8 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
 
           // Medusa's Next.js starter's calls, with the example config's redirect flow.
           const store = new Medusa({ baseUrl: medusaUrl, publishableKey: seed.publishableKey, auth: JWT_IN_MEMORY })
-          const { cart: created } = await store.store.cart.create({
-            region_id: seed.region.id,
-            email: "karen@example.com",
-            items: [
-              { variant_id: seed.products.coffee.variantId, quantity: 2 },
-              { variant_id: seed.products.tea.variantId, quantity: 1 },
-            ],
-          })
-          await store.store.cart.update(created.id, { shipping_address: ADDRESS, billing_address: ADDRESS })
-          const { cart } = await store.store.cart.addShippingMethod(created.id, { option_id: seed.shippingOption.id })
-          const { payment_collection } = await store.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
-          const redirectUrl = payment_collection.payment_sessions?.find((s) => s.provider_id === PROVIDER_ID)?.data?.redirect_url
-          if (typeof redirectUrl !== "string") throw new Error("The AltaPay payment session carries no redirect_url.")
+          const cart = await starterCartAtPayment(store, seed, ADDRESS)
+          const { redirectUrl } = await initiateRedirectSession(store, cart.id, PROVIDER_ID)
           // The customer authorizes on AltaPay's page; AltaPay calls Medusa back, then sends them back.
           const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
           expect(page.status).toBe(303)

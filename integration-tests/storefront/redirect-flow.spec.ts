@@ -10,6 +10,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { toCheckoutOrderLines } from "../../src/altapay"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../src/lib/cart-lines"
 import { PROVIDER_ID } from "../setup/altapay-sandbox"
+import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { orderForCart, orderPayments, seedStore, waitForOrder, type SeededStore } from "../setup/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 
@@ -23,29 +24,8 @@ function storefrontSdk(seed: SeededStore): Medusa {
   return new Medusa({ baseUrl: store.medusaUrl(), publishableKey: seed.publishableKey })
 }
 
-/** The Next.js starter's checkout up to the payment step, with standard SDK calls only. */
-async function checkoutCart(sdk: Medusa, seed: SeededStore) {
-  const { cart } = await sdk.store.cart.create({
-    region_id: seed.region.id,
-    email: "karen@example.com",
-    items: [
-      { variant_id: seed.products.coffee.variantId, quantity: 2 },
-      { variant_id: seed.products.tea.variantId, quantity: 1 },
-    ],
-  })
-  await sdk.store.cart.update(cart.id, { shipping_address: ADDRESS, billing_address: ADDRESS })
-  const { cart: shipped } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: seed.shippingOption.id })
-  return shipped
-}
-
-async function initiate(sdk: Medusa, cartId: string): Promise<{ paymentSessionId: string; redirectUrl: string }> {
-  const { cart } = await sdk.store.cart.retrieve(cartId)
-  const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
-  const session = payment_collection.payment_sessions?.find((s) => s.provider_id === PROVIDER_ID)
-  const redirectUrl = session?.data?.redirect_url
-  if (!session || typeof redirectUrl !== "string") throw new Error("the AltaPay session carries no redirect_url")
-  return { paymentSessionId: session.id, redirectUrl }
-}
+const checkoutCart = (sdk: Medusa, seed: SeededStore) => starterCartAtPayment(sdk, seed, ADDRESS)
+const initiate = (sdk: Medusa, cartId: string) => initiateRedirectSession(sdk, cartId, PROVIDER_ID)
 
 /** The customer on AltaPay's page: it loads, they pay, AltaPay sends them back. */
 async function payOnHostedPage(redirectUrl: string): Promise<Response> {
