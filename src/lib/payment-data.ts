@@ -133,7 +133,7 @@ export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
 export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
   const parsed = paymentDataSchema.parse(data)
   const own: AltaPayPaymentData = { ...parsed, awaiting_altapay: hasOpenResults(parsed) }
-  return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, own)}` }
+  return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, canonicalJson(own)).toString("base64url")}` }
 }
 
 /** A refund or capture AltaPay answered Open and has not settled yet. */
@@ -159,8 +159,10 @@ export function openPaymentData(raw: Record<string, unknown> | undefined | null,
   const seal = raw?.[SEAL_FIELD]
   if (typeof seal !== "string" || !seal.startsWith(`${SEAL_VERSION}.`)) return { sealed: false, data: parsed.data, problem: "the data carries no seal" }
   const given = Buffer.from(seal.slice(SEAL_VERSION.length + 1), "base64url")
+  // Encoded once for every accepted key: the encoding is most of a check's cost.
+  const text = canonicalJson(parsed.data)
   const verified = keys.accepted.some((key) => {
-    const expected = Buffer.from(mac(key, parsed.data), "base64url")
+    const expected = mac(key, text)
     return expected.length === given.length && timingSafeEqual(expected, given)
   })
   return verified ? { sealed: true, data: parsed.data } : { sealed: false, data: parsed.data, problem: "the seal does not verify (changed data, or sealed with another key)" }
@@ -176,18 +178,36 @@ export function provenSessionData(session: { id: string; data?: Record<string, u
   return opened.sealed && opened.data.order_id === session.id ? opened.data : undefined
 }
 
-function mac(key: Buffer, data: AltaPayPaymentData): string {
-  return createHmac("sha256", key).update(`medusa-payment-altapay payment data ${SEAL_VERSION}\n`).update(canonicalJson(data)).digest("base64url")
+/** The seal's MAC of data already in canonical JSON. */
+function mac(key: Buffer, canonicalText: string): Buffer {
+  return createHmac("sha256", key).update(`medusa-payment-altapay payment data ${SEAL_VERSION}\n`).update(canonicalText).digest()
 }
 
-/** JSON with object keys sorted and undefined members left out: the same text after a Postgres jsonb round trip. */
+/**
+ * JSON with object keys sorted and undefined members left out: the same text after a Postgres
+ * jsonb round trip. Built by hand rather than with entries/filter/map chains: it runs on every
+ * seal and every check of one (a third of the provider's own CPU per refund before).
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`
+  if (Array.isArray(value)) {
+    let out = "["
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      out += (i === 0 ? "" : ",") + (item === undefined ? "null" : canonicalJson(item))
+    }
+    return out + "]"
+  }
+  const record = value as Record<string, unknown>
+  // Default sort: UTF-16 code units, the same order as comparing the keys with < and >.
+  const keys = Object.keys(record).sort()
+  let out = "{"
+  for (const key of keys) {
+    const member = record[key]
+    if (member === undefined) continue
+    out += (out.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + canonicalJson(member)
+  }
+  return out + "}"
 }
 
 /** The stored data of a payment that has not been paid yet. */

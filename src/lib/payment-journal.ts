@@ -35,7 +35,8 @@ export class PaymentJournal {
       this.warn(`AltaPay payment ${transactionId}: could not read its newest data from the cache (${error instanceof Error ? error.message : String(error)}); using Medusa's copy.`)
       return undefined
     })
-    if (!stored) return data
+    // Only a newer copy is used, so only a newer copy is worth checking (the seal check is the cost).
+    if (!stored || !(typeof stored.revision === "number" && stored.revision > data.revision)) return data
     const opened = openPaymentData(stored, this.keys)
     if (!opened.sealed || opened.data.transaction_id !== transactionId || opened.data.order_id !== data.order_id) return data
     return opened.data.revision > data.revision ? opened.data : data

@@ -1,0 +1,104 @@
+/**
+ * The seal over payment data is stored in merchants' databases: a change to how it is computed
+ * must leave every seal already written verifying, or paid payments could not be captured or
+ * refunded without a live confirmation. And the journal must hand out only copies it can prove.
+ */
+import fc from "fast-check"
+import { canonicalJson, freshPaymentData, openPaymentData, sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data"
+import { PaymentJournal } from "../../src/lib/payment-journal"
+import type { SharedStore } from "../../src/lib/scale-out"
+import { serverKeys } from "../../src/lib/server-keys"
+
+const keys = serverKeys({ username: "golden-user", password: "golden-password" }, "payment-data-seal")
+
+/** A paid payment with one capture and one refund, as written before canonicalJson was rewritten. */
+const goldenData: AltaPayPaymentData = {
+  ...freshPaymentData({
+    altapay_session_id: "ses_ø1",
+    order_id: "payses_01GOLDEN",
+    amount_minor: 44900,
+    currency: "DKK",
+    terminal: "Shop DKK",
+    auto_capture: false,
+    order_lines: [{ description: 'Tee "Ærø" <b>', itemId: "item_1", quantity: 2, unitPriceMinor: 17960, taxAmountMinor: 4490, taxPercent: 25, goodsType: "item" }],
+    order_lines_source: "query",
+  }),
+  transaction_id: "123456",
+  captured_minor: 44900,
+  refunds: [
+    {
+      refund_id: "ref_1",
+      reconciliation_identifier: "medusa-refund-ref_1",
+      amount_minor: 100,
+      medusa_amount: "1",
+      status: "succeeded",
+      created_at: "2026-11-23T10:00:00.000Z",
+      items: [{ line_item_id: "li_1", quantity: 1 }],
+    },
+  ],
+  captures: [{ capture_id: "capt_1", reconciliation_identifier: "medusa-capture-capt_1", amount_minor: 44900, created_at: "2026-11-23T09:00:00.000Z" }],
+  reconciled: { at: "2026-11-23T09:30:00.000Z", by: "callback" },
+  revision: 3,
+}
+/** Computed by the previous implementation (Object.entries, filter, sort, map). */
+const GOLDEN_SEAL = "v1.G6z17WqlwI7Ud34e8Y0yJKDo_fE1vtqK1q0c9Rz6YPk"
+
+/** The same JSON with every object's keys in reverse order, as a jsonb round trip may return them. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversedKeys(v)])
+  )
+}
+
+describe("payment data seal", () => {
+  it("seals as it always did, so seals already in merchants' databases keep verifying", () => {
+    const sealed = sealPaymentData(goldenData, keys)
+    expect(sealed.altapay_seal).toBe(GOLDEN_SEAL)
+    const stored = reversedKeys(JSON.parse(JSON.stringify(sealed))) as Record<string, unknown>
+    expect(openPaymentData(stored, keys)).toEqual({ sealed: true, data: expect.objectContaining({ order_id: "payses_01GOLDEN", revision: 3 }) })
+  })
+
+  it("refuses the golden data once a refund amount is changed", () => {
+    const sealed = sealPaymentData(goldenData, keys)
+    const changed = { ...sealed, refunds: [{ ...sealed.refunds[0], amount_minor: 10000 }] }
+    expect(openPaymentData(changed, keys)).toMatchObject({ sealed: false })
+  })
+
+  it("encodes any JSON value the same whatever its key order, with keys sorted and undefined members left out", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value)
+        expect(canonicalJson(reversedKeys(value))).toBe(text)
+        // Same content as JSON.stringify (nothing undefined in fc.jsonValue).
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)))
+      })
+    )
+    expect(canonicalJson({ b: [1, undefined, { z: null, a: "x" }], a: undefined, é: 1, A: true })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"é":1}')
+  })
+})
+
+describe("payment journal", () => {
+  const memoryStore = (): SharedStore & { values: Map<string, unknown> } => {
+    const values = new Map<string, unknown>()
+    return { values, get: async <T>(k: string) => values.get(k) as T | undefined, set: async (k, v) => void values.set(k, v), delete: async (k) => void values.delete(k) }
+  }
+
+  it("hands out the journal's copy only when it is newer and its seal verifies", async () => {
+    const store = memoryStore()
+    const journal = new PaymentJournal(keys, store)
+    const medusaCopy = { ...goldenData, revision: 3 }
+    const newer = sealPaymentData({ ...goldenData, refunded_minor: 100, revision: 4 }, keys)
+    await journal.write("123456", newer)
+    expect((await journal.newest("123456", medusaCopy)).revision).toBe(4)
+
+    await journal.write("123456", { ...newer, refunded_minor: 0 }) // changed after sealing
+    expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
+
+    await journal.write("123456", sealPaymentData({ ...goldenData, revision: 2 }, keys)) // older
+    expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
+  })
+})
