@@ -15,15 +15,19 @@ export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTr
 
   // AltaPay showing the identifier settles an Open refund or capture (also one recorded as failed).
   const refunds = data.refunds.map((r) => (r.status !== "succeeded" && refunded.has(r.reconciliation_identifier) ? settledRefund(r, at) : r))
+  // Sets, not a scan per identifier: a payment's history can hold dozens of refunds.
+  const knownRefunds = new Set(refunds.map((r) => r.reconciliation_identifier))
   for (const [id, r] of refunded) {
-    if (!refunds.some((known) => known.reconciliation_identifier === id)) {
+    if (!knownRefunds.has(id)) {
       refunds.push({ refund_id: null, reconciliation_identifier: id, amount_minor: r.amount?.minor ?? 0, status: "succeeded", created_at: r.date?.toISOString() ?? at })
     }
   }
   const capturedIds = new Set(captured.map((r) => r.id))
   const captures = data.captures.map((c) => (c.status && capturedIds.has(c.reconciliation_identifier) ? settledCapture(c, at) : c))
+  const knownCaptures = new Set(captures.map((c) => c.reconciliation_identifier))
   for (const r of captured) {
-    if (!captures.some((known) => known.reconciliation_identifier === r.id)) {
+    if (!knownCaptures.has(r.id)) {
+      knownCaptures.add(r.id)
       captures.push({ capture_id: null, reconciliation_identifier: r.id, amount_minor: r.amount?.minor ?? 0, created_at: r.date?.toISOString() ?? at })
     }
   }
