@@ -5,7 +5,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { buildOrderLines, parseGatewayResponse, type OrderLineSource } from "../src/altapay"
 import { parserOptions } from "../src/altapay/xml"
-import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import { canonicalJson, freshPaymentData, openPaymentData, sealPaymentData, type AltaPayPaymentData } from "../src/lib/payment-data"
+import { serverKeys } from "../src/lib/server-keys"
 import { fixedId, recordWire, refundRig, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
@@ -28,6 +29,51 @@ export function manyTransactions(oneTransactionXml: string, count: number): stri
   if (!match || !id) throw new Error("the sandbox's payments answer has no Transaction")
   const copies = Array.from({ length: count }, (_, i) => match[0].split(`<TransactionId>${id}</TransactionId>`).join(`<TransactionId>${20000000 + i}</TransactionId>`))
   return oneTransactionXml.replace(match[0], copies.join(""))
+}
+
+/** The seal's canonical JSON as it was built before (entries, filter, sort, map), for the before/after row. */
+function canonicalJsonBefore(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJsonBefore(v))).join(",")}]`
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJsonBefore(v)}`).join(",")}}`
+}
+
+/** A captured payment's data after `refunds` partial refunds of one line each. */
+function paymentWithRefunds(refunds: number): AltaPayPaymentData {
+  const lines = [
+    { description: "Tee", itemId: "item_1", quantity: 2, unitPriceMinor: 17960, taxAmountMinor: 4490, taxPercent: 25, goodsType: "item" as const },
+    { description: "Standard shipping", itemId: "ship_1", quantity: 1, unitPriceMinor: 3920, taxAmountMinor: 980, taxPercent: 25, goodsType: "shipment" as const },
+  ]
+  const at = "2026-11-23T10:00:00.000Z"
+  return {
+    ...freshPaymentData({
+      altapay_session_id: "ses_1",
+      order_id: "payses_1",
+      amount_minor: 44900,
+      currency: "DKK",
+      terminal: "Shop DKK",
+      auto_capture: false,
+      order_lines: lines,
+      order_lines_source: "query",
+    }),
+    transaction_id: "1000001",
+    captured_minor: 44900,
+    refunded_minor: refunds * 100,
+    captures: [{ capture_id: "capt_1", reconciliation_identifier: "medusa-capture-capt_1", amount_minor: 44900, created_at: at }],
+    refunds: Array.from({ length: refunds }, (_, i) => ({
+      refund_id: `ref_${i}`,
+      reconciliation_identifier: `medusa-refund-ref_${i}`,
+      amount_minor: 100,
+      medusa_amount: "1",
+      status: "succeeded" as const,
+      created_at: at,
+      order_lines: [{ description: "Refund", itemId: "refund", quantity: 1, unitPriceMinor: 80, taxAmountMinor: 20, taxPercent: 25 }],
+    })),
+    revision: refunds + 2,
+  }
 }
 
 /** Mean CPU µs per call over `count` calls (CPU, not wall: the machine is shared). */
@@ -77,8 +123,32 @@ export async function cpuRows(oneTransactionXml: string, log: (m: string) => voi
   perCall(50, () => buildOrderLines(source))
   const build = await interleaved(["build"], 9, async () => perCall(50, () => buildOrderLines(source)))
 
+  const history = paymentWithRefunds(30)
+  if (canonicalJson(history) !== canonicalJsonBefore(history)) throw new Error("canonicalJson no longer matches the encoding seals were made with")
+  const encoders: Record<string, () => unknown> = { now: () => canonicalJson(history), before: () => canonicalJsonBefore(history) }
+  for (const fn of Object.values(encoders)) perCall(500, fn)
+  log("cpu: the seal's canonical JSON of a payment with 30 refunds, before and now, 9 rounds x 1000 encodings")
+  const encode = await interleaved(Object.keys(encoders), 9, async (name) => perCall(1000, encoders[name]))
+  const encodeGain = medianRatio(encode.before, encode.now)
+  const keys = serverKeys({ username: "bench", password: "bench" }, "payment-data-seal")
+  const stored = JSON.parse(JSON.stringify(sealPaymentData(history, keys))) as Record<string, unknown>
+  if (!openPaymentData(stored, keys).sealed) throw new Error("the bench's sealed payment data does not verify")
+  const check = await interleaved(["check"], 9, async () => perCall(1000, () => openPaymentData(stored, keys)))
+
   const f = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${Math.round(v)} µs`)
   return [
+    {
+      figure: "before/after: canonical JSON of payment data with 30 refunds, for its seal (entries, filter, sort, map before / built by hand now; same text)",
+      measured: `${encodeGain.toFixed(2)}x (${f(median(encode.before))} vs ${f(median(encode.now))})`,
+      target: "> 1",
+      status: encodeGain > 1 ? "pass" : "miss",
+    },
+    {
+      figure: "checking the seal of payment data with 30 refunds (openPaymentData: zod, canonical JSON, HMAC), saved once per capture and refund when Medusa's copy is the newest",
+      measured: f(median(check.check)),
+      target: "report",
+      status: "info",
+    },
     {
       figure: "parse payments answer, 50 transactions: parseGatewayResponse / bare fast-xml-parser",
       measured: `${ratio.toFixed(2)}x (${f(median(t.client))} vs ${f(median(t.bare))}; XMLValidator.validate alone ${f(median(t.validate))})`,
