@@ -23,22 +23,26 @@ export const NOTES = `## Notes
   endpoints: \`POST /session\` for initiate, \`payments?shop_orderid=\` for authorize,
   \`captureReservation\` for capture, and for refund the same two requests the provider makes (the
   \`payments\` look-up, then \`refundCapturedReservation\`).
+- A third variant, "bare + XML parse", sends the same bytes and parses every answer with
+  fast-xml-parser and the client's own settings, and nothing else: the least any client that reads
+  AltaPay's answer has to do. Its ratio to bare is printed in each row as the floor under the
+  provider's ratio.
 - Each figure is 6 rounds x 25 calls per variant one at a time (150 samples each), or 4 rounds x 192
-  calls kept 64 in flight (768 samples each); provider and bare alternate round by round, and p50 and
+  calls kept 64 in flight (768 samples each); the variants alternate round by round, and p50 and
   p99 are taken over all the samples of a variant. A p99 over 150 samples is the second-slowest call,
   so one descheduling of this process by other work on the machine can swing it either way: read the
   one-in-flight p99 rows with that in mind.
 - One in flight, the provider adds its own CPU per call (the client's checks and parse, the provider's
-  mapping and sealed payment data; about 0.3-1.5 ms here, see the CPU rows) to a call of 30-160 ms.
+  mapping and sealed payment data; about 0.3-2 ms here, see the CPU rows) to a call of 30-160 ms.
 - 64 in flight, the client process is the bottleneck: Node runs the provider's JavaScript on one
-  thread, so 64 refunds at about 2.5-3 ms of CPU each (the "provider refundPayment" CPU row) need
-  160-190 ms of that thread, more than the 60 ms (30 ms away) or 160 ms (80 ms away) the two round trips
-  take; calls wait in the event loop's queue for their turn, and the queue, not AltaPay, sets their
-  latency. The bare request needs about 0.2 ms per request and never queues. The sandbox process
-  answers on the other core, which other work on the machine shares as well. What would move these
-  rows is less CPU per call in the provider, not in the network: the refund's look-up (a second
-  answer to parse), and the provider's own share in the profile below (zod on the payment data, the
-  HMAC-sealed payment data, locks), which live in \`src/providers\` and \`src/lib\`.
+  thread, and 64 calls that each need about 1 ms (capture) or 2-3 ms (refund: two answers, see the
+  "provider refundPayment" CPU row) of that thread need more of it than the round trip takes; calls
+  wait in the event loop's queue for their turn, and the queue, not AltaPay, sets their latency. The
+  bare request needs about 0.15 ms per request and never queues; the sandbox answers on the other
+  core. The floor column shows how much of the gap is parsing alone: where "bare + XML parse" is
+  itself above 1.05 (capture's answer holds a whole transaction), no client that reads the answer
+  with this parser meets the target on this machine, and what is left above the floor is the
+  client's checks (zod, exact amounts) and the provider's sealed payment data, lock and mapping.
 
 ### A whole checkout in a Medusa store (second table)
 
@@ -70,6 +74,10 @@ export const NOTES = `## Notes
 | change | before | after | where measured |
 |---|---|---|---|
 | gateway XML parsed without path strings (\`jPath: false\` in \`src/altapay/xml.ts\`): fast-xml-parser built the dotted path of every element, text and attribute for its callbacks; the client needs a path only for the three repeated elements | see the "before/after" row in "CPU per refund" (path strings on) | the same row (path strings off) | one run, interleaved rounds, CPU time of the same refund answer |
+| the seal's canonical JSON (\`canonicalJson\` in \`src/lib/payment-data.ts\`) built by hand instead of entries, filter, sort and map; the same text (a golden test pins a seal made before) | the "before/after: canonical JSON" row in "CPU" (before) | the same row (now) | one run, interleaved rounds, CPU time of one encoding |
+| a seal check encodes the data once for all accepted keys (two while \`paymentDataSecret\` is being introduced), not once per key | two encodings per check with two keys | one | the "canonical JSON" row gives the cost of one encoding |
+| the journal's copy of a payment (\`src/lib/payment-journal.ts\`) is checked only when its revision is newer than Medusa's copy, the only case it is used | three seal checks or seals per capture and refund | two when Medusa's copy is the newest (as Medusa passes it) | the "checking the seal" row in "CPU" is what one check costs; the latency and refund rows pass stale copies, so they still pay it |
+| AltaPay's history folded into payment data with sets (\`withTransaction\`), not a scan of the refunds per identifier | quadratic in a payment's refunds | linear | not timed separately (below noise for a few refunds) |
 | (before this issue) \`XMLValidator.validate\` only on bodies that do not end with \`</APIResponse>\`; character-reference decoding only when a body has a reference | validate ≈ a third of a parse (the "XMLValidator.validate alone" figure) | not run on a well-formed answer | "parse payments answer" row |
 
 Looked at and not kept: fast-xml-parser with \`processEntities: false\` for bodies without \`&\` (no
