@@ -7,7 +7,20 @@ import { XMLParser } from "fast-xml-parser"
 import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayProviderService } from "../src/providers/altapay"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
-import { barePool, capturedPayments, createProvider, fixedId, initiate, providerOptions, recordWire, sendBare, substitute, type WireRequest } from "./lib/fixtures"
+import {
+  barePool,
+  capturedPayments,
+  createProvider,
+  fixedId,
+  initiate,
+  medusaCopies,
+  providerOptions,
+  recordWire,
+  refundAsMedusa,
+  sendBare,
+  substitute,
+  type WireRequest,
+} from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { concurrentLatencies, interleaved, percentile, type Op } from "./lib/timing"
@@ -118,7 +131,7 @@ async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderServ
 
   // refund: payments look-up + refundCapturedReservation of 1 DKK, captured payments in turn.
   const captured = await capturedPayments(400, 32, provider, sandbox)
-  const refund = (data: AltaPayPaymentData, key: string) => provider.refundPayment({ data: data as never, amount: 1, context: { idempotency_key: key } })
+  const refund = refundAsMedusa(provider, medusaCopies())
   const refundKey = fixedId("ref")
   const refundRequests = await recorded(() => refund(captured[0], refundKey), ["/payments?", "/refundCapturedReservation"])
   const nextCaptured = rotation(captured)

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import os from "node:os"
 import path from "node:path"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
-import { createProvider, fixedId } from "./lib/fixtures"
+import { createProvider, medusaCopies, refundAsMedusa } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import { PASSWORD, USER } from "./lib/sandbox-process"
 import { throughput } from "./lib/timing"
@@ -41,7 +41,8 @@ export async function runProfileChild(paymentsFile: string, url: string, windowF
     allowInsecureUrls: true,
   })
   let turn = 0
-  const refund = () => provider.refundPayment({ data: payments[turn++ % payments.length] as never, amount: 1, context: { idempotency_key: fixedId("ref") } })
+  const refundOne = refundAsMedusa(provider, medusaCopies())
+  const refund = () => refundOne(payments[turn++ % payments.length])
   await throughput(300, CONCURRENCY, refund) // warm-up: JIT, connections
   const start = Number(process.hrtime.bigint() / 1000n)
   await throughput(REFUNDS, CONCURRENCY, refund)

@@ -75,6 +75,29 @@ export async function capturedPayments(count: number, concurrency: number, provi
   return out
 }
 
+/**
+ * What Medusa keeps of each payment: the data the provider returned from its last hook, which
+ * Medusa stores and passes to the next one (a refund gets the data the previous refund returned).
+ */
+export function medusaCopies(): { of: (payment: AltaPayPaymentData) => AltaPayPaymentData; keep: (data: unknown) => void } {
+  const latest = new Map<string, AltaPayPaymentData>()
+  return {
+    of: (payment) => latest.get(payment.transaction_id!) ?? payment,
+    keep: (data) => {
+      const kept = data as AltaPayPaymentData
+      latest.set(kept.transaction_id!, kept)
+    },
+  }
+}
+
+/** A provider refund of 1 DKK of `payment`, made as Medusa makes it (with Medusa's copy of its data). */
+export function refundAsMedusa(provider: AltaPayProviderService, copies: ReturnType<typeof medusaCopies>) {
+  return async (payment: AltaPayPaymentData, key: string = fixedId("ref")): Promise<void> => {
+    const { data } = await provider.refundPayment({ data: copies.of(payment) as never, amount: 1, context: { idempotency_key: key } })
+    copies.keep(data)
+  }
+}
+
 /** What the refund figures share: a provider and its client, a bare Pool, the payments in turn, a 1 DKK refund line. */
 export function refundRig(sandbox: RemoteSandbox, payments: AltaPayPaymentData[]) {
   const options = providerOptions(sandbox, "storefront")
@@ -83,14 +106,15 @@ export function refundRig(sandbox: RemoteSandbox, payments: AltaPayPaymentData[]
   const nextPayment = (): AltaPayPaymentData => payments[turn++ % payments.length]
   const provider = createProvider(options)
   const client = clientOf(options)
+  const refund = refundAsMedusa(provider, medusaCopies())
   const line = proportionalAdjustmentLine(payments[0].order_lines, 100, { itemId: "refund", description: "Refund" })
   return {
     provider,
     client,
     pool: barePool(sandbox.url),
     nextPayment,
-    /** The provider's refund of 0.01 of the next payment (look-up + refund). */
-    providerRefund: () => provider.refundPayment({ data: nextPayment() as never, amount: 1, context: { idempotency_key: fixedId("ref") } }),
+    /** The provider's refund of 1 DKK of the next payment (look-up + refund), with Medusa's copy of its data. */
+    providerRefund: () => refund(nextPayment()),
     /** The client's refund of 1.00 DKK of `payment` (default: the next), with reconciliation key `key`. */
     clientRefund: (payment: AltaPayPaymentData = nextPayment(), key: string = fixedId("ref")) =>
       client.gateway.refundCapturedReservation({
