@@ -11,6 +11,8 @@ export const NOTES = `## Notes
   answer as text and does nothing with it.
 - Refunds are 1 DKK on payments captured for 449 DKK, taken in turn by every variant, so all variants
   see the same refund histories (each Transaction in an answer lists all its reconciliation identifiers).
+  The provider is handed the data its previous refund of that payment returned, as Medusa stores and
+  passes it.
 - "CPU µs per operation" is \`process.cpuUsage()\` of this process and of the sandbox process over the
   throughput rounds, divided by the operations. It explains the throughput ratios: with 2 cores shared
   by the client, the sandbox and other work, throughput follows total CPU per operation.
@@ -76,7 +78,7 @@ export const NOTES = `## Notes
 | gateway XML parsed without path strings (\`jPath: false\` in \`src/altapay/xml.ts\`): fast-xml-parser built the dotted path of every element, text and attribute for its callbacks; the client needs a path only for the three repeated elements | see the "before/after" row in "CPU per refund" (path strings on) | the same row (path strings off) | one run, interleaved rounds, CPU time of the same refund answer |
 | the seal's canonical JSON (\`canonicalJson\` in \`src/lib/payment-data.ts\`) built by hand instead of entries, filter, sort and map; the same text (a golden test pins a seal made before) | the "before/after: canonical JSON" row in "CPU" (before) | the same row (now) | one run, interleaved rounds, CPU time of one encoding |
 | a seal check encodes the data once for all accepted keys (two while \`paymentDataSecret\` is being introduced), not once per key | two encodings per check with two keys | one | the "canonical JSON" row gives the cost of one encoding |
-| the journal's copy of a payment (\`src/lib/payment-journal.ts\`) is checked only when its revision is newer than Medusa's copy, the only case it is used | three seal checks or seals per capture and refund | two when Medusa's copy is the newest (as Medusa passes it) | the "checking the seal" row in "CPU" is what one check costs; the latency and refund rows pass stale copies, so they still pay it |
+| the journal's copy of a payment (\`src/lib/payment-journal.ts\`) is checked only when its revision is newer than Medusa's copy, the only case it is used | three seal checks or seals per capture and refund | two when Medusa's copy is the newest (as Medusa passes it) | the "checking the seal" row in "CPU" is what one check costs |
 | AltaPay's history folded into payment data with sets (\`withTransaction\`), not a scan of the refunds per identifier | quadratic in a payment's refunds | linear | not timed separately (below noise for a few refunds) |
 | (before this issue) \`XMLValidator.validate\` only on bodies that do not end with \`</APIResponse>\`; character-reference decoding only when a body has a reference | validate ≈ a third of a parse (the "XMLValidator.validate alone" figure) | not run on a well-formed answer | "parse payments answer" row |
 
