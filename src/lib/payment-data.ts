@@ -186,7 +186,7 @@ function mac(key: Buffer, canonicalText: string): Buffer {
 /**
  * JSON with object keys sorted and undefined members left out: the same text after a Postgres
  * jsonb round trip. Built by hand rather than with entries/filter/map chains: it runs on every
- * seal and every check of one (a third of the provider's own CPU per refund before).
+ * seal and every check of one (the largest piece of the provider's own CPU per refund before).
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
