@@ -8,12 +8,14 @@ import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayProviderService } from "../src/providers/altapay"
 import type { AltaPayPaymentData } from "../src/lib/payment-data"
 import {
+  authorizedPayment,
   barePool,
   capturedPayments,
   createProvider,
   fixedId,
   initiate,
   medusaCopies,
+  paymentsMadeBy,
   providerOptions,
   recordWire,
   refundAsMedusa,
@@ -27,7 +29,7 @@ import { concurrentLatencies, interleaved, percentile, type Op } from "./lib/tim
 
 export const LATENCIES_MS = [30, 80] as const
 const CONCURRENCIES = [1, 64] as const
-/** Rounds per (latency, concurrency, operation); each round runs provider and bare, in turn. */
+/** Rounds per (latency, concurrency, operation); each round runs every variant, in turn. */
 const ROUNDS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 6, 64: 4 }
 /** Calls per variant per round. */
 const CALLS: Record<(typeof CONCURRENCIES)[number], number> = { 1: 25, 64: 192 }
@@ -47,22 +49,6 @@ const OPERATIONS: Operation[] = ["initiate", "authorize", "capture", "refund"]
 
 /** A variant builds its calls for one round (not timed), then returns them one by one. */
 type Variant = (count: number) => Op
-
-/** Authorized (paid, not captured) payments: one per capture call. */
-async function authorizedPayments(count: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData[]> {
-  const out: AltaPayPaymentData[] = []
-  let started = 0
-  const worker = async (): Promise<void> => {
-    while (started < count) {
-      started++
-      const data = await initiate(provider)
-      await sandbox.simulatePayment(data.altapay_session_id)
-      out.push((await provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })).data as unknown as AltaPayPaymentData)
-    }
-  }
-  await Promise.all(Array.from({ length: 32 }, worker))
-  return out
-}
 
 /** The requests `job` sends, checked against the paths expected. */
 async function recorded(job: () => Promise<unknown>, paths: string[]): Promise<WireRequest[]> {
@@ -93,7 +79,7 @@ function supply<T>(items: T[], what: string): (count: number) => T[] {
   }
 }
 
-/** Capture calls needed in all: every round of every latency and concurrency, both variants, plus warm-ups. */
+/** Capture calls needed in all: every round of every latency and concurrency, every variant, plus warm-ups. */
 function capturesNeeded(): number {
   const perLatency = CONCURRENCIES.reduce((sum, c) => sum + ROUNDS[c] * CALLS[c] * VARIANTS.length + (c > 1 ? VARIANTS.length * c : 0), 0)
   return perLatency * LATENCIES_MS.length
@@ -121,7 +107,7 @@ async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderServ
 
   // capture: POST captureReservation of the whole reservation, so one authorized payment per call.
   const needed = capturesNeeded() + 1
-  const authorized = await authorizedPayments(needed, provider, sandbox)
+  const authorized = await paymentsMadeBy(authorizedPayment, needed, 32, provider, sandbox)
   log(`latency: ${authorized.length} authorized payments ready`)
   const takeAuthorized = supply(authorized, "authorized payments")
   const capture = (data: AltaPayPaymentData, key: string) => provider.capturePayment({ data: data as never, context: { idempotency_key: key } })
@@ -137,17 +123,15 @@ async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderServ
   const nextCaptured = rotation(captured)
   await sandbox.clearLedger()
 
-  const bare =
-    (parse = false) =>
-    (requests: WireRequest[][]): Op => {
-      let i = 0
-      return async () => {
-        for (const request of requests[i++]) {
-          const answer = await sendBare(pool, request)
-          if (parse) answerParser.parse(answer)
-        }
+  const bare = (requests: WireRequest[][], parse: boolean): Op => {
+    let i = 0
+    return async () => {
+      for (const request of requests[i++]) {
+        const answer = await sendBare(pool, request)
+        if (parse) answerParser.parse(answer)
       }
     }
+  }
   const each = <T>(count: number, make: () => T): T[] => Array.from({ length: count }, make)
   /** Each operation's provider call, and the requests its bare variants send (one list per call). */
   const operations: Record<Operation, { provider: Variant; requests: (count: number) => WireRequest[][] }> = {
@@ -180,7 +164,7 @@ async function variantsFor(sandbox: RemoteSandbox, provider: AltaPayProviderServ
   const variants = {} as Record<Operation, Record<VariantName, Variant>>
   for (const name of OPERATIONS) {
     const { provider: call, requests } = operations[name]
-    variants[name] = { provider: call, bare: (count) => bare(false)(requests(count)), parsed: (count) => bare(true)(requests(count)) }
+    variants[name] = { provider: call, bare: (count) => bare(requests(count), false), parsed: (count) => bare(requests(count), true) }
   }
   return variants
 }

@@ -54,25 +54,41 @@ export async function initiate(provider: AltaPayProviderService, sessionId = fix
   return out.data as unknown as AltaPayPaymentData
 }
 
-/** Initiated, paid at the sandbox, authorized and captured through the provider. */
-export async function capturedPayment(provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData> {
+/** Initiated, paid at the sandbox and authorized through the provider (not captured). */
+export async function authorizedPayment(provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData> {
   const data = await initiate(provider)
   await sandbox.simulatePayment(data.altapay_session_id)
-  const authorized = (await provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })).data as unknown as AltaPayPaymentData
+  return (await provider.authorizePayment({ data: data as never, context: { idempotency_key: data.order_id } })).data as unknown as AltaPayPaymentData
+}
+
+/** Initiated, paid at the sandbox, authorized and captured through the provider. */
+export async function capturedPayment(provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData> {
+  const authorized = await authorizedPayment(provider, sandbox)
   return (await provider.capturePayment({ data: authorized as never, context: { idempotency_key: fixedId("capt") } })).data as unknown as AltaPayPaymentData
 }
 
-export async function capturedPayments(count: number, concurrency: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData[]> {
+/** `count` payments made by `make`, `concurrency` at a time. */
+export async function paymentsMadeBy(
+  make: (provider: AltaPayProviderService, sandbox: RemoteSandbox) => Promise<AltaPayPaymentData>,
+  count: number,
+  concurrency: number,
+  provider: AltaPayProviderService,
+  sandbox: RemoteSandbox
+): Promise<AltaPayPaymentData[]> {
   const out: AltaPayPaymentData[] = []
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < count) {
       next++
-      out.push(await capturedPayment(provider, sandbox))
+      out.push(await make(provider, sandbox))
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   return out
+}
+
+export function capturedPayments(count: number, concurrency: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData[]> {
+  return paymentsMadeBy(capturedPayment, count, concurrency, provider, sandbox)
 }
 
 /**
