@@ -71,20 +71,25 @@ function reservationMismatch(transaction: GatewayTransaction, expected: Expected
   return undefined
 }
 
-/** The webhook action for a (verified) callback. */
+/**
+ * The webhook action for a (verified) callback. Status values as AltaPay's Magento plugin reads
+ * them (plugin-magento2-community Controller/Index/Notification.php): `succeeded` and `success` are
+ * paid; `error`, `failed`, `incomplete` and `declined` failed; `cancelled` cancelled.
+ */
 export function webhookActionFor(callback: AltaPayCallback): PaymentActions {
   const payment = callback.paymentStatus ?? ""
   switch (callback.status) {
     case "succeeded":
+    case "success":
       if (statusIn(payment, CAPTURED_STATUSES)) return PaymentActions.SUCCESSFUL
       if (statusIn(payment, AUTHORIZED_STATUSES) || payment === "") return PaymentActions.AUTHORIZED
       return PaymentActions.NOT_SUPPORTED
     case "open":
     case "new":
-    case "incomplete":
       return PaymentActions.PENDING
     case "failed":
     case "error":
+    case "incomplete":
     case "declined":
       return PaymentActions.FAILED
     case "cancelled":

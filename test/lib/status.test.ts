@@ -6,7 +6,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { parseGatewayResponse } from "../../src/altapay"
-import { sessionStatusFor } from "../../src/lib/status"
+import { sessionStatusFor, webhookActionFor } from "../../src/lib/status"
 
 // One preauth transaction of 399.00 SEK, as AltaPay's payments answer carries it.
 const xml = fs.readFileSync(path.join(__dirname, "../fixtures/gateway/payments-single-transaction.xml"), "utf8")
@@ -32,5 +32,28 @@ describe("sessionStatusFor", () => {
   it("does not authorize when AltaPay states no reserved amount", () => {
     const body = xml.replace(/<ReservedAmount>.*<\/ReservedAmount>/, "")
     expect(sessionStatusFor(transactionOf(body), expected)).toEqual({ status: PaymentSessionStatus.ERROR, reason: expect.stringContaining("states no reserved amount") })
+  })
+})
+
+describe("webhookActionFor: callback status values as AltaPay's Magento plugin reads them", () => {
+  // AltaPay/plugin-magento2-community Controller/Index/Notification.php handleNotification().
+  const action = (status: string, paymentStatus?: string) => webhookActionFor({ shopOrderId: "o", status, paymentStatus, transactionInfo: {} })
+
+  it("succeeded and success both pay: authorized for a reservation, successful once captured", () => {
+    for (const status of ["succeeded", "success"]) {
+      expect(action(status, "preauth")).toBe("authorized")
+      expect(action(status, "captured")).toBe("captured")
+    }
+  })
+
+  it("incomplete fails like failed, error and declined", () => {
+    for (const status of ["incomplete", "failed", "error", "declined"]) expect(action(status)).toBe("failed")
+  })
+
+  it("cancelled cancels; open and new stay pending; anything else changes nothing", () => {
+    expect(action("cancelled")).toBe("canceled")
+    expect(action("open")).toBe("pending")
+    expect(action("new")).toBe("pending")
+    expect(action("ChargebackEvent".toLowerCase())).toBe("not_supported")
   })
 })
