@@ -2,10 +2,12 @@
  * AltaPay notification callbacks: signature verification (fail closed) and a typed view of the
  * form body. `AltaPay-Signature: t=<unix seconds>;s0=<hex>[;s1=<hex>]` where each sN is
  * hex HMAC-SHA256(secret, rawBody + "." + t); several sN appear while AltaPay rotates secrets.
+ * AltaPay's own verifier (salesforce-headless-commerce-pwa lib/api/middleware/webhook.js) does not
+ * look at the age of `t`; we do, but only to decide whether the body alone can be trusted.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
-import { AltaPayCallbackSignatureError, AltaPayValidationError } from "./errors"
+import { AltaPayCallbackSignatureError, AltaPayStaleCallbackSignatureError, AltaPayValidationError } from "./errors"
 import { decimalToMinor, currencyInfo } from "./money"
 
 export const SIGNATURE_HEADER = "altapay-signature"
@@ -16,12 +18,18 @@ export interface VerifyCallbackOptions {
   signatureHeader: string | string[] | undefined
   /** The callback secret; several while rotating. */
   secret: string | string[]
-  /** Oldest (and most future) timestamp accepted, to stop replays. */
+  /**
+   * Oldest (and most future) `t` whose body is trusted on its own. A matching signature outside it
+   * throws AltaPayStaleCallbackSignatureError: the caller confirms the callback with AltaPay.
+   */
   toleranceSeconds?: number
   now?: () => number
 }
 
-/** Throws AltaPayCallbackSignatureError unless a signature matches and its timestamp is recent. */
+/**
+ * Throws AltaPayCallbackSignatureError unless a signature matches, and its subclass
+ * AltaPayStaleCallbackSignatureError when one matches but its timestamp is not recent.
+ */
 export function verifyCallbackSignature(options: VerifyCallbackOptions): { timestamp: number } {
   const header = Array.isArray(options.signatureHeader) ? options.signatureHeader[0] : options.signatureHeader
   if (!header) throw new AltaPayCallbackSignatureError("The callback carries no AltaPay-Signature header.")
@@ -40,13 +48,6 @@ export function verifyCallbackSignature(options: VerifyCallbackOptions): { times
   const candidates = [...parts.entries()].filter(([k]) => /^s\d+$/.test(k)).flatMap(([, v]) => v)
   if (candidates.length === 0) throw new AltaPayCallbackSignatureError("The AltaPay-Signature header has no signature (s0=).")
 
-  const tolerance = options.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS
-  const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000)
-  if (Math.abs(nowSeconds - timestamp) > tolerance) {
-    throw new AltaPayCallbackSignatureError(
-      `The callback's signature timestamp is ${nowSeconds - timestamp} s away from now (tolerance ${tolerance} s): refused as a possible replay.`
-    )
-  }
   const body = typeof options.rawBody === "string" ? Buffer.from(options.rawBody, "utf8") : options.rawBody
   const secrets = (Array.isArray(options.secret) ? options.secret : [options.secret]).filter((s) => s.length > 0)
   if (secrets.length === 0) throw new AltaPayCallbackSignatureError("No callback secret is configured, so no callback can be trusted.")
@@ -54,10 +55,22 @@ export function verifyCallbackSignature(options: VerifyCallbackOptions): { times
     const expected = createHmac("sha256", secret).update(body).update(`.${timestampText}`).digest()
     for (const candidate of candidates) {
       if (!/^[0-9a-fA-F]{64}$/.test(candidate)) continue
-      if (timingSafeEqual(expected, Buffer.from(candidate, "hex"))) return { timestamp }
+      if (timingSafeEqual(expected, Buffer.from(candidate, "hex"))) return checkAge(timestamp, options)
     }
   }
   throw new AltaPayCallbackSignatureError("The callback's AltaPay-Signature does not match: check the callback secret.")
+}
+
+function checkAge(timestamp: number, options: VerifyCallbackOptions): { timestamp: number } {
+  const tolerance = options.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS
+  const age = Math.floor((options.now ?? Date.now)() / 1000) - timestamp
+  if (Math.abs(age) > tolerance) {
+    throw new AltaPayStaleCallbackSignatureError(
+      `The callback is signed by AltaPay, but its signature timestamp is ${age} s away from now (tolerance ${tolerance} s): its content is not trusted on its own.`,
+      age
+    )
+  }
+  return { timestamp }
 }
 
 /** Computes the header value for a body; for tests, tools and the sandbox's clients. */

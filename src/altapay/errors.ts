@@ -133,6 +133,19 @@ export class AltaPayCallbackSignatureError extends AltaPayError {
   }
 }
 
+/**
+ * Raised when a callback's AltaPay-Signature matches but its `t` is outside the tolerance: AltaPay
+ * sent it, but possibly long ago (a retry keeps its first `t`, or a replay). Treat it like an
+ * unsigned callback: trust nothing in it and ask AltaPay; do not drop it.
+ */
+export class AltaPayStaleCallbackSignatureError extends AltaPayCallbackSignatureError {
+  readonly ageSeconds: number
+  constructor(message: string, ageSeconds: number) {
+    super(message)
+    this.ageSeconds = ageSeconds
+  }
+}
+
 export const isAltaPayError = (e: unknown): e is AltaPayError => e instanceof AltaPayError
 
 /** A short, whitespace-collapsed start of a body for diagnostics, with tokens and credentials redacted. */

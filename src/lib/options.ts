@@ -30,7 +30,10 @@ export const altapayOptionsSchema = z
     autoCapture: z.boolean().default(false),
     /** Secret AltaPay signs callbacks with (AltaPay-Signature). Without it callbacks are confirmed by a look-up. */
     callbackSecret: z.string().min(16, "must be at least 16 characters").optional(),
-    /** Accepted clock skew / replay window for signed callbacks, seconds. */
+    /**
+     * Seconds a signed callback's `t` may be from its arrival for its body to be trusted as is.
+     * An older (correctly signed) one is not refused: it is confirmed by a look-up, like an unsigned one.
+     */
     callbackToleranceSeconds: z.number().int().positive().default(300),
     /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
     backendUrl: url,

@@ -1,6 +1,14 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { AltaPayCallbackSignatureError, AltaPayValidationError, callbackChecksum, parseCallback, signCallbackBody, verifyCallbackSignature } from "../../src/altapay"
+import {
+  AltaPayCallbackSignatureError,
+  AltaPayStaleCallbackSignatureError,
+  AltaPayValidationError,
+  callbackChecksum,
+  parseCallback,
+  signCallbackBody,
+  verifyCallbackSignature,
+} from "../../src/altapay"
 import { CALLBACK_SECRET, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 interface Received {
@@ -80,7 +88,7 @@ describe("notification callbacks", () => {
     expect(parsed.amountMinor).toBe(4321)
   })
 
-  it("a forged, unsigned, tampered or replayed callback is refused", async () => {
+  it("a forged, unsigned or tampered callback is refused; a stale one is signed but not fresh", async () => {
     const { paid, callback } = await paidSession(2000)
     const verify = (rawBody: Buffer | string, signatureHeader: string | undefined, now?: () => number) => () =>
       verifyCallbackSignature({ rawBody, signatureHeader, secret: CALLBACK_SECRET, now })
@@ -99,7 +107,13 @@ describe("notification callbacks", () => {
     expect(verify(tampered, callback.signature)).toThrow(AltaPayCallbackSignatureError)
 
     const tomorrow = () => Date.now() + 24 * 3600 * 1000
-    expect(verify(callback.rawBody, callback.signature, tomorrow)).toThrow(/replay/)
+    // AltaPay signed it, so it is not refused as forged: the caller confirms it with AltaPay.
+    expect(verify(callback.rawBody, callback.signature, tomorrow)).toThrow(AltaPayStaleCallbackSignatureError)
+    expect(verify(callback.rawBody, callback.signature, tomorrow)).toThrow(/not trusted on its own/)
+    // A forged signature with an old t is a forgery, not a stale callback.
+    const forgedOld = `t=${Math.floor(Date.now() / 1000) - 86_400};s0=${"ab".repeat(32)}`
+    expect(verify(callback.rawBody, forgedOld)).toThrow(AltaPayCallbackSignatureError)
+    expect(verify(callback.rawBody, forgedOld)).not.toThrow(AltaPayStaleCallbackSignatureError)
   })
 
   it("a secret being rotated: either signature is accepted", () => {

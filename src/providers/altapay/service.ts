@@ -35,6 +35,7 @@ import { AbstractPaymentProvider, ContainerRegistrationKeys, MathBN, MedusaError
 import {
   AltaPayDeclinedError,
   AltaPayError,
+  AltaPayStaleCallbackSignatureError,
   AUTHORIZED_STATUSES,
   minorToDecimal,
   parseCallback,
@@ -435,18 +436,22 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     const rawBody = rawBodyOf(payload)
     let callback: AltaPayCallback
+    // A signed callback is trusted as it stands; an unsigned one (no secret) or a stale one is only
+    // a hint to ask AltaPay: a retry keeps its first `t`, and AltaPay's own verifiers ignore the age.
+    let trusted = false
     try {
       if (this.options_.callbackSecret) {
         // Judged on when the callback reached this store (stamped by the plugin's middleware), not
         // on when Medusa's event subscriber gets to it; without a stamp, now.
         const arrivedAt = arrivalTime(payload.headers, rawBody, this.arrivalKeys)
-        verifyCallbackSignature({
+        trusted = signedAndFresh({
           rawBody,
           signatureHeader: headerOf(payload.headers, "altapay-signature"),
           secret: this.options_.callbackSecret,
           toleranceSeconds: this.options_.callbackToleranceSeconds,
           now: () => arrivedAt ?? Date.now(),
         })
+        if (!trusted) this.logger_?.info("AltaPay callback: signed, but older than callbackToleranceSeconds; AltaPay's record decides.")
       }
       callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
     } catch (error) {
@@ -455,7 +460,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       return { action: PaymentActions.NOT_SUPPORTED }
     }
     let result: WebhookActionResult
-    if (this.options_.callbackSecret) {
+    if (trusted) {
       const action = webhookActionFor(callback)
       if (callback.amountMinor === undefined || !callback.currency) return { action: PaymentActions.NOT_SUPPORTED }
       result = { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
@@ -518,7 +523,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   }
 
   /**
-   * Without a callback secret nothing in a callback is trusted: AltaPay's own record decides. A
+   * Without a callback secret, or with a stale signature, nothing in a callback is trusted: AltaPay's own record decides. A
    * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
    */
   private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {
@@ -611,6 +616,17 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
     MedusaError.Types.NOT_ALLOWED,
     `AltaPay cancel: payment ${data.order_id} (transaction ${data.transaction_id}) is captured, so the reservation cannot be released. Refund it instead.`
   )
+}
+
+/** True for a matching, recent signature; false for a matching but stale one; throws otherwise. */
+function signedAndFresh(options: Parameters<typeof verifyCallbackSignature>[0]): boolean {
+  try {
+    verifyCallbackSignature(options)
+    return true
+  } catch (error) {
+    if (error instanceof AltaPayStaleCallbackSignatureError) return false
+    throw error
+  }
 }
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
