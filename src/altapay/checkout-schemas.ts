@@ -75,11 +75,12 @@ export const paymentSchema = z.looseObject({
 })
 export type CheckoutPayment = z.infer<typeof paymentSchema>
 
+// CreatePaymentLink: "Response will contain id, paymentLink and qrCode fields". No expiry comes
+// back: whoever shows one computes it from the validityTime sent.
 export const paymentLinkSchema = z.looseObject({
   id: z.string().optional(),
   paymentLink: z.string().min(1),
   qrCode: z.string().optional(),
-  expiresAt: z.string().optional(),
 })
 export type PaymentLink = z.infer<typeof paymentLinkSchema>
 

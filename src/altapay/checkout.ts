@@ -24,14 +24,21 @@ import {
 import type { TokenProvider } from "./tokens"
 import type { OrderLine } from "./types"
 
+/**
+ * Where AltaPay calls the shop, as absolute http(s) URLs. On the wire `success` and `failure` are
+ * `{ type: "URL", value }` while `notification`, `redirect` and `formStyling` are plain strings
+ * (AltaPay/android-payment-app altapayCheckout/.../model/request/CreateSessionRequest.kt).
+ */
 export interface SessionCallbacks {
   success?: string
   failure?: string
   redirect?: string
   notification?: string
   formStyling?: string
-  bodyFormat?: "XML" | "JSON"
 }
+
+/** The callbacks AltaPay's clients send as `{ type, value }`; the others are plain URL strings. */
+const TARGET_CALLBACKS: ReadonlySet<string> = new Set(["success", "failure"])
 
 export interface SessionInput {
   /** Our reference for the order; AltaPay returns it as shop_orderid. */
@@ -48,6 +55,8 @@ export interface SessionInput {
     paymentDisplayType?: string
     country?: string
     language?: string
+    /** How AltaPay formats callback bodies: XML (default) or JSON (CreateSessionRequest.kt Configuration). */
+    bodyFormat?: "XML" | "JSON"
     [key: string]: unknown
   }
 }
@@ -57,13 +66,16 @@ export interface RequestOptions {
   customerToken?: string
 }
 
+/** A payment link's options (Checkout API CreatePaymentLink page). */
 export interface PaymentLinkInput {
-  /** Where the customer lands after paying. */
+  /** A payment page of the merchant's own to use instead of AltaPay's. */
   url?: string
+  /** QR code size in pixels (AltaPay's default 500). */
   size?: number
-  /** Seconds the link stays valid. */
-  validityTime?: number
-  activationTime?: string
+  /** Minutes the link can be opened (`validityTime`; AltaPay's default 14 days). */
+  validityMinutes?: number
+  /** Minutes the link stays usable once the customer opened it (`activationTime`; default 10). */
+  activationMinutes?: number
 }
 
 const ORDER_ID_MAX = 100
@@ -124,7 +136,7 @@ export class CheckoutApi {
       method: "POST",
       path: `/session/${segment(sessionId, "sessionId")}/link`,
       template: "/session/{sessionId}/link",
-      body: input,
+      body: paymentLinkBody(input),
     })
   }
 
@@ -217,7 +229,7 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
     issues.push({ field: "currency", message: `unknown ISO 4217 currency ${input.currency}` })
   }
   for (const [name, value] of Object.entries(input.callbacks ?? {})) {
-    if (name === "bodyFormat" || value === undefined) continue
+    if (value === undefined) continue
     if (!/^https?:\/\//i.test(String(value))) issues.push({ field: `callbacks.${name}`, message: "must be an absolute http(s) URL" })
   }
   if (issues.length === 0 && input.orderLines) {
@@ -234,7 +246,7 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
   const callbacks = Object.fromEntries(
     Object.entries(input.callbacks ?? {})
       .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [name, name === "bodyFormat" ? value : { type: "URL", value }])
+      .map(([name, value]) => [name, TARGET_CALLBACKS.has(name) ? { type: "URL", value } : value])
   )
   return {
     order: {
@@ -246,6 +258,27 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
     },
     callbacks,
     configuration: { paymentType: "PAYMENT", paymentDisplayType: "REDIRECT", ...input.configuration },
+  }
+}
+
+/** The JSON body of a payment link: AltaPay counts `validityTime` and `activationTime` in minutes. */
+export function paymentLinkBody(input: PaymentLinkInput): Record<string, unknown> {
+  const issues: ValidationIssue[] = []
+  const minutes = (field: string, value: number | undefined) => {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) issues.push({ field, message: "must be a positive whole number of minutes" })
+  }
+  minutes("validityMinutes", input.validityMinutes)
+  minutes("activationMinutes", input.activationMinutes)
+  if (input.size !== undefined && (!Number.isSafeInteger(input.size) || input.size <= 0)) issues.push({ field: "size", message: "must be a positive number of pixels" })
+  if (input.url !== undefined && !/^https?:\/\//i.test(input.url)) issues.push({ field: "url", message: "must be an absolute http(s) URL" })
+  if (issues.length > 0) {
+    throw new AltaPayValidationError(`The payment link is invalid: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
+  }
+  return {
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.size !== undefined ? { size: input.size } : {}),
+    ...(input.validityMinutes !== undefined ? { validityTime: input.validityMinutes } : {}),
+    ...(input.activationMinutes !== undefined ? { activationTime: input.activationMinutes } : {}),
   }
 }
 

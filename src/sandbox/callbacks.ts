@@ -84,7 +84,7 @@ export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, o
   const transaction = payment.transactionId ? env.store.transactions.get(payment.transactionId) : undefined
   if (!transaction) throw new Error(`Payment ${payment.paymentId} has no transaction yet: pay it before sending its callback.`)
   const session = env.store.sessions.get(payment.sessionId)
-  const target = session?.body.callbacks?.notification?.value
+  const target = session?.body.callbacks?.notification
   if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
   const { body, headers } = buildCallback(env, payment, transaction, options)
   const url = new URL(target)

@@ -14,7 +14,8 @@ import { PAYMENT_METHODS, findMethod, type StoredSession } from "./state"
 import type { TokenClaims } from "./tokens"
 import { linkJson, paymentJson, sessionJson } from "./views"
 
-const DEFAULT_LINK_VALIDITY_SECONDS = 24 * 3600
+// CreatePaymentLink: validityTime is "Time in minutes ... Default 14 days".
+const DEFAULT_LINK_VALIDITY_MINUTES = 14 * 24 * 60
 // Fields the sandbox owns in the session record; a body cannot set them.
 const SERVER_FIELDS = ["sessionId", "status", "payments", "createdAt", "updatedAt"]
 
@@ -240,7 +241,7 @@ export async function createLink(ex: Exchange, sessionId: string): Promise<Reply
     size: body.data.size,
     activationTime: body.data.activationTime,
     createdAt: now,
-    expiresAt: now + (body.data.validityTime ?? DEFAULT_LINK_VALIDITY_SECONDS) * 1000,
+    expiresAt: now + (body.data.validityTime ?? DEFAULT_LINK_VALIDITY_MINUTES) * 60_000,
   }
   ex.env.store.links.set(link.id, link)
   return json(200, linkJson(link, ex.env.url))

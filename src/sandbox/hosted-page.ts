@@ -56,7 +56,7 @@ export async function payAndNotify(env: SandboxEnv, payment: StoredPayment, outc
   onEffects?.(result)
   if (!result.ok || !callback) return { result }
   const session = env.store.sessions.get(payment.sessionId)
-  if (!session?.body.callbacks?.notification?.value) return { result }
+  if (!session?.body.callbacks?.notification) return { result }
   const delivery = await deliverCallback(env, payment)
   return { result, callbackStatus: delivery.status }
 }

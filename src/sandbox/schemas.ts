@@ -13,10 +13,21 @@ const isHttpUrl = (value: string): boolean => {
   }
 }
 
-const callbackSchema = z.looseObject({
-  type: z.string().default("URL"),
-  value: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
-})
+const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL")
+
+// The session's callbacks take two shapes, as AltaPay's own clients send them
+// (AltaPay/android-payment-app altapayCheckout/.../model/request/CreateSessionRequest.kt):
+// success and failure are { type, value } targets, notification, redirect and formStyling plain
+// URL strings. The sandbox refuses the other shape so a client that mixes them up finds out here.
+const targetCallback = (name: string) =>
+  z.looseObject(
+    { type: z.string().min(1), value: httpUrl },
+    { error: (issue) => (issue.input === undefined ? undefined : `callbacks.${name} must be an object { type: "URL", value: "<absolute URL>" }, as AltaPay's clients send it`) }
+  )
+const urlCallback = (name: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? undefined : `callbacks.${name} must be a plain URL string, as AltaPay's clients send it (not { type, value })`) })
+    .refine(isHttpUrl, "must be an absolute http(s) URL")
 
 export const amountSchema = z.looseObject({
   value: z.number().positive(),
@@ -33,12 +44,11 @@ export const sessionBodySchema = z.looseObject({
   }),
   callbacks: z
     .looseObject({
-      success: callbackSchema.optional(),
-      failure: callbackSchema.optional(),
-      redirect: callbackSchema.optional(),
-      notification: callbackSchema.optional(),
-      formStyling: z.unknown().optional(),
-      bodyFormat: z.unknown().optional(),
+      success: targetCallback("success").optional(),
+      failure: targetCallback("failure").optional(),
+      redirect: urlCallback("redirect").optional(),
+      notification: urlCallback("notification").optional(),
+      formStyling: urlCallback("formStyling").optional(),
     })
     .optional(),
   configuration: z
@@ -48,6 +58,7 @@ export const sessionBodySchema = z.looseObject({
       paymentDisplayType: z.string().optional(),
       country: z.string().optional(),
       language: z.string().optional(),
+      bodyFormat: z.enum(["XML", "JSON"]).optional(),
     })
     .optional(),
 })
@@ -64,12 +75,12 @@ export const paymentBodySchema = z.looseObject({
   sessionId: z.string().min(1),
 })
 
+// CreatePaymentLink: size in pixels; validityTime and activationTime are ints in minutes.
 export const linkBodySchema = z.looseObject({
-  url: z.string().optional(),
-  size: z.unknown().optional(),
-  // Seconds the link stays usable; AltaPay's default is a day.
-  validityTime: z.number().int().positive().optional(),
-  activationTime: z.unknown().optional(),
+  url: httpUrl.optional(),
+  size: z.number().int().positive().optional(),
+  validityTime: z.number().int().positive("is minutes, a positive whole number").optional(),
+  activationTime: z.number().int().positive("is minutes, a positive whole number").optional(),
 })
 
 export interface FieldIssue {

@@ -91,8 +91,9 @@ export interface StoredLink {
   id: string
   sessionId: string
   url?: string
-  size?: unknown
-  activationTime?: unknown
+  size?: number
+  /** Minutes the link stays usable once opened (not enforced by the sandbox). */
+  activationTime?: number
   createdAt: number
   expiresAt: number
 }

@@ -36,13 +36,8 @@ export function paymentJson(payment: StoredPayment): Record<string, unknown> {
 
 export function linkJson(link: StoredLink, origin: string): Record<string, unknown> {
   const paymentLink = `${origin}/sandbox/link/${link.id}`
-  return {
-    id: link.id,
-    sessionId: link.sessionId,
-    paymentLink,
-    qrCode: qrPlaceholder(paymentLink),
-    expiresAt: new Date(link.expiresAt).toISOString(),
-  }
+  // CreatePaymentLink: "Response will contain id, paymentLink and qrCode fields", nothing else.
+  return { id: link.id, paymentLink, qrCode: qrPlaceholder(paymentLink) }
 }
 
 // Not a scannable QR code: an SVG data URL that shows the link, enough for UIs to render something.

@@ -36,7 +36,13 @@ describe("checkout API", () => {
     expect(body.order.orderId).toBe("payses_01")
     expect(body.order.amount).toEqual({ value: 250, currency: "DKK" })
     expect(body.order.orderLines[0]).toMatchObject({ itemId: "sku-1", quantity: 2, unitPrice: 80, taxAmount: 40, taxPercent: 25, goodsType: "item" })
-    expect(body.callbacks.notification).toEqual({ type: "URL", value: "https://shop.test/hook" })
+    // As AltaPay's Android SDK sends them (CreateSessionRequest.kt): targets for success and
+    // failure, a plain URL for the notification.
+    expect(body.callbacks).toEqual({
+      success: { type: "URL", value: "https://shop.test/ok" },
+      failure: { type: "URL", value: "https://shop.test/fail" },
+      notification: "https://shop.test/hook",
+    })
     expect(body.configuration).toMatchObject({ paymentType: "PAYMENT", autoCapture: false, language: "da" })
   })
 
@@ -73,11 +79,20 @@ describe("checkout API", () => {
     expect((await pair.client.checkout.getSession(a.sessionId, { customerToken: token })).sessionId).toBe(a.sessionId)
   })
 
-  it("creates a payment link with the MERCHANT token", async () => {
+  it("creates a payment link with the MERCHANT token, its times in minutes", async () => {
     const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses_link", amountMinor: 1000, currency: "DKK" })
-    const link = await pair.client.checkout.createPaymentLink(sessionId, { validityTime: 3600 })
+    const link = await pair.client.checkout.createPaymentLink(sessionId, { validityMinutes: 1440, activationMinutes: 10 })
     expect(link.paymentLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
     expect(lastCall("link.create")!.auth).toBe("bearer:MERCHANT")
+    expect(lastCall("link.create")!.params).toEqual({ validityTime: 1440, activationTime: 10 })
+  })
+
+  it("refuses a payment link time that is not whole minutes before sending", async () => {
+    const before = pair.sandbox.ledger().length
+    await expect(pair.client.checkout.createPaymentLink("8d1c2f4e-0000-4000-8000-000000000000", { validityMinutes: 0.5 })).rejects.toThrow(
+      /validityMinutes must be a positive whole number of minutes/
+    )
+    expect(pair.sandbox.ledger().length).toBe(before)
   })
 
   it("refuses an invalid session before sending anything, naming each field", async () => {

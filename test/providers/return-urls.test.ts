@@ -51,7 +51,7 @@ async function initiate(provider: AltaPayProviderService, id: string): Promise<A
 const submitPaymentPage = (data: AltaPayPaymentData, outcome: "authorize" | "decline") =>
   fetch(data.redirect_url!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `outcome=${outcome}`, redirect: "manual" })
 
-type SentCallbacks = Record<string, { value: string } | undefined> | undefined
+type SentCallbacks = { success?: { value: string }; failure?: { value: string }; notification?: string } | undefined
 
 /** The callbacks of the last session create / update AltaPay received for this AltaPay session. */
 function callbacksSent(data: AltaPayPaymentData, operation: "session.create" | "session.update"): SentCallbacks {
@@ -94,7 +94,7 @@ describe("return URLs", () => {
     const callbacks = callbacksSent(data, "session.create")
     expect(callbacks?.success).toBeUndefined()
     expect(callbacks?.failure?.value).toBe(FAILURE)
-    expect(callbacks?.notification?.value).toBe("http://127.0.0.1:9/hooks/payment/altapay_altapay")
+    expect(callbacks?.notification).toBe("http://127.0.0.1:9/hooks/payment/altapay_altapay")
   })
 
   it("a session update (new amount) keeps the filled return URLs", async () => {

@@ -44,6 +44,34 @@ describe("sandbox checkout sessions, payments and links", () => {
     expect(decimals.status).toBe(400)
   })
 
+  test("callbacks take the shapes AltaPay's clients send, and the other shape is refused by name", async () => {
+    // AltaPay/android-payment-app CreateSessionRequest.kt: success and failure are { type, value },
+    // notification, redirect and formStyling plain URL strings.
+    const documented = {
+      success: { type: "URL", value: "https://shop.test/ok" },
+      failure: { type: "URL", value: "https://shop.test/fail" },
+      notification: "https://shop.test/notify",
+      redirect: "https://shop.test/redirect",
+      formStyling: "https://shop.test/form",
+    }
+    const created = await call(sandbox, "POST", "/session", { token: merchant, body: { ...sessionBody(), callbacks: documented } })
+    expect(created.status).toBe(200)
+    expect(created.body.callbacks).toEqual(documented)
+
+    for (const [name, wrong] of [
+      ["notification", { type: "URL", value: "https://shop.test/notify" }],
+      ["redirect", { type: "URL", value: "https://shop.test/redirect" }],
+      ["success", "https://shop.test/ok"],
+      ["failure", "https://shop.test/fail"],
+    ] as const) {
+      const refused = await call(sandbox, "POST", "/session", { token: merchant, body: { ...sessionBody(), callbacks: { [name]: wrong } } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.errors).toEqual([
+        { path: `callbacks.${name}`, message: expect.stringContaining(typeof wrong === "string" ? "must be an object { type" : "must be a plain URL string") },
+      ])
+    }
+  })
+
   test("order lines must respect the field limits and total the amount exactly", async () => {
     // 2 x 40.00 + 20.00 tax = 100.00; 10.00 with 25 % tax, 50 % discount = 6.25; total 106.25
     const lines = [line("a", 40, 2, 20), line("b", 10, 1, 2.5, { discount: 50 })]
@@ -126,16 +154,19 @@ describe("sandbox checkout sessions, payments and links", () => {
     expect(noSession.status).toBe(404)
   })
 
-  test("a payment link opens a card payment page until it expires", async () => {
+  test("a payment link opens a card payment page until it expires (validityTime in minutes)", async () => {
     const sessionId = await createSession(sandbox)
-    const link = await call(sandbox, "POST", `/session/${sessionId}/link`, { token: merchant, body: { validityTime: 60 } })
+    const link = await call(sandbox, "POST", `/session/${sessionId}/link`, { token: merchant, body: { validityTime: 2 } })
     expect(link.status).toBe(200)
+    expect(Object.keys(link.body).sort()).toEqual(["id", "paymentLink", "qrCode"])
     expect(link.body.paymentLink).toBe(`${sandbox.url}/sandbox/link/${link.body.id}`)
     expect(link.body.qrCode).toMatch(/^data:image\/svg\+xml;base64,/)
     const open = await fetch(link.body.paymentLink, { redirect: "manual" })
     expect(open.status).toBe(302)
     expect(open.headers.get("location")).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/`))
-    clock += 61 * 1000
+    clock += 119 * 1000
+    expect((await fetch(link.body.paymentLink, { redirect: "manual" })).status).toBe(302)
+    clock += 2 * 1000
     expect((await fetch(link.body.paymentLink, { redirect: "manual" })).status).toBe(410)
   })
 })

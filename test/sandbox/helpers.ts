@@ -42,7 +42,7 @@ export function sessionBody(
   overrides: { amount?: number; currency?: string; orderId?: string; autoCapture?: boolean; notification?: string; success?: string; failure?: string; orderLines?: unknown[] } = {}
 ): Record<string, unknown> {
   const callbacks: Record<string, unknown> = {}
-  if (overrides.notification) callbacks.notification = { type: "URL", value: overrides.notification }
+  if (overrides.notification) callbacks.notification = overrides.notification
   if (overrides.success) callbacks.success = { type: "URL", value: overrides.success }
   if (overrides.failure) callbacks.failure = { type: "URL", value: overrides.failure }
   return {

@@ -60,10 +60,13 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   const target = { providerId, options }
   const session: LinkSession = body.cart_id ? await sessionForCart(req.scope, body.cart_id, target) : await sessionForOrder(req.scope, body.order_id as string, target)
 
+  // AltaPay counts validityTime in minutes (CreatePaymentLink); its answer carries no expiry, so
+  // the one shown is the time asked for, rounded up to whole minutes as sent.
+  const validityMinutes = Math.ceil(body.validity_seconds / 60)
   const requestedAt = Date.now()
   let link
   try {
-    link = await client.checkout.createPaymentLink(session.altapay_session_id, { validityTime: body.validity_seconds })
+    link = await client.checkout.createPaymentLink(session.altapay_session_id, { validityMinutes })
   } catch (error) {
     throw toMedusaError(error, "payment link")
   }
@@ -74,7 +77,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
     payment_link: {
       id: link.id ?? null,
       url: link.paymentLink,
-      expires_at: link.expiresAt ?? new Date(requestedAt + body.validity_seconds * 1000).toISOString(),
+      expires_at: new Date(requestedAt + validityMinutes * 60_000).toISOString(),
       qr_code: link.qrCode ?? null,
     },
     amount: session.amount,
