@@ -138,6 +138,7 @@ export interface GatewayResponse {
   /** Deprecated Body/RefundResult. */
   refundResult?: string
   captureResult?: string
+  /** Deprecated Body/CancelResult of releaseReservation. */
   releaseResult?: string
   /** Body/RefundAmount. */
   refundAmount?: GatewayAmount

@@ -192,7 +192,8 @@ function toResponse(api: Raw): GatewayResponse {
     result: str(body.Result),
     refundResult: str(body.RefundResult),
     captureResult: str(body.CaptureResult),
-    releaseResult: str(body.ReleaseResult),
+    // releaseReservation's deprecated twin of Result is CancelResult (its documented example).
+    releaseResult: str(body.CancelResult),
     refundAmount: amount(body.RefundAmount, "Body.RefundAmount", resolveCurrency(refundCurrency, ...fallback)),
     refundedAmount: amount(body.RefundedAmount, "Body.RefundedAmount", resolveCurrency(refundCurrency, ...fallback)),
     refundCurrency,

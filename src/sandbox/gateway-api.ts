@@ -148,7 +148,9 @@ function outcomeReply(
   if (amountMinor !== undefined && kind !== "Release") {
     body.push(textEl(`${kind}Amount`, minorToDecimal(amountMinor, t.currency.alpha)), textEl(`${kind}Currency`, t.currency.numeric))
   }
-  body.push(textEl("Result", result), textEl(`${kind}Result`, result))
+  // The deprecated twins of Result: CaptureResult, RefundResult, and for a release CancelResult
+  // (releaseReservation's documented example).
+  body.push(textEl("Result", result), textEl(`${kind === "Release" ? "Cancel" : kind}Result`, result))
   if (merchantMessage) body.push(cdataEl("MerchantErrorMessage", merchantMessage), cdataEl("CardHolderErrorMessage", CARD_HOLDER_MESSAGE))
   body.push(transactionsXml([t]))
   return xml(200, apiResponse(request.method, request.ex.env.now(), body))

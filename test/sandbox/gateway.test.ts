@@ -150,7 +150,7 @@ describe("sandbox gateway merchant API", () => {
   test("release only applies to an uncaptured reservation, once", async () => {
     const transactionId = await authorizedTransaction(sandbox)
     const released = await gateway(sandbox, "releaseReservation", { transaction_id: transactionId })
-    expect(released.body).toMatchObject({ Result: "Success", ReleaseResult: "Success" })
+    expect(released.body).toMatchObject({ Result: "Success", CancelResult: "Success" })
     expect(released.body.Transactions.Transaction[0].TransactionStatus).toBe("released")
     expect((await gateway(sandbox, "releaseReservation", { transaction_id: transactionId })).body.Result).toBe("Failed")
     expect((await gateway(sandbox, "captureReservation", { transaction_id: transactionId })).body.Result).toBe("Failed")
