@@ -4,8 +4,8 @@
  * verifier, our parser and the provider's webhook handling; the status values as AltaPay's Magento
  * plugin reads them. Samples in samples.ts.
  */
-import { createHmac } from "node:crypto"
-import { AltaPayStaleCallbackSignatureError, parseCallback, verifyCallbackSignature } from "../../../src/altapay"
+import { createHash, createHmac } from "node:crypto"
+import { AltaPayStaleCallbackSignatureError, callbackChecksum, parseCallback, verifyCallbackSignature } from "../../../src/altapay"
 import { webhookActionFor } from "../../../src/lib/status"
 import { AltaPayProviderService } from "../../../src/providers/altapay"
 import { startSandbox, type Sandbox } from "../../../src/sandbox"
@@ -49,6 +49,15 @@ describe("the AltaPay-Signature header as AltaPay's headless integration verifie
     const body = form("succeeded")
     const dayOld = altapaySigned(body, now() - 86_400)
     expect(() => verifyCallbackSignature({ rawBody: body, signatureHeader: dayOld, secret: SECRET })).toThrow(AltaPayStaleCallbackSignatureError)
+  })
+})
+
+describe("the legacy checksum as AltaPay's Magento plugin computes it", () => {
+  it("is md5 of the sorted key=value pairs amount, currency, secret, shop_orderid, joined by commas", () => {
+    // plugin-magento2-community Helper/Data.php calculateCheckSum(): ksort, "$name=$value", join(','), md5.
+    const { amount, currencyNumeric: currency, shop_orderid } = callbackFormFields.value
+    const magento = createHash("md5").update(`amount=${amount},currency=${currency},secret=${SECRET},shop_orderid=${shop_orderid}`).digest("hex")
+    expect(callbackChecksum({ amount, currency, shop_orderid }, SECRET)).toBe(magento)
   })
 })
 

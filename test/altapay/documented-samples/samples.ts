@@ -212,6 +212,6 @@ export const magentoNotificationStatuses: Sample<{ cancelled: string[]; failed: 
 
 /** The callback form's documented fields (callback_form / callback_ok pages), with their types. */
 export const callbackFormFields: Sample<{ shop_orderid: string; amount: string; currencyNumeric: string; currencyAlpha: string }> = {
-  source: `${DOCS}/Content/Ecom/Payment%20Pages/ (shop_orderid [a-zA-Z0-9-]{1,100}; amount: dot decimal separator, max 2 decimals; currency: ISO-4217, 3-digit numeric or 3-letter code)`,
+  source: `values from AltaPay/sdk-php example/xml/CallbackXML_reservationAndCapture.xml; types from ${DOCS}/Content/Ecom/Payment%20Pages/ (shop_orderid [a-zA-Z0-9-]{1,100}; amount: dot decimal separator, max 2 decimals; currency: ISO-4217, 3-digit numeric or 3-letter code)`,
   value: { shop_orderid: "000000081", amount: "139.00", currencyNumeric: "208", currencyAlpha: "DKK" },
 }
