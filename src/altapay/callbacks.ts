@@ -9,6 +9,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
 import { AltaPayCallbackSignatureError, AltaPayStaleCallbackSignatureError, AltaPayValidationError } from "./errors"
 import { decimalToMinor, currencyInfo } from "./money"
+import { latestTransaction, parseGatewayResponse } from "./xml"
 
 export const SIGNATURE_HEADER = "altapay-signature"
 export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300
@@ -110,7 +111,7 @@ export interface AltaPayCallback {
   paymentId?: string
   /** succeeded, open, failed, error, cancelled, incomplete, declined, new ... (lower case). */
   status: string
-  /** TransactionStatus, e.g. preauth or captured. */
+  /** TransactionStatus, e.g. preauth or captured: `payment_status`, else the order's latest transaction in `xml`. */
   paymentStatus?: string
   amountMinor?: number
   /** ISO 4217 alpha. */
@@ -151,7 +152,7 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
     transactionId: form.transaction_id,
     paymentId: form.payment_id || undefined,
     status: form.status.toLowerCase(),
-    paymentStatus: form.payment_status?.toLowerCase(),
+    paymentStatus: (form.payment_status ?? transactionStatusIn(form.xml, form.shop_orderid))?.toLowerCase(),
     amountMinor,
     currency,
     type: form.type,
@@ -159,6 +160,20 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
     merchantErrorMessage: form.merchant_error_message || form.error_message || undefined,
     transactionInfo,
     xml: form.xml,
+  }
+}
+
+/**
+ * The TransactionStatus of the order's latest transaction in the callback's `xml`: the Payment OK
+ * page documents every field in `xml` and recommends relying on it; `payment_status` is not on it.
+ */
+function transactionStatusIn(xml: string | undefined, shopOrderId: string): string | undefined {
+  if (!xml) return undefined
+  try {
+    const transactions = parseGatewayResponse(xml).transactions.filter((t) => t.shopOrderId === undefined || t.shopOrderId === shopOrderId)
+    return latestTransaction(transactions)?.transactionStatus || undefined
+  } catch {
+    return undefined
   }
 }
 

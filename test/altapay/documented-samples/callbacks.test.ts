@@ -75,6 +75,16 @@ describe("the callback form with the PHP SDK's XML", () => {
   })
 })
 
+describe("a callback without payment_status (a field the docs do not list)", () => {
+  it("takes the payment's status from its xml, as the Payment OK page recommends: the sample is captured", () => {
+    const withoutPaymentStatus = new URLSearchParams(form("succeeded"))
+    withoutPaymentStatus.delete("payment_status")
+    const callback = parseCallback(withoutPaymentStatus.toString())
+    expect(callback.paymentStatus).toBe("captured")
+    expect(webhookActionFor(callback)).toBe("captured")
+  })
+})
+
 describe("status values as AltaPay's Magento plugin reads them", () => {
   const action = (status: string) => webhookActionFor(parseCallback(form(status, "preauth")))
 
