@@ -122,8 +122,8 @@ medusaIntegrationTestRunner({
       const row = await paymentSession(getContainer(), session.paymentSessionId)
       expect(row).toMatchObject({ provider_id: MOBILEPAY, data: { terminal: TERMINALS.mobilepay, altapay_session_id: session.sessionId } })
       // AltaPay calls back the MobilePay registration's own URL.
-      const created = ledger("session.create").at(-1)!.params as { callbacks: { notification: { value: string } } }
-      expect(created.callbacks.notification.value).toBe(`${store.medusaUrl()}/hooks/payment/altapay_mobilepay`)
+      const created = ledger("session.create").at(-1)!.params as { callbacks: { notification: string } }
+      expect(created.callbacks.notification).toBe(`${store.medusaUrl()}/hooks/payment/altapay_mobilepay`)
 
       // Asked again for the unchanged cart: the same session (recognised with the MobilePay
       // registration's own seal key), a new token.
@@ -206,7 +206,7 @@ medusaIntegrationTestRunner({
       expect(link).toMatchObject({ provider_id: MOBILEPAY, terminal: TERMINALS.mobilepay, order_id: order.orderId, amount: { minor: dueMinor } })
       expect(await paymentSession(getContainer(), link.payment_session_id)).toMatchObject({ provider_id: MOBILEPAY, data: { terminal: TERMINALS.mobilepay } })
       const created = ledger("session.create").find((e) => (e.params as { order: { orderId: string } }).order.orderId === link.payment_session_id)!
-      expect((created.params as { callbacks: { notification: { value: string } } }).callbacks.notification.value).toBe(`${store.medusaUrl()}/hooks/payment/altapay_mobilepay`)
+      expect((created.params as { callbacks: { notification: string } }).callbacks.notification).toBe(`${store.medusaUrl()}/hooks/payment/altapay_mobilepay`)
 
       // The customer pays the link with MobilePay; AltaPay's callback reaches the MobilePay
       // registration's webhook, and Medusa attaches the payment to the order.

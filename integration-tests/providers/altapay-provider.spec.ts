@@ -66,7 +66,7 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
 
       const created = ledgerOf("session.create").at(-1)!.params as any
       expect(created.order).toMatchObject({ orderId: session.id, amount: { value: 200, currency: "DKK" } })
-      expect(created.callbacks.notification.value).toBe("http://127.0.0.1:9000/hooks/payment/altapay_altapay")
+      expect(created.callbacks.notification).toBe("http://127.0.0.1:9000/hooks/payment/altapay_altapay")
 
       const payment = (await service.authorizePaymentSession(session.id, {}))!
       expect(payment.data).toMatchObject({
