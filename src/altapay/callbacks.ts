@@ -74,6 +74,21 @@ function checkAge(timestamp: number, options: VerifyCallbackOptions): { timestam
   return { timestamp }
 }
 
+/**
+ * Whether a callback's body can be trusted on its own: true for a matching, recent signature;
+ * false for a matching but stale one (confirm it with AltaPay, do not drop it); throws
+ * AltaPayCallbackSignatureError for a missing, malformed or wrong one.
+ */
+export function isFreshlySigned(options: VerifyCallbackOptions): boolean {
+  try {
+    verifyCallbackSignature(options)
+    return true
+  } catch (error) {
+    if (error instanceof AltaPayStaleCallbackSignatureError) return false
+    throw error
+  }
+}
+
 /** Computes the header value for a body; for tests, tools and the sandbox's clients. */
 export function signCallbackBody(rawBody: string | Buffer, secret: string, timestampSeconds: number): string {
   const s0 = createHmac("sha256", secret).update(rawBody).update(`.${timestampSeconds}`).digest("hex")

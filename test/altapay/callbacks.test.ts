@@ -5,6 +5,7 @@ import {
   AltaPayStaleCallbackSignatureError,
   AltaPayValidationError,
   callbackChecksum,
+  isFreshlySigned,
   parseCallback,
   signCallbackBody,
   verifyCallbackSignature,
@@ -114,6 +115,15 @@ describe("notification callbacks", () => {
     const forgedOld = `t=${Math.floor(Date.now() / 1000) - 86_400};s0=${"ab".repeat(32)}`
     expect(verify(callback.rawBody, forgedOld)).toThrow(AltaPayCallbackSignatureError)
     expect(verify(callback.rawBody, forgedOld)).not.toThrow(AltaPayStaleCallbackSignatureError)
+  })
+
+  it("isFreshlySigned: true when fresh, false when AltaPay signed it long ago, an error when not AltaPay's", () => {
+    const body = "shop_orderid=x&status=succeeded"
+    const t = Math.floor(Date.now() / 1000)
+    const check = (header: string) => isFreshlySigned({ rawBody: body, signatureHeader: header, secret: CALLBACK_SECRET })
+    expect(check(signCallbackBody(body, CALLBACK_SECRET, t))).toBe(true)
+    expect(check(signCallbackBody(body, CALLBACK_SECRET, t - 3600))).toBe(false)
+    expect(() => check(signCallbackBody(body, "not-the-secret", t - 3600))).toThrow(AltaPayCallbackSignatureError)
   })
 
   it("a secret being rotated: either signature is accepted", () => {

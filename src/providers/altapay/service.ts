@@ -35,14 +35,13 @@ import { AbstractPaymentProvider, ContainerRegistrationKeys, MathBN, MedusaError
 import {
   AltaPayDeclinedError,
   AltaPayError,
-  AltaPayStaleCallbackSignatureError,
   AUTHORIZED_STATUSES,
   minorToDecimal,
   parseCallback,
   RELEASED_STATUSES,
   proportionalAdjustmentLine,
   statusIn,
-  verifyCallbackSignature,
+  isFreshlySigned,
   type AltaPayCallback,
   type AltaPayClient,
   type GatewayTransaction,
@@ -444,7 +443,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         // Judged on when the callback reached this store (stamped by the plugin's middleware), not
         // on when Medusa's event subscriber gets to it; without a stamp, now.
         const arrivedAt = arrivalTime(payload.headers, rawBody, this.arrivalKeys)
-        trusted = signedAndFresh({
+        trusted = isFreshlySigned({
           rawBody,
           signatureHeader: headerOf(payload.headers, "altapay-signature"),
           secret: this.options_.callbackSecret,
@@ -616,17 +615,6 @@ function capturedCannotCancel(data: AltaPayPaymentData): MedusaError {
     MedusaError.Types.NOT_ALLOWED,
     `AltaPay cancel: payment ${data.order_id} (transaction ${data.transaction_id}) is captured, so the reservation cannot be released. Refund it instead.`
   )
-}
-
-/** True for a matching, recent signature; false for a matching but stale one; throws otherwise. */
-function signedAndFresh(options: Parameters<typeof verifyCallbackSignature>[0]): boolean {
-  try {
-    verifyCallbackSignature(options)
-    return true
-  } catch (error) {
-    if (error instanceof AltaPayStaleCallbackSignatureError) return false
-    throw error
-  }
 }
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
