@@ -67,7 +67,7 @@ describe("altapay-sandbox command line", () => {
 
   test("--quiet prints no request lines; the ledger route still has them", async () => {
     const cli = await spawnCli(["--port", "0", "--quiet"])
-    let output = ""
+    let output: string
     try {
       expect((await fetch(`${cli.url}/checkout/v1/api/authenticate`, { method: "POST" })).status).toBe(401)
       const { entries } = (await (await fetch(`${cli.url}/sandbox/ledger`)).json()) as { entries: Array<{ operation: string; status: number }> }
