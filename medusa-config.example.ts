@@ -38,7 +38,9 @@ module.exports = defineConfig({
             options: {
               checkoutUrl: process.env.ALTAPAY_CHECKOUT_URL, // e.g. https://testgateway.altapaysecure.com
               gatewayUrl: process.env.ALTAPAY_GATEWAY_URL ?? process.env.ALTAPAY_CHECKOUT_URL,
-              // Only for a local sandbox (http://): AltaPay itself is https, and credentials must not travel in clear.
+              // The local sandbox's http:// URLs need this (ALTAPAY_ALLOW_INSECURE_URLS=true): without it the
+              // provider refuses them and the Payment module does not load. Never against AltaPay (https://):
+              // credentials and tokens would travel in clear text.
               allowInsecureUrls: process.env.ALTAPAY_ALLOW_INSECURE_URLS === "true",
               username: process.env.ALTAPAY_USERNAME,
               password: process.env.ALTAPAY_PASSWORD,

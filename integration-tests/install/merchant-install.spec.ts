@@ -131,6 +131,8 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         const installed = JSON.parse(fs.readFileSync(path.join(storeDir, "node_modules/@medusajs/framework/package.json"), "utf8")) as { version: string }
         expect(installed.version).toBe(MEDUSA_VERSION)
         expect(fs.realpathSync(path.join(storeDir, "node_modules/medusa-payment-altapay"))).toContain(storeDir) // a real install, not a link to the repository
+        // The storefront kit, where the README's `git apply` names it.
+        expect(fs.existsSync(path.join(storeDir, "node_modules/medusa-payment-altapay/storefronts/nextjs-starter/altapay.patch"))).toBe(true)
 
         const port = await findFreePort()
         const args = ["altapay-sandbox", "--port", String(port), "--username", ALTAPAY.username, "--password", ALTAPAY.password, "--callback-secret", ALTAPAY.callbackSecret]
@@ -138,6 +140,9 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         running.push(sandbox)
         sandboxUrl = (await sandbox.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]
         expect((await fetch(`${sandboxUrl}/checkout/v1/api/authenticate`, { method: "POST" })).status).toBe(401)
+        // What AltaPay saw, as a merchant checks it (docs/sandbox.md).
+        const { entries } = (await (await fetch(`${sandboxUrl}/sandbox/ledger`)).json()) as { entries: Array<{ operation: string; status: number }> }
+        expect(entries).toEqual([expect.objectContaining({ operation: "authenticate", status: 401 })])
       }),
     900_000
   )

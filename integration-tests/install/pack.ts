@@ -35,10 +35,17 @@ export function packPlugin(destination: string, log: string): Promise<PackedPlug
 
 /**
  * What a store needs, nothing else: each server source compiled (.js and its .d.ts), the admin
- * bundle (CommonJS and ESM), the sandbox CLI, the README, LICENSE and CHANGELOG.
+ * bundle (CommonJS and ESM), the sandbox CLI, the README and the docs pages it links, the Next.js
+ * starter kit (its README, patch and files; not its walk), LICENSE and CHANGELOG.
  */
 export function expectedTarballFiles(): string[] {
   const files = ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "bin/altapay-sandbox.js", ".medusa/server/src/admin/index.js", ".medusa/server/src/admin/index.mjs"]
+  const kit = "storefronts/nextjs-starter"
+  files.push(`${kit}/README.md`, `${kit}/altapay.patch`)
+  for (const file of fs.readdirSync(path.join(REPO_ROOT, kit, "src"), { recursive: true, encoding: "utf8" })) {
+    if (fs.statSync(path.join(REPO_ROOT, kit, "src", file)).isFile()) files.push(`${kit}/src/${file.split(path.sep).join("/")}`)
+  }
+  for (const page of fs.readdirSync(path.join(REPO_ROOT, "docs"))) if (page.endsWith(".md")) files.push(`docs/${page}`)
   for (const source of fs.readdirSync(path.join(REPO_ROOT, "src"), { recursive: true, encoding: "utf8" })) {
     if (source.startsWith(`admin${path.sep}`) || !source.endsWith(".ts")) continue
     const compiled = `.medusa/server/src/${source.slice(0, -".ts".length).split(path.sep).join("/")}`

@@ -55,7 +55,7 @@ export function storeProcessEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
 /**
  * package.json of the store: Medusa's starter dependencies at `medusaVersion`, plus the tarball.
  * @swc/core and the repository's `overrides` are pinned as in the repository, to builds whose
- * platform packages the registry serves (README: Compatibility).
+ * platform packages the registry serves (docs/development.md, "What CI tests": stack choices).
  */
 export function storePackageJson(medusaVersion: string, tarball: string): object {
   const medusa = (name: string) => [`@medusajs/${name}`, medusaVersion]

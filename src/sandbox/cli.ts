@@ -2,7 +2,8 @@
  * `altapay-sandbox`: runs the sandbox in the foreground for local development and prints where
  * to point the provider. It prints its own (sandbox-only) credentials on purpose.
  */
-import { startSandbox, type Sandbox } from "./index"
+import { minorToDecimal } from "../altapay/money"
+import { startSandbox, type LedgerEntry, type Sandbox } from "./index"
 
 export interface CliOptions {
   port: number
@@ -10,9 +11,11 @@ export interface CliOptions {
   username: string
   password: string
   callbackSecret?: string
+  /** --quiet: no line per request (the ledger is still at GET /sandbox/ledger). */
+  quiet?: boolean
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>]`
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--quiet]`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -43,6 +46,10 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--callback-secret":
         options.callbackSecret = value()
         break
+      case "--quiet":
+        if (inline !== undefined) throw new Error(`--quiet takes no value.\n${USAGE}`)
+        options.quiet = true
+        break
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -62,8 +69,20 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     `  username:         ${options.username}`,
     `  password:         ${options.password}`,
     `  callback secret:  ${options.callbackSecret ?? "(none: callbacks are unsigned)"}`,
+    `  ledger:           ${sandbox.url}/sandbox/ledger   (JSON; every request${options.quiet ? "" : ", also printed below one line each"})`,
     `Press Ctrl+C to stop.`,
   ].join("\n")
+}
+
+/**
+ * One ledger entry as one line: sequence, method, path, operation, status, and the money it moved,
+ * e.g. `#7 POST /merchant/API/refundCapturedReservation refundCapturedReservation 200 refund 25.00 DKK Success`.
+ */
+export function formatLedgerEntry(entry: LedgerEntry): string {
+  const parts = [`#${entry.seq}`, entry.method, entry.url ?? entry.path, entry.operation, entry.status === 0 ? "no answer" : String(entry.status)]
+  if (entry.fault) parts.push(`fault ${entry.fault}`)
+  for (const effect of entry.effects ?? []) parts.push(`${effect.type} ${minorToDecimal(effect.amountMinor, effect.currency)} ${effect.currency} ${effect.result}`)
+  return parts.join(" ")
 }
 
 /** Starts the sandbox from command-line arguments; resolves once it is listening. */
@@ -76,7 +95,7 @@ export async function main(argv: string[]): Promise<Sandbox> {
     process.exitCode = 1
     throw error
   }
-  const sandbox = await startSandbox(options)
+  const sandbox = await startSandbox({ ...options, onLedgerEntry: options.quiet ? undefined : (entry) => console.log(formatLedgerEntry(entry)) })
   console.log(describe(sandbox, options))
   const stop = (signal: string): void => {
     console.log(`\n${signal}: stopping the AltaPay sandbox.`)

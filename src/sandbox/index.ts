@@ -46,6 +46,8 @@ export interface SandboxOptions {
    * define, so a client must not rely on AltaPay keeping it.
    */
   keepReconciliationIdentifiers?: boolean
+  /** Called with each ledger entry as it is recorded (a copy): `npx altapay-sandbox` prints them. */
+  onLedgerEntry?: (entry: LedgerEntry) => void
 }
 
 export interface SimulatePaymentOptions {
@@ -132,7 +134,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),
-    ledger: new Ledger(),
+    ledger: new Ledger(options.onLedgerEntry),
     faults: new FaultBook(),
     url: "",
     now,

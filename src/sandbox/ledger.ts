@@ -60,11 +60,19 @@ export class Ledger {
   private entries: LedgerEntry[] = []
   private seq = 0
 
+  /** `onRecord` sees a copy of each entry as it is recorded (the CLI prints one line per request). */
+  constructor(private readonly onRecord?: (entry: LedgerEntry) => void) {}
+
   record(draft: LedgerDraft): LedgerEntry {
     const entry: LedgerEntry = { ...draft, seq: ++this.seq, params: redact(draft.params) as Record<string, unknown> }
     if (entry.effects && entry.effects.length > 0) entry.effect = entry.effects[0]
     else delete entry.effects
     this.entries.push(entry)
+    try {
+      this.onRecord?.(structuredClone(entry))
+    } catch {
+      // A listener (the CLI's printer) never breaks the request it watches.
+    }
     return entry
   }
 

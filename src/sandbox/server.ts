@@ -1,7 +1,8 @@
 /**
  * The HTTP front of the sandbox (node:http only): routes each request, applies a matching fault,
  * records the request in the ledger and writes the answer. Open sockets are tracked so close()
- * ends keep-alive connections at once.
+ * ends keep-alive connections at once. GET /sandbox/ledger answers the ledger itself as JSON (not
+ * recorded, so reading it never changes it).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
@@ -41,6 +42,15 @@ export function createSandboxServer(env: SandboxEnv): SandboxServer {
   }
 }
 
+export const LEDGER_PATH = "/sandbox/ledger"
+
+/** `{ entries }`: every request so far, or only those after sequence number `after`. */
+function ledgerReply(env: SandboxEnv, after: string | null): Reply {
+  const from = after === null ? 0 : Number(after)
+  if (!Number.isInteger(from) || from < 0) return jsonError(400, "invalid_parameter", "after must be a ledger sequence number (0 or more).")
+  return json(200, { entries: env.ledger.list().filter((entry) => entry.seq > from) }, { "cache-control": "no-store" })
+}
+
 /** Writes a reply (or its first `bytes`); checkout API answers, errors included, carry CORS. */
 function write(res: ServerResponse, path: string, reply: Reply, bytes?: number): void {
   const body = bytes === undefined ? Buffer.from(reply.body) : Buffer.from(reply.body).subarray(0, bytes)
@@ -58,6 +68,11 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
     env.ledger.record({ at: env.now(), api: "checkout", method, path, operation: "cors.preflight", auth: "none", params: {}, status: 204 })
     req.resume()
     write(res, path, preflightReply())
+    return
+  }
+  if (method === "GET" && path === LEDGER_PATH) {
+    req.resume()
+    write(res, path, ledgerReply(env, url.searchParams.get("after")))
     return
   }
   const match = matchRoute(method, path)

@@ -19,6 +19,7 @@ describe("altapay-sandbox command line", () => {
     })
     expect(() => parseArgs(["--port", "http"])).toThrow(/--port/)
     expect(() => parseArgs(["--nope"])).toThrow(/Unknown option/)
+    expect(parseArgs(["--quiet"])).toMatchObject({ quiet: true })
   })
 
   test("the banner names both API bases, the hosted page and the credentials", async () => {
@@ -35,29 +36,97 @@ describe("altapay-sandbox command line", () => {
   })
 
   test("`npx altapay-sandbox` in a checkout runs the sandbox from its sources, with no build", async () => {
-    // A checkout without .medusa: the bin, and links to the sources and the TypeScript loader.
-    const checkout = mkdtempSync(join(tmpdir(), "altapay-cli-"))
-    mkdirSync(join(checkout, "bin"))
-    copyFileSync(join(root, "bin", "altapay-sandbox.js"), join(checkout, "bin", "altapay-sandbox.js"))
-    for (const folder of ["src", "demo"]) symlinkSync(join(root, folder), join(checkout, folder), "dir")
-    const child = spawn(process.execPath, [join(checkout, "bin", "altapay-sandbox.js"), "--port", "0"], { cwd: checkout, env: { ...process.env, NODE_OPTIONS: "" } })
+    const cli = await spawnCli(["--port", "0"])
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        let output = ""
-        child.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString()
-          if (output.includes("Press Ctrl+C")) resolve(output)
-        })
-        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-        child.once("exit", (code) => reject(new Error(`altapay-sandbox exited (${code}): ${output}`)))
-      })
-      const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1]
-      expect(url).toBeDefined()
-      const answer = await fetch(`${url}/checkout/v1/api/authenticate`, { method: "POST" })
+      const answer = await fetch(`${cli.url}/checkout/v1/api/authenticate`, { method: "POST" })
       expect(answer.status).toBe(401)
     } finally {
-      child.kill("SIGTERM")
-      rmSync(checkout, { recursive: true, force: true })
+      await cli.stop()
     }
   }, 30_000)
+
+  test("`npx altapay-sandbox` prints one line per request and serves its ledger at /sandbox/ledger", async () => {
+    const cli = await spawnCli(["--port", "0"])
+    try {
+      const basic = `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`
+      const answer = await fetch(`${cli.url}/checkout/v1/api/authenticate`, { method: "POST", headers: { authorization: basic } })
+      expect(answer.status).toBe(200)
+      await cli.waitFor("#1 POST /checkout/v1/api/authenticate authenticate 200")
+
+      const ledger = await fetch(`${cli.url}/sandbox/ledger`)
+      expect(ledger.status).toBe(200)
+      const { entries } = (await ledger.json()) as { entries: Array<Record<string, unknown>> }
+      expect(entries).toEqual([expect.objectContaining({ seq: 1, method: "POST", path: "/checkout/v1/api/authenticate", operation: "authenticate", auth: "basic", status: 200 })])
+      expect(JSON.stringify(entries)).not.toContain(basic.slice(6))
+      // Reading the ledger is not itself a request in it; `after` gives only newer entries.
+      expect(((await (await fetch(`${cli.url}/sandbox/ledger?after=1`)).json()) as { entries: unknown[] }).entries).toEqual([])
+    } finally {
+      await cli.stop()
+    }
+  }, 30_000)
+
+  test("--quiet prints no request lines; the ledger route still has them", async () => {
+    const cli = await spawnCli(["--port", "0", "--quiet"])
+    let output: string
+    try {
+      expect((await fetch(`${cli.url}/checkout/v1/api/authenticate`, { method: "POST" })).status).toBe(401)
+      const { entries } = (await (await fetch(`${cli.url}/sandbox/ledger`)).json()) as { entries: Array<{ operation: string; status: number }> }
+      expect(entries).toEqual([expect.objectContaining({ operation: "authenticate", status: 401 })])
+    } finally {
+      output = await cli.stop()
+    }
+    expect(output).toContain("stopping the AltaPay sandbox")
+    expect(output).not.toContain("#1 POST")
+  }, 30_000)
 })
+
+interface RunningCli {
+  url: string
+  waitFor(text: string): Promise<void>
+  /** Stops the CLI with SIGTERM and resolves with everything it printed. */
+  stop(): Promise<string>
+}
+
+/** Runs bin/altapay-sandbox.js as `npx altapay-sandbox` in a checkout without .medusa (so from the sources). */
+async function spawnCli(args: string[]): Promise<RunningCli> {
+  const checkout = mkdtempSync(join(tmpdir(), "altapay-cli-"))
+  mkdirSync(join(checkout, "bin"))
+  copyFileSync(join(root, "bin", "altapay-sandbox.js"), join(checkout, "bin", "altapay-sandbox.js"))
+  for (const folder of ["src", "demo"]) symlinkSync(join(root, folder), join(checkout, folder), "dir")
+  const child = spawn(process.execPath, [join(checkout, "bin", "altapay-sandbox.js"), ...args], { cwd: checkout, env: { ...process.env, NODE_OPTIONS: "" } })
+  let output = ""
+  const waiters = new Set<() => void>()
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString()
+    for (const check of waiters) check()
+  }
+  child.stdout.on("data", collect)
+  child.stderr.on("data", collect)
+  const waitFor = (text: string): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (!output.includes(text)) return
+        waiters.delete(check)
+        resolve()
+      }
+      waiters.add(check)
+      check()
+      exited.then(() => reject(new Error(`altapay-sandbox exited before printing ${JSON.stringify(text)}: ${output}`)))
+    })
+  const stop = async (): Promise<string> => {
+    if (child.exitCode === null) child.kill("SIGTERM")
+    await exited
+    rmSync(checkout, { recursive: true, force: true })
+    return output
+  }
+  try {
+    await waitFor("Press Ctrl+C")
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+  if (!url) throw new Error(`No URL in the banner: ${output}`)
+  return { url, waitFor, stop }
+}

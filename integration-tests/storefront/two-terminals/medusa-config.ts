@@ -1,5 +1,5 @@
 /**
- * A store with the AltaPay provider registered once per terminal, as the README's multi-registration
+ * A store with the AltaPay provider registered once per terminal, as docs/merchant.md's multi-registration
  * setup does: pp_altapay_card (the card terminal) and pp_altapay_mobilepay (the MobilePay
  * terminal), each with its own `providerId` (so its own callback URL) and the same API user.
  * Options come from the spec's `useAltaPayStore()` (sandbox URLs, app port, return URLs), read

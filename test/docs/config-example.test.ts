@@ -1,0 +1,92 @@
+/**
+ * The README's medusa-config is medusa-config.example.ts, not a second copy: the block under the
+ * README's "Install into a store" is the file verbatim, and the provider options the file produces
+ * pass the provider's own check, against the local sandbox (http://, so `allowInsecureUrls`) and
+ * against AltaPay (https://). The scratch-store install (integration-tests/install) runs the same
+ * file as a store's config.
+ */
+import fs from "node:fs"
+import path from "node:path"
+import { AltaPayProviderService } from "../../src/providers/altapay"
+
+const REPO = path.join(__dirname, "..", "..")
+const EXAMPLE = path.join(REPO, "medusa-config.example.ts")
+const ENV_KEYS = [
+  "ALTAPAY_CHECKOUT_URL",
+  "ALTAPAY_GATEWAY_URL",
+  "ALTAPAY_ALLOW_INSECURE_URLS",
+  "ALTAPAY_USERNAME",
+  "ALTAPAY_PASSWORD",
+  "ALTAPAY_TERMINAL",
+  "ALTAPAY_CALLBACK_SECRET",
+  "ALTAPAY_PAYMENT_DATA_SECRET",
+  "MEDUSA_BACKEND_URL",
+  "STORE_URL",
+]
+
+/** The env the README's sandbox lines set (`.env of the store`). */
+const SANDBOX_ENV = {
+  ALTAPAY_CHECKOUT_URL: "http://127.0.0.1:8787",
+  ALTAPAY_ALLOW_INSECURE_URLS: "true",
+  ALTAPAY_USERNAME: "sandbox",
+  ALTAPAY_PASSWORD: "sandbox",
+  ALTAPAY_TERMINAL: "AltaPay Sandbox Test Terminal",
+  ALTAPAY_CALLBACK_SECRET: "sandbox-callback-secret",
+  MEDUSA_BACKEND_URL: "http://localhost:9000",
+}
+
+/** The AltaPay provider entry's options of medusa-config.example.ts, evaluated with `env`. */
+function exampleProviderOptions(env: Record<string, string>): Record<string, unknown> {
+  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
+  for (const key of ENV_KEYS) delete process.env[key]
+  Object.assign(process.env, env)
+  try {
+    let config: { modules?: Record<string, { resolve?: string; options?: { providers?: Array<{ resolve: string; options: Record<string, unknown> }> } }> } = {}
+    jest.isolateModules(() => {
+      // A fresh evaluation per env: the file reads process.env when it is loaded, as Medusa loads it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      config = require(EXAMPLE)
+    })
+    const payment = Object.values(config.modules ?? {}).find((module) => module.resolve === "@medusajs/medusa/payment")
+    const provider = payment?.options?.providers?.find((p) => p.resolve === "medusa-payment-altapay/providers/altapay")
+    if (!provider) throw new Error("medusa-config.example.ts registers no AltaPay provider in the Payment module")
+    return provider.options
+  } finally {
+    for (const key of ENV_KEYS) {
+      if (saved[key] === undefined) delete process.env[key]
+      else process.env[key] = saved[key]
+    }
+  }
+}
+
+// Each case loads @medusajs/framework afresh (jest.isolateModules): about a second.
+jest.setTimeout(30_000)
+
+describe("the README's medusa-config", () => {
+  it("is medusa-config.example.ts, verbatim", () => {
+    const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8")
+    const intro = readme.indexOf("`medusa-config.ts`: this is [`medusa-config.example.ts`](medusa-config.example.ts)")
+    expect(intro).toBeGreaterThan(-1)
+    const block = /```ts\n([\s\S]*?)\n```/.exec(readme.slice(intro))?.[1]
+    expect(block).toBe(fs.readFileSync(EXAMPLE, "utf8").replace(/\n$/, ""))
+  })
+
+  it("gives the provider valid options against the local sandbox, whose http:// URLs need allowInsecureUrls", () => {
+    const options = exampleProviderOptions(SANDBOX_ENV)
+    expect(options).toMatchObject({ checkoutUrl: "http://127.0.0.1:8787", gatewayUrl: "http://127.0.0.1:8787", allowInsecureUrls: true })
+    expect(() => AltaPayProviderService.validateOptions(options)).not.toThrow()
+  })
+
+  it("without ALTAPAY_ALLOW_INSECURE_URLS, the sandbox's http:// URLs are refused with the reason", () => {
+    const { ALTAPAY_ALLOW_INSECURE_URLS: _allow, ...env } = SANDBOX_ENV
+    const options = exampleProviderOptions(env)
+    expect(options.allowInsecureUrls).toBe(false)
+    expect(() => AltaPayProviderService.validateOptions(options)).toThrow(/AltaPay provider options are invalid:[\s\S]*checkoutUrl: must use https:\/\//)
+  })
+
+  it("gives the provider valid options against AltaPay (https://) with the flag unset", () => {
+    const options = exampleProviderOptions({ ...SANDBOX_ENV, ALTAPAY_CHECKOUT_URL: "https://testgateway.altapaysecure.com", ALTAPAY_ALLOW_INSECURE_URLS: "" })
+    expect(options.allowInsecureUrls).toBe(false)
+    expect(() => AltaPayProviderService.validateOptions(options)).not.toThrow()
+  })
+})
