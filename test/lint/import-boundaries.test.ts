@@ -48,7 +48,7 @@ test("src/altapay may not import Medusa; the provider may", async () => {
 
 test("routes, workflows, src/lib and the admin may not import from src/providers; src/lib is theirs to share", async () => {
   const fromProvider = 'import { AltaPayProviderService } from "../../providers/altapay/service"\nexport const service = AltaPayProviderService\n'
-  const fromLib = 'import { parseAltaPayOptions } from "../../lib/options"\nexport const parse = parseAltaPayOptions\n'
+  const fromLib = 'import { parseAltaPayOptions } from "../../lib/registrations/options"\nexport const parse = parseAltaPayOptions\n'
   const reports = await lint([
     ["src/api/store/probe.ts", fromProvider],
     ["src/workflows/steps/probe.ts", fromProvider],

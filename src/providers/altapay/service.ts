@@ -1,9 +1,9 @@
 /**
  * The AltaPay payment provider: one method per Medusa hook, in the order Medusa calls them. Each
  * is a thin mapping onto the framework-free client in src/altapay; AltaPay failures become
- * MedusaErrors in one place (medusa-errors.ts) and states map in one place (status.ts).
+ * MedusaErrors in one place (lib/medusa-mapping/errors.ts) and states map in one place (lib/medusa-mapping/status.ts).
  *
- * What the provider acts on comes from the provider: data it sealed (payment-data.ts), or a live
+ * What the provider acts on comes from the provider: data it sealed (lib/payment-data/data.ts), or a live
  * read at AltaPay for the Medusa payment session id Medusa itself passed. Captures, refunds and
  * releases of one payment run under the payment's lock, starting from its newest data.
  */
@@ -46,20 +46,20 @@ import {
   type AltaPayClient,
   type GatewayTransaction,
 } from "../../altapay"
-import { roundedIncrement, toBigNumber, toMinorUnits } from "../../lib/amounts"
+import { roundedIncrement, toBigNumber, toMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { medusaCaptureAmount } from "./capture-amount"
-import { sessionCustomer } from "../../lib/customer"
+import { sessionCustomer } from "../../lib/medusa-mapping/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
 import { ReturnUrls } from "./return-urls"
-import { noteReconciler, reconcilerOf } from "../../lib/reconciled-by"
-import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out"
-import { sharedAltaPayClient } from "../../lib/shared-client"
+import { noteReconciler, reconcilerOf } from "../../lib/callbacks/reconciled-by"
+import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out/shared-state"
+import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
 import { contextLines, sameLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
 import { RefundFlow } from "./refund-flow"
-import { toMedusaError } from "../../lib/medusa-errors"
-import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
+import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/registrations/options"
 import {
   freshPaymentData,
   openPaymentData,
@@ -68,13 +68,13 @@ import {
   untrustedDataError,
   type AltaPayPaymentData,
   type SealedPaymentData,
-} from "../../lib/payment-data"
-import { PaymentJournal } from "../../lib/payment-journal"
-import { serverKeys, type ServerKeys } from "../../lib/server-keys"
-import { pickTransaction, sessionStatusFor, transactionForOrder as forOrder, webhookActionFor } from "../../lib/status"
-import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
-import { trustedPaymentData } from "../../lib/trusted-payment-data"
-import { arrivalTime } from "../../lib/webhook-arrival"
+} from "../../lib/payment-data/data"
+import { PaymentJournal } from "../../lib/payment-data/journal"
+import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
+import { pickTransaction, sessionStatusFor, transactionForOrder as forOrder, webhookActionFor } from "../../lib/medusa-mapping/status"
+import { hasReconciliation, withTransaction } from "../../lib/payment-data/transaction-state"
+import { trustedPaymentData } from "../../lib/payment-data/trusted"
+import { arrivalTime } from "../../lib/callbacks/arrival"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
@@ -471,7 +471,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   /**
    * One capture, refund or release of a payment at a time, in every configuration (see
-   * scale-out.ts), starting from the newest copy of its data: Medusa read `data` before waiting
+   * lib/scale-out/shared-state.ts), starting from the newest copy of its data: Medusa read `data` before waiting
    * for the lock, and the previous holder's answer may not be stored yet. The answer is sealed,
    * one revision newer, and kept for the next holder.
    */
@@ -488,7 +488,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return sealPaymentData(data, this.sealKeys)
   }
 
-  /** A Payment's data to act on (trusted-payment-data.ts); undefined: unproven, and nothing at AltaPay to ask about. */
+  /** A Payment's data to act on (lib/payment-data/trusted.ts); undefined: unproven, and nothing at AltaPay to ask about. */
   private paymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<AltaPayPaymentData | undefined> {
     return trustedPaymentData(raw, hook, { keys: this.sealKeys, lookupTransaction: (id) => this.lookupOne(id, `${hook} check`), logger: this.logger_ })
   }
