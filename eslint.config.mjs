@@ -9,6 +9,8 @@ const medusaFree = { group: ["@medusajs/*"], message: "src/altapay is a framewor
 const offProviderInternals = { regex: "(^|/)providers/altapay(/|$)", message: "Only the provider uses src/providers; move what is shared to src/lib." }
 // The tests' setup is theirs: what the plugin, the demo or a tool shares with the tests lives in tools/.
 const offTestSetup = { regex: "(^|/)integration-tests(/|$)", message: "Only tests import integration-tests/; move what is shared to tools/." }
+// The package ships src/ only (package.json "files"): src/ importing tools/ would break when installed.
+const offTools = { regex: "^(\\.\\./)+tools(/|$)", message: "The package ships src/ only; src/ may not import tools/." }
 
 export default tseslint.config(
   // What .gitignore ignores (build output, caches, data), which flat config does not read.
@@ -71,7 +73,11 @@ export default tseslint.config(
   // One no-restricted-imports per file (a later block replaces an earlier one's options), so each
   // block lists every pattern that applies to its files. The store benchmark (bench/) is exempt
   // from offTestSetup: it boots the integration tests' store app under Medusa's test runner.
-  { files: ["src/**", "demo/**", "tools/**", "scripts/**", "bin/**", "storefronts/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup] }] } },
-  { files: ["src/altapay/**"], rules: { "no-restricted-imports": ["error", { patterns: [medusaFree, offTestSetup] }] } },
-  { files: ["src/api/**", "src/workflows/**", "src/lib/**", "src/admin/**"], rules: { "no-restricted-imports": ["error", { patterns: [offProviderInternals, offTestSetup] }] } }
+  { files: ["demo/**", "tools/**", "scripts/**", "bin/**", "storefronts/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup] }] } },
+  { files: ["src/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup, offTools] }] } },
+  { files: ["src/altapay/**"], rules: { "no-restricted-imports": ["error", { patterns: [medusaFree, offTestSetup, offTools] }] } },
+  {
+    files: ["src/api/**", "src/workflows/**", "src/lib/**", "src/admin/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [offProviderInternals, offTestSetup, offTools] }] },
+  }
 )

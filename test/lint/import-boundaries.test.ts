@@ -78,3 +78,16 @@ test("only tests import integration-tests/; the demo, tools and the plugin use t
   for (const report of reports.slice(0, 5)) expect(restricted(report)).toEqual([expect.stringContaining("Only tests import integration-tests/")])
   for (const report of reports.slice(5)) expect(restricted(report)).toEqual([])
 }, 60_000)
+
+test("src/ may not import tools/ (the package ships src/ only); the demo and the tests may", async () => {
+  const fromTools = (up: string) => `import { seedStore } from "${up}tools/store/seed"\nexport const seed = seedStore\n`
+  const reports = await lint([
+    ["src/lib/payment-data/probe.ts", fromTools("../../../")],
+    ["src/altapay/probe.ts", fromTools("../../")],
+    ["src/jobs/probe.ts", fromTools("../../")],
+    ["demo/lib/probe.ts", fromTools("../../")],
+    ["integration-tests/setup/probe.ts", fromTools("../../")],
+  ])
+  for (const report of reports.slice(0, 3)) expect(restricted(report)).toEqual([expect.stringContaining("src/ may not import tools/")])
+  for (const report of reports.slice(3)) expect(restricted(report)).toEqual([])
+}, 60_000)
