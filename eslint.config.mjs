@@ -5,12 +5,12 @@ import js from "@eslint/js"
 import globals from "globals"
 import tseslint from "typescript-eslint"
 
-const medusaFree = {
-  patterns: [{ group: ["@medusajs/*"], message: "src/altapay is a framework-free AltaPay client: Medusa belongs in src/providers, src/lib or src/api." }],
-}
-const offProviderInternals = {
-  patterns: [{ regex: "(^|/)providers/altapay(/|$)", message: "Only the provider uses src/providers; move what is shared to src/lib." }],
-}
+const medusaFree = { group: ["@medusajs/*"], message: "src/altapay is a framework-free AltaPay client: Medusa belongs in src/providers, src/lib or src/api." }
+const offProviderInternals = { regex: "(^|/)providers/altapay(/|$)", message: "Only the provider uses src/providers; move what is shared to src/lib." }
+// The tests' setup is theirs: what the plugin, the demo or a tool shares with the tests lives in tools/.
+const offTestSetup = { regex: "(^|/)integration-tests(/|$)", message: "Only tests import integration-tests/; move what is shared to tools/." }
+// The package ships src/ only (package.json "files"): src/ importing tools/ would break when installed.
+const offTools = { regex: "^(\\.\\./)+tools(/|$)", message: "The package ships src/ only; src/ may not import tools/." }
 
 export default tseslint.config(
   // What .gitignore ignores (build output, caches, data), which flat config does not read.
@@ -33,6 +33,16 @@ export default tseslint.config(
     rules: { "no-console": "error" },
   },
   {
+    // One file one job: no source file over 400 lines (test/lint/file-size.test.ts checks it too).
+    files: ["src/**"],
+    rules: { "max-lines": ["error", { max: 400 }] },
+  },
+  {
+    // Tests and tools may run longer (a spec's cases share one store), but not without bound.
+    files: ["test/**", "integration-tests/**", "bench/**", "demo/**", "scripts/**", "tools/**"],
+    rules: { "max-lines": ["error", { max: 600 }] },
+  },
+  {
     // XML 1.0 forbids these control characters: the sandbox's escaper matches them on purpose.
     files: ["src/sandbox/xml.ts"],
     rules: { "no-control-regex": "off" },
@@ -50,7 +60,7 @@ export default tseslint.config(
   {
     // Tests and tools rethrow with what the reader needs; the original error is in the message.
     // Specs may print (some still say so with no-console directives, harmless here).
-    files: ["test/**", "integration-tests/**", "demo/**", "bench/**", "scripts/**"],
+    files: ["test/**", "integration-tests/**", "demo/**", "bench/**", "scripts/**", "tools/**"],
     linterOptions: { reportUnusedDisableDirectives: "off" },
     rules: { "preserve-caught-error": "off" },
   },
@@ -60,6 +70,14 @@ export default tseslint.config(
     files: ["bench/**"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
-  { files: ["src/altapay/**"], rules: { "no-restricted-imports": ["error", medusaFree] } },
-  { files: ["src/api/**", "src/workflows/**", "src/lib/**", "src/admin/**"], rules: { "no-restricted-imports": ["error", offProviderInternals] } }
+  // One no-restricted-imports per file (a later block replaces an earlier one's options), so each
+  // block lists every pattern that applies to its files. The store benchmark (bench/) is exempt
+  // from offTestSetup: it boots the integration tests' store app under Medusa's test runner.
+  { files: ["demo/**", "tools/**", "scripts/**", "bin/**", "storefronts/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup] }] } },
+  { files: ["src/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup, offTools] }] } },
+  { files: ["src/altapay/**"], rules: { "no-restricted-imports": ["error", { patterns: [medusaFree, offTestSetup, offTools] }] } },
+  {
+    files: ["src/api/**", "src/workflows/**", "src/lib/**", "src/admin/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [offProviderInternals, offTestSetup, offTools] }] },
+  }
 )

@@ -34,6 +34,8 @@ module.exports = {
       ...shared,
       displayName: "unit",
       testMatch: ["<rootDir>/test/**/*.test.ts"],
+      // Picks (or takes FC_SEED) and prints the run's fast-check seed once.
+      globalSetup: "<rootDir>/test/fast-check-seed.ts",
       setupFilesAfterEnv: ["<rootDir>/test/jest.setup.ts"],
     },
     {

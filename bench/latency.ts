@@ -6,7 +6,7 @@
 import { XMLParser } from "fast-xml-parser"
 import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayProviderService } from "../src/providers/altapay"
-import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../src/lib/payment-data/data"
 import {
   authorizedPayment,
   barePool,

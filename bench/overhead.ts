@@ -3,7 +3,7 @@
  * bytes to the same sandbox, with a pre-issued token / the same Basic header, through a keep-alive
  * Pool: p50 and p99 of sequential calls, and throughput at 64 concurrent operations.
  */
-import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../src/lib/payment-data/data"
 import {
   barePool,
   CART_LINES,

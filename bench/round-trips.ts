@@ -1,5 +1,5 @@
 /** Round trips to AltaPay per Medusa operation, counted at the sandbox's ledger. */
-import type { AltaPayPaymentData } from "../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../src/lib/payment-data/data"
 import { capturedPayment, clientOf, createProvider, fixedId, initiate, providerOptions } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { LedgerLine, RemoteSandbox } from "./lib/sandbox-process"

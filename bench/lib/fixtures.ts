@@ -6,9 +6,9 @@ import type { Logger } from "@medusajs/framework/types"
 import { Pool, type Dispatcher } from "undici"
 import { proportionalAdjustmentLine, type AltaPayClient, type OrderLine } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import { parseAltaPayOptions, type AltaPayOptionsInput } from "../../src/lib/options"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
-import { sharedAltaPayClient } from "../../src/lib/shared-client"
+import { parseAltaPayOptions, type AltaPayOptionsInput } from "../../src/lib/registrations/options"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { sharedAltaPayClient } from "../../src/lib/registrations/shared-client"
 import { PASSWORD, USER, type RemoteSandbox } from "./sandbox-process"
 
 const quiet = () => undefined
@@ -37,7 +37,7 @@ export function createProvider(options: AltaPayOptionsInput): AltaPayProviderSer
   return new AltaPayProviderService({ logger }, options as never)
 }
 
-/** The client the provider uses (one shared client per API user and settings, see shared-client.ts). */
+/** The client the provider uses (one shared client per API user and settings, see src/lib/registrations/shared-client.ts). */
 export function clientOf(options: AltaPayOptionsInput): AltaPayClient {
   const parsed = parseAltaPayOptions(options)
   if ("problems" in parsed) throw new Error(parsed.problems.join("; "))

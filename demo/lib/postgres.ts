@@ -12,7 +12,8 @@ import crypto from "node:crypto"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { embeddedPostgresEntry, isRoot, postgresSystemUser, reachableBy, type SystemUser } from "../../integration-tests/setup/postgres-as-root"
+import { DISPOSABLE_DATA_FLAGS } from "../../tools/postgres/speed-flags"
+import { embeddedPostgresEntry, isRoot, postgresSystemUser, reachableBy, type SystemUser } from "../../tools/postgres/as-root"
 
 export interface DemoPostgres {
   databaseUrl: string
@@ -90,12 +91,7 @@ export async function startPostgres(dataDir: string, port: number): Promise<Demo
       "-c",
       "unix_socket_directories=",
       // demo data: speed over crash safety (a machine crash may need `--fresh`)
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
+      ...DISPOSABLE_DATA_FLAGS,
     ],
     onLog: (message: string) => log.write(message),
     onError: (error: unknown) => log.write(`[error] ${error instanceof Error ? error.message : String(error)}\n`),

@@ -8,7 +8,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductsWorkflow, createShippingOptionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor } from "../../src/altapay"
-import { toMinorUnits } from "../../src/lib/amounts"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../setup/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../setup/store"
 

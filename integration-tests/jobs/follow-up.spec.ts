@@ -16,7 +16,7 @@ import { createInventoryLevelsWorkflow, createProductsWorkflow, updateInventoryL
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import openResultsJob from "../../src/jobs/altapay-open-results"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { createPayment, listPaymentMethods } from "../../src/storefront"
 import {
   createAdminUser,

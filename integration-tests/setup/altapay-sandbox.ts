@@ -6,9 +6,10 @@
 import path from "node:path"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { AltaPayOptionsInput } from "../../src/providers/altapay"
+import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
 
 export const PROVIDER_RESOLVE = path.resolve(__dirname, "../../src/providers/altapay")
-export const PROVIDER_ID = "pp_altapay_altapay"
+export const PROVIDER_ID = ALTAPAY_PROVIDER_ID
 export const API_USER = "medusa-shop@altapay.test"
 export const API_PASSWORD = "integration-password-123"
 export const CALLBACK_SECRET = "integration-callback-secret-0123456789"

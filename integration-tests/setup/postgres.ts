@@ -22,7 +22,8 @@ import fs from "node:fs"
 import net from "node:net"
 import os from "node:os"
 import path from "node:path"
-import { assertReachableTemp, embeddedPostgresEntry, isRoot, postgresSystemUser } from "./postgres-as-root"
+import { DISPOSABLE_DATA_FLAGS } from "../../tools/postgres/speed-flags"
+import { assertReachableTemp, embeddedPostgresEntry, isRoot, postgresSystemUser } from "../../tools/postgres/as-root"
 
 export interface RunningPostgres {
   host: string
@@ -134,12 +135,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: [
       // throw-away data: durability off makes migrations and template copies much faster
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
+      ...DISPOSABLE_DATA_FLAGS,
       "-c",
       "listen_addresses=localhost",
       // unix socket next to the data, not /var/run/postgresql (may be missing or not writable)

@@ -11,7 +11,7 @@
  * plugin's middleware stamps it), with a tolerance shorter than Medusa's processing delay.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { PROVIDER_ID } from "../setup/altapay-sandbox"
 import {
   createAdminUser,

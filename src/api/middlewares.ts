@@ -2,13 +2,13 @@
  * Middlewares of the plugin's routes. One flat list: each entry is one route's validation / auth.
  */
 import { authenticate, defineMiddlewares, validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
-import { altapayOptionsFromConfig } from "../lib/altapay-from-config"
-import { serverKeys } from "../lib/server-keys"
-import { ARRIVAL_HEADER, arrivalStamp } from "../lib/webhook-arrival"
+import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
+import { serverKeys } from "../lib/registrations/server-keys"
+import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
 
 /**
- * Stamps when an AltaPay callback reached this server (webhook-arrival.ts), replacing any header
+ * Stamps when an AltaPay callback reached this server (lib/callbacks/arrival.ts), replacing any header
  * of that name the sender sent. Medusa processes the callback seconds later; the provider judges
  * the signature's age against this stamp.
  */

@@ -8,8 +8,8 @@
  */
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import type { PendingRefund } from "../lib/payment-data"
-import { changePaymentData } from "../lib/payment-data-writer"
+import type { PendingRefund } from "../lib/payment-data/data"
+import { changePaymentData } from "../lib/payment-data/writer"
 
 export interface RefundAltaPayItemsInput {
   payment_id: string

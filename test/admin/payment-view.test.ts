@@ -1,7 +1,7 @@
 import type { GatewayTransaction } from "../../src/altapay"
 import type { AltaPayPayment } from "../../src/api/admin/altapay/_lib/altapay-payment"
 import { adminAltaPayPayment } from "../../src/api/admin/altapay/_lib/payment-view"
-import { freshPaymentData } from "../../src/lib/payment-data"
+import { freshPaymentData } from "../../src/lib/payment-data/data"
 
 const amount = (minor: number) => ({ minor, decimal: (minor / 100).toFixed(2), currency: "DKK" })
 

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { altapayOptionsFromConfig, altapayProviderIds } from "../../src/lib/altapay-from-config"
+import { altapayOptionsFromConfig, altapayProviderIds } from "../../src/lib/registrations/from-config"
 
 const base = {
   checkoutUrl: "https://testgateway.altapaysecure.com",

@@ -1,5 +1,5 @@
 /** The follow-up jobs' options: defaults a store that never sets them can rely on, and every bad value named at start-up. */
-import { parseAltaPayOptions } from "../../src/lib/options"
+import { parseAltaPayOptions } from "../../src/lib/registrations/options"
 
 const base = {
   checkoutUrl: "https://testgateway.altapaysecure.com",

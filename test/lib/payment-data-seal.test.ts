@@ -4,10 +4,10 @@
  * refunded without a live confirmation. And the journal must hand out only copies it can prove.
  */
 import fc from "fast-check"
-import { canonicalJson, freshPaymentData, openPaymentData, sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data"
-import { PaymentJournal } from "../../src/lib/payment-journal"
-import type { SharedStore } from "../../src/lib/scale-out"
-import { serverKeys } from "../../src/lib/server-keys"
+import { canonicalJson, freshPaymentData, openPaymentData, sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { PaymentJournal } from "../../src/lib/payment-data/journal"
+import type { SharedStore } from "../../src/lib/scale-out/shared-state"
+import { serverKeys } from "../../src/lib/registrations/server-keys"
 
 const keys = serverKeys({ username: "golden-user", password: "golden-password" }, "payment-data-seal")
 

@@ -6,7 +6,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { parseGatewayResponse } from "../../src/altapay"
-import { sessionStatusFor, webhookActionFor } from "../../src/lib/status"
+import { sessionStatusFor, webhookActionFor } from "../../src/lib/medusa-mapping/status"
 
 // One preauth transaction of 399.00 SEK, as AltaPay's payments answer carries it.
 const xml = fs.readFileSync(path.join(__dirname, "../fixtures/gateway/payments-single-transaction.xml"), "utf8")

@@ -48,7 +48,7 @@ test("src/altapay may not import Medusa; the provider may", async () => {
 
 test("routes, workflows, src/lib and the admin may not import from src/providers; src/lib is theirs to share", async () => {
   const fromProvider = 'import { AltaPayProviderService } from "../../providers/altapay/service"\nexport const service = AltaPayProviderService\n'
-  const fromLib = 'import { parseAltaPayOptions } from "../../lib/options"\nexport const parse = parseAltaPayOptions\n'
+  const fromLib = 'import { parseAltaPayOptions } from "../../lib/registrations/options"\nexport const parse = parseAltaPayOptions\n'
   const reports = await lint([
     ["src/api/store/probe.ts", fromProvider],
     ["src/workflows/steps/probe.ts", fromProvider],
@@ -61,4 +61,33 @@ test("routes, workflows, src/lib and the admin may not import from src/providers
   for (const report of reports.slice(0, 4)) expect(restricted(report)).toEqual([expect.stringContaining("Only the provider uses src/providers")])
   expect(restricted(reports[4])).toEqual([])
   expect(restricted(reports[5])).toEqual([])
+}, 60_000)
+
+test("only tests import integration-tests/; the demo, tools and the plugin use tools/", async () => {
+  const fromTests = (up: string) => `import { seedStore } from "${up}integration-tests/setup/store"\nexport const seed = seedStore\n`
+  const reports = await lint([
+    ["demo/src/scripts/probe.ts", fromTests("../../../")],
+    ["demo/lib/probe.ts", fromTests("../../")],
+    ["tools/store/probe.ts", fromTests("../../")],
+    ["src/lib/payment-data/probe.ts", fromTests("../../../")],
+    ["src/altapay/probe.ts", fromTests("../../")],
+    ["integration-tests/admin/probe.ts", 'import { seedStore } from "../setup/store"\nexport const seed = seedStore\n'],
+    ["test/lib/probe.ts", fromTests("../../")],
+    ["demo/src/scripts/probe.ts", 'import { seedStore } from "../../../tools/store/seed"\nexport const seed = seedStore\n'],
+  ])
+  for (const report of reports.slice(0, 5)) expect(restricted(report)).toEqual([expect.stringContaining("Only tests import integration-tests/")])
+  for (const report of reports.slice(5)) expect(restricted(report)).toEqual([])
+}, 60_000)
+
+test("src/ may not import tools/ (the package ships src/ only); the demo and the tests may", async () => {
+  const fromTools = (up: string) => `import { seedStore } from "${up}tools/store/seed"\nexport const seed = seedStore\n`
+  const reports = await lint([
+    ["src/lib/payment-data/probe.ts", fromTools("../../../")],
+    ["src/altapay/probe.ts", fromTools("../../")],
+    ["src/jobs/probe.ts", fromTools("../../")],
+    ["demo/lib/probe.ts", fromTools("../../")],
+    ["integration-tests/setup/probe.ts", fromTools("../../")],
+  ])
+  for (const report of reports.slice(0, 3)) expect(restricted(report)).toEqual([expect.stringContaining("src/ may not import tools/")])
+  for (const report of reports.slice(3)) expect(restricted(report)).toEqual([])
 }, 60_000)

@@ -15,7 +15,7 @@ import {
   type OrderLineSource,
 } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import { parseAltaPayOptions } from "../../src/lib/options"
+import { parseAltaPayOptions } from "../../src/lib/registrations/options"
 
 const RUNS = 10_000
 const SECRET_VALUE = "pw-9f8e7d6c5b4a"

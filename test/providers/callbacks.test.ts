@@ -5,9 +5,9 @@
  */
 import { signCallbackBody } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
-import { serverKeys } from "../../src/lib/server-keys"
-import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/webhook-arrival"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { serverKeys } from "../../src/lib/registrations/server-keys"
+import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/callbacks/arrival"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions } from "../helpers/provider"
 

@@ -8,7 +8,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { BigNumber } from "@medusajs/framework/utils"
 import { buildOrderLines, decimalToMinor, type OrderLine } from "../../src/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions } from "../helpers/provider"

@@ -5,8 +5,8 @@
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import { parseAltaPayOptions } from "../../src/lib/options"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import { parseAltaPayOptions } from "../../src/lib/registrations/options"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions } from "../helpers/provider"
 

@@ -8,7 +8,7 @@
 import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions } from "../helpers/provider"
 

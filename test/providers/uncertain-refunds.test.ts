@@ -7,7 +7,7 @@
 import type { ICacheService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 
 const USER = "uncertain-user"

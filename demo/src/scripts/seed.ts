@@ -8,7 +8,7 @@ import fs from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createUsersWorkflow, updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
-import { seedStore, type SeededStore } from "../../../integration-tests/setup/store"
+import { seedStore, type SeededStore } from "../../../tools/store/seed"
 
 /** The part of the seed the demo driver reads back (demo/lib/seed-file.ts). */
 export interface DemoSeed {

@@ -4,7 +4,7 @@
  * than the oldest items being looked at again and again. The position is kept in the shared store
  * (every server continues it); items that leave the list meanwhile only shift the next batch.
  */
-import type { SharedStore } from "../scale-out"
+import type { SharedStore } from "../scale-out/shared-state"
 
 const POSITION_TTL_SECONDS = 24 * 60 * 60
 

@@ -6,10 +6,10 @@
  */
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { settleOpenResults } from "../open-results"
-import { hasOpenResults } from "../payment-data"
-import { changePaymentData } from "../payment-data-writer"
-import { registrationDataAccess, type AltaPayRegistration } from "../registrations"
+import { settleOpenResults } from "../payment-data/open-results"
+import { hasOpenResults } from "../payment-data/data"
+import { changePaymentData } from "../payment-data/writer"
+import { registrationDataAccess, type AltaPayRegistration } from "../registrations/registrations"
 import { nextBatch } from "./batches"
 import type { RunReport } from "./run-report"
 

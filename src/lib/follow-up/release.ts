@@ -3,7 +3,7 @@
  * or a lost answer is settled by AltaPay's own record: already released counts as done.
  */
 import { AltaPayDeclinedError, AltaPayError, RELEASED_STATUSES, statusIn, type AltaPayClient } from "../../altapay"
-import { pickTransaction } from "../status"
+import { pickTransaction } from "../medusa-mapping/status"
 
 export async function releaseReservation(client: AltaPayClient, transactionId: string): Promise<void> {
   try {

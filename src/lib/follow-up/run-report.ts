@@ -6,7 +6,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, AltaPayValidationError } from "../../altapay"
-import { ALTAPAY_UNREACHABLE } from "../medusa-errors"
+import { ALTAPAY_UNREACHABLE } from "../medusa-mapping/errors"
 
 export class RunReport {
   private readonly tally = new Map<string, number>()

@@ -7,9 +7,9 @@
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { configManager } from "@medusajs/framework/config"
-import { findAltaPayProviderEntries, parsedFor } from "../altapay-from-config"
-import { DEFAULT_JOB_OPTIONS } from "../job-options"
-import { altapayRegistrations, type AltaPayRegistration } from "../registrations"
+import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-config"
+import { DEFAULT_JOB_OPTIONS } from "../registrations/job-options"
+import { altapayRegistrations, type AltaPayRegistration } from "../registrations/registrations"
 import { RunReport } from "./run-report"
 
 export type FollowUp = (container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport) => Promise<void>

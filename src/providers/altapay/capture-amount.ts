@@ -7,7 +7,7 @@
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { roundedIncrement } from "../../lib/amounts"
+import { roundedIncrement } from "../../lib/medusa-mapping/amounts"
 
 interface CaptureRow {
   id: string

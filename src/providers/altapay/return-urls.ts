@@ -13,7 +13,7 @@
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AltaPayOptions } from "../../lib/options"
+import type { AltaPayOptions } from "../../lib/registrations/options"
 
 type Query = Pick<RemoteQueryFunction, "graph">
 

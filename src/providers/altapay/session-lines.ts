@@ -10,8 +10,8 @@ import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { minorToDecimal, orderLinesTotalMinor, type OrderLine } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines, type CartLineOptions } from "../../lib/cart-lines"
-import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines, type CartLineOptions } from "../../lib/medusa-mapping/cart-lines"
+import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
 
 export type LinesSource = AltaPayPaymentData["order_lines_source"]
 

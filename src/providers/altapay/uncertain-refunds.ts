@@ -6,8 +6,8 @@
  * module when the Payment module has one (Redis: every server and restart sees them), else in
  * this process. Callers hold the payment's lock, so read-modify-write here is safe.
  */
-import type { RefundRecord } from "../../lib/payment-data"
-import type { SharedStore } from "../../lib/scale-out"
+import type { RefundRecord } from "../../lib/payment-data/data"
+import type { SharedStore } from "../../lib/scale-out/shared-state"
 
 export interface UncertainRefund {
   reconciliationIdentifier: string

@@ -6,13 +6,13 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
-import { altapayOptionsFromConfig } from "../../lib/altapay-from-config"
-import { toMinorUnits } from "../../lib/amounts"
-import { provenSessionData } from "../../lib/payment-data"
-import { serverKeys, type ServerKeys } from "../../lib/server-keys"
+import { altapayOptionsFromConfig } from "../../lib/registrations/from-config"
+import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
+import { provenSessionData } from "../../lib/payment-data/data"
+import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/cart-lines"
-import { cartCustomer } from "../../lib/customer"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
+import { cartCustomer } from "../../lib/medusa-mapping/customer"
 
 export interface LoadAltaPayCartInput {
   cart_id: string

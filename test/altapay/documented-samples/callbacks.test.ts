@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac } from "node:crypto"
 import { AltaPayStaleCallbackSignatureError, callbackChecksum, parseCallback, verifyCallbackSignature } from "../../../src/altapay"
-import { webhookActionFor } from "../../../src/lib/status"
+import { webhookActionFor } from "../../../src/lib/medusa-mapping/status"
 import { AltaPayProviderService } from "../../../src/providers/altapay"
 import { startSandbox, type Sandbox } from "../../../src/sandbox"
 import { sandboxProviderOptions } from "../../helpers/provider"

@@ -4,7 +4,7 @@
  */
 import { isFailedResult, isSuccessResult, jwtExpiryMs, parseGatewayResponse } from "../../../src/altapay"
 import { createdPaymentSchema, paymentLinkSchema, paymentMethodSchema } from "../../../src/altapay/checkout-schemas"
-import { sessionStatusFor } from "../../../src/lib/status"
+import { sessionStatusFor } from "../../../src/lib/medusa-mapping/status"
 import {
   androidCreatePaymentResponseFields,
   androidPaymentMethodFields,

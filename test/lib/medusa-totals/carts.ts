@@ -22,8 +22,8 @@ import {
   type OrderLine,
   type RefundedItem,
 } from "../../../src/altapay"
-import { cartToLineSource, type CartForLines } from "../../../src/lib/cart-lines"
-import { toMinorUnits } from "../../../src/lib/amounts"
+import { cartToLineSource, type CartForLines } from "../../../src/lib/medusa-mapping/cart-lines"
+import { toMinorUnits } from "../../../src/lib/medusa-mapping/amounts"
 
 /** x 3 currencies (JPY, DKK, KWD: 0, 2 and 3 decimals): over 10,000 carts per run. */
 const CARTS_PER_CURRENCY = 3_400

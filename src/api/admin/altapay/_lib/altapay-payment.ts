@@ -4,10 +4,10 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
-import { altapayProviderIds } from "../../../../lib/altapay-from-config"
-import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/cart-lines"
-import { toMinorUnits } from "../../../../lib/amounts"
-import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data"
+import { altapayProviderIds } from "../../../../lib/registrations/from-config"
+import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/medusa-mapping/cart-lines"
+import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
+import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data/data"
 
 type Amount = NonNullable<CartForLines["total"]>
 

@@ -1,7 +1,7 @@
 /** AltaPay's current record of a payment, for display: a failure to read it is shown, not thrown. */
 import type { AltaPayClient } from "../../../../altapay"
-import type { AltaPayPaymentData } from "../../../../lib/payment-data"
-import { pickTransaction } from "../../../../lib/status"
+import type { AltaPayPaymentData } from "../../../../lib/payment-data/data"
+import { pickTransaction } from "../../../../lib/medusa-mapping/status"
 import type { LiveTransaction } from "./payment-view"
 
 export async function readLiveTransaction(client: AltaPayClient, data: AltaPayPaymentData): Promise<LiveTransaction> {

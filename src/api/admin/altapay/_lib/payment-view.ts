@@ -4,8 +4,8 @@
  * what can still be refunded item by item. Pure: the route fetches, this shapes.
  */
 import { minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
-import { refundableEntries } from "../../../../lib/cart-lines"
-import { withTransaction } from "../../../../lib/transaction-state"
+import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
+import { withTransaction } from "../../../../lib/payment-data/transaction-state"
 import type { AltaPayPayment } from "./altapay-payment"
 
 export interface Money {

@@ -6,7 +6,7 @@
  * terminal names: no URL, user or secret leaves the server.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { altapayOptionsFromConfig, altapayProviderIds } from "../../../../lib/altapay-from-config"
+import { altapayOptionsFromConfig, altapayProviderIds } from "../../../../lib/registrations/from-config"
 
 export interface AdminAltaPayProvider {
   /** Medusa's provider id, pp_altapay_<id>. */

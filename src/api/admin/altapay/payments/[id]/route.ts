@@ -7,7 +7,7 @@
  * reached the stored values are returned with `altapay.live: false` and the reason.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
+import { altapayFromConfig } from "../../../../../lib/registrations/from-config"
 import { loadAltaPayPayment } from "../../_lib/altapay-payment"
 import { readLiveTransaction } from "../../_lib/live-transaction"
 import { adminAltaPayPayment, type AdminAltaPayPayment } from "../../_lib/payment-view"

@@ -7,8 +7,8 @@
  * anywhere: not in the payment session's data or context, not in logs.
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
-import { altapayFromConfig } from "../../../../../lib/altapay-from-config"
-import { currenciesWithTerminal, terminalFor } from "../../../../../lib/options"
+import { altapayFromConfig } from "../../../../../lib/registrations/from-config"
+import { currenciesWithTerminal, terminalFor } from "../../../../../lib/registrations/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
 import { upstreamFailure, type UpstreamFailure } from "./upstream-errors"
 import type { StoreCreateAltaPaySessionType } from "./validators"

@@ -4,7 +4,7 @@
  * request. MedusaError has no 502 type, so the route answers these itself.
  */
 import { AltaPayError } from "../../../../../altapay"
-import { ALTAPAY_UNREACHABLE } from "../../../../../lib/medusa-errors"
+import { ALTAPAY_UNREACHABLE } from "../../../../../lib/medusa-mapping/errors"
 
 export { ALTAPAY_UNREACHABLE }
 

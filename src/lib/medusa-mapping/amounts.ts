@@ -6,7 +6,7 @@
  */
 import { BigNumber, MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { currencyExponent, decimalToMinor, minorToDecimal } from "../altapay"
+import { currencyExponent, decimalToMinor, minorToDecimal } from "../../altapay"
 
 const ROUND_HALF_UP = 4 // bignumber.js ROUND_HALF_UP
 

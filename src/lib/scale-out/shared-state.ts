@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { ICacheService, ICachingModuleService, ILockingModule } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import type { TokenStore } from "../altapay"
+import type { TokenStore } from "../../altapay"
 
 export type Lock = <T>(key: string, job: () => Promise<T>) => Promise<T>
 

@@ -1,12 +1,12 @@
 /**
  * One AltaPay client per API user and environment in a process, shared by the provider and the
  * plugin's routes: one MERCHANT token cache and one connection pool, not one per caller. A
- * provider with Medusa's cache/locking modules gets a client wired to those (see scale-out.ts).
+ * provider with Medusa's cache/locking modules gets a client wired to those (see ../scale-out/shared-state.ts).
  */
 import { createHash } from "node:crypto"
-import { createAltaPayClient, type AltaPayClient, type HttpLogger } from "../altapay"
+import { createAltaPayClient, type AltaPayClient, type HttpLogger } from "../../altapay"
 import type { AltaPayOptions } from "./options"
-import type { ScaleOut } from "./scale-out"
+import type { ScaleOut } from "../scale-out/shared-state"
 
 const clients = new Map<string, AltaPayClient>()
 

@@ -6,11 +6,11 @@
  */
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { AltaPayClient } from "../altapay"
-import { altapayProviderId, findAltaPayProviderEntries, parsedFor, providerScaleOut } from "./altapay-from-config"
+import type { AltaPayClient } from "../../altapay"
+import { altapayProviderId, findAltaPayProviderEntries, parsedFor, providerScaleOut } from "./from-config"
 import type { AltaPayOptions } from "./options"
-import { dataAccessFor, type PaymentDataAccess } from "./payment-data-writer"
-import { processStore, type ScaleOut, type SharedStore } from "./scale-out"
+import { dataAccessFor, type PaymentDataAccess } from "../payment-data/writer"
+import { processStore, type ScaleOut, type SharedStore } from "../scale-out/shared-state"
 import { serverKeys, type ServerKeys } from "./server-keys"
 import { sharedAltaPayClient } from "./shared-client"
 
@@ -47,7 +47,7 @@ export function altapayRegistrations(scope: MedusaContainer): AltaPayRegistratio
   })
 }
 
-/** Reading and changing this registration's payment data the way its provider does (payment-data-writer.ts). */
+/** Reading and changing this registration's payment data the way its provider does (../payment-data/writer.ts). */
 export function registrationDataAccess(registration: AltaPayRegistration): PaymentDataAccess {
   return dataAccessFor(registration.options, registration.client, registration.scaleOut)
 }

@@ -7,9 +7,9 @@
  * Kept in Medusa's cache module when the Payment module has one (every server sees it), else in
  * this process.
  */
-import { openPaymentData, type AltaPayPaymentData, type SealedPaymentData } from "./payment-data"
-import { processStore, type SharedStore } from "./scale-out"
-import type { ServerKeys } from "./server-keys"
+import { openPaymentData, type AltaPayPaymentData, type SealedPaymentData } from "./data"
+import { processStore, type SharedStore } from "../scale-out/shared-state"
+import type { ServerKeys } from "../registrations/server-keys"
 
 /** Long enough to outlive any wait for the lock plus Medusa's write after it. */
 const TTL_SECONDS = 24 * 60 * 60

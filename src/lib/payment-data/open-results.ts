@@ -4,8 +4,8 @@
  * one it still does not show after the timeout is recorded as failed, with what the merchant
  * should check, so it never stays "open" forever.
  */
-import type { GatewayTransaction } from "../altapay"
-import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./payment-data"
+import type { GatewayTransaction } from "../../altapay"
+import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./data"
 import { withTransaction } from "./transaction-state"
 
 export interface SettledOpenResults {

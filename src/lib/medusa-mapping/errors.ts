@@ -1,6 +1,6 @@
 /** The one place an AltaPay failure becomes a MedusaError, with a message a merchant can act on. */
 import { MedusaError } from "@medusajs/framework/utils"
-import { AltaPayDeclinedError, AltaPayError, AltaPayValidationError } from "../altapay"
+import { AltaPayDeclinedError, AltaPayError, AltaPayValidationError } from "../../altapay"
 
 export const ALTAPAY_UNREACHABLE = "altapay_unreachable"
 

@@ -7,7 +7,7 @@
  */
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { buildOrderLines, currencyExponent, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../altapay"
+import { buildOrderLines, currencyExponent, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../../altapay"
 import { exactMinorText, toMinorUnits } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */

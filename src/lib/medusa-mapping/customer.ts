@@ -1,6 +1,6 @@
 /** Medusa's customer and cart addresses -> AltaPay's session customer. */
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import { customerSchema, type CheckoutCustomer } from "../altapay/checkout-schemas"
+import { customerSchema, type CheckoutCustomer } from "../../altapay/checkout-schemas"
 
 interface CartAddress {
   first_name?: string | null

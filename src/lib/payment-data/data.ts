@@ -6,14 +6,14 @@
  * /store/payment-collections/:id/payment-sessions before it calls the provider, and merges ours
  * over it afterwards). So everything the provider writes is sealed: an HMAC-SHA256 over a
  * canonical encoding of the fields it owns, with a key only the store's servers can derive
- * (server-keys.ts). Reading keeps only those fields, and only a seal that verifies makes them
+ * (../registrations/server-keys.ts). Reading keeps only those fields, and only a seal that verifies makes them
  * trusted.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { GOODS_TYPES, type OrderLine } from "../altapay"
-import type { ServerKeys } from "./server-keys"
+import { GOODS_TYPES, type OrderLine } from "../../altapay"
+import type { ServerKeys } from "../registrations/server-keys"
 
 export const orderLineSchema = z.object({
   description: z.string().min(1),

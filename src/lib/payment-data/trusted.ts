@@ -7,9 +7,9 @@
  * AltaPay's own reserved amount and currency, and is sealed again on the way out.
  */
 import type { Logger } from "@medusajs/framework/types"
-import type { GatewayTransaction } from "../altapay"
-import { openPaymentData, untrustedDataError, type AltaPayPaymentData } from "./payment-data"
-import type { ServerKeys } from "./server-keys"
+import type { GatewayTransaction } from "../../altapay"
+import { openPaymentData, untrustedDataError, type AltaPayPaymentData } from "./data"
+import type { ServerKeys } from "../registrations/server-keys"
 import { withTransaction } from "./transaction-state"
 
 export interface TrustDependencies {

@@ -6,8 +6,8 @@
  * payment (`reconciled.by`). Kept where the payment journal is: Medusa's cache module when the
  * Payment module has one, else this process.
  */
-import type { Reconciler } from "./payment-data"
-import type { SharedStore } from "./scale-out"
+import type { Reconciler } from "../payment-data/data"
+import type { SharedStore } from "../scale-out/shared-state"
 
 /** Covers the callback's processing delay and a completion waiting for the cart's lock. */
 const TTL_SECONDS = 10 * 60

@@ -9,7 +9,7 @@ import {
   statusIn,
   type AltaPayCallback,
   type GatewayTransaction,
-} from "../altapay"
+} from "../../altapay"
 
 /** Of all transactions for one order, the one that matters: a paid one if any, else the latest. */
 export function pickTransaction(transactions: GatewayTransaction[]): GatewayTransaction | undefined {

@@ -3,8 +3,8 @@
  * and refund AltaPay knows of (by reconciliation identifier), so data never misses a refund made
  * elsewhere and open refunds settle once AltaPay reports them.
  */
-import type { GatewayTransaction } from "../altapay"
-import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./payment-data"
+import type { GatewayTransaction } from "../../altapay"
+import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./data"
 
 export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTransaction | undefined, now = new Date()): AltaPayPaymentData {
   if (!transaction) return data

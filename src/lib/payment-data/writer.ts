@@ -5,15 +5,15 @@
  */
 import type { IPaymentModuleService, MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import type { AltaPayClient, GatewayTransaction } from "../altapay"
-import { altapayFromConfig } from "./altapay-from-config"
-import type { AltaPayOptions } from "./options"
-import { sealPaymentData, type AltaPayPaymentData } from "./payment-data"
-import { PaymentJournal } from "./payment-journal"
-import { paymentLockKey, type Lock, type ScaleOut } from "./scale-out"
-import { serverKeys, type ServerKeys } from "./server-keys"
-import { pickTransaction } from "./status"
-import { trustedPaymentData } from "./trusted-payment-data"
+import type { AltaPayClient, GatewayTransaction } from "../../altapay"
+import { altapayFromConfig } from "../registrations/from-config"
+import type { AltaPayOptions } from "../registrations/options"
+import { sealPaymentData, type AltaPayPaymentData } from "./data"
+import { PaymentJournal } from "./journal"
+import { paymentLockKey, type Lock, type ScaleOut } from "../scale-out/shared-state"
+import { serverKeys, type ServerKeys } from "../registrations/server-keys"
+import { pickTransaction } from "../medusa-mapping/status"
+import { trustedPaymentData } from "./trusted"
 
 export interface PaymentDataAccess {
   keys: ServerKeys

@@ -10,9 +10,9 @@
  */
 import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { AltaPayClient } from "../altapay"
+import type { AltaPayClient } from "../../altapay"
 import { parseAltaPayOptions, type AltaPayOptions } from "./options"
-import { scaleOutFrom, type ScaleOut } from "./scale-out"
+import { scaleOutFrom, type ScaleOut } from "../scale-out/shared-state"
 import { sharedAltaPayClient } from "./shared-client"
 
 interface ProviderEntry {

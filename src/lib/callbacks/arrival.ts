@@ -6,7 +6,7 @@
  * servers can make (bound to the body), and the provider judges the signature's age against it.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
-import type { ServerKeys } from "./server-keys"
+import type { ServerKeys } from "../registrations/server-keys"
 
 export const ARRIVAL_HEADER = "x-medusa-altapay-received-at"
 

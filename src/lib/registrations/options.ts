@@ -70,7 +70,7 @@ export const altapayOptionsSchema = z
     /** Let refunds exceed the captured amount (only some acquirers allow it). */
     allowOverRefund: z.boolean().default(false),
     /**
-     * Key material for the seal on payment data (see payment-data.ts). Without it the key is
+     * Key material for the seal on payment data (see ../payment-data/data.ts). Without it the key is
      * derived from username + password, so rotating the API password invalidates existing seals
      * (payments then recover through a live read at AltaPay; unpaid sessions must be started again).
      */

@@ -1,0 +1,204 @@
+/**
+ * The AltaPay Checkout session behind a Medusa payment session: created (initiatePayment), changed
+ * with the cart (updatePayment) and retired when Medusa replaces the session (deletePayment).
+ */
+import type { DeletePaymentInput, DeletePaymentOutput, InitiatePaymentInput, InitiatePaymentOutput, UpdatePaymentInput, UpdatePaymentOutput } from "@medusajs/framework/types"
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { AUTHORIZED_STATUSES, statusIn } from "../../altapay"
+import { sessionCustomer } from "../../lib/medusa-mapping/customer"
+import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
+import { freshPaymentData, openPaymentData } from "../../lib/payment-data/data"
+import { withTransaction } from "../../lib/payment-data/transaction-state"
+import { terminalFor } from "../../lib/registrations/options"
+import type { ProviderContext } from "./context"
+import type { IdempotencyCache } from "./idempotency"
+import { createRedirectPayment } from "./redirect-payment"
+import { contextLines, sameLines } from "./session-lines"
+
+/** Concurrent and repeated calls with one idempotency key share one AltaPay session (for the same amount). */
+export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCache<Promise<InitiatePaymentOutput>>, input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+  const currency = input.currency_code.toUpperCase()
+  const amountMinor = ctx.minor(input.amount, currency, "initiate")
+  const key = input.context?.idempotency_key
+  // The one key of the browser-writable data read here: Medusa writes session_id over it, last.
+  const sessionId = input.data?.session_id
+  if (typeof sessionId === "string" && key && sessionId !== key) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: the payment session id ${sessionId} differs from Medusa's idempotency key ${key}.`)
+  }
+  const orderId = String(sessionId ?? key ?? "")
+  if (!orderId) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
+  }
+  const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
+  const previous = cacheKey ? initiated.get(cacheKey) : undefined
+  if (previous) return previous
+  const created = createSession(ctx, input, orderId, amountMinor, currency)
+  if (cacheKey) {
+    initiated.set(cacheKey, created)
+    created.catch(() => initiated.delete(cacheKey))
+  }
+  return created
+}
+
+async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, orderId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
+  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: orderId, amountMinor, currency })
+  const terminal = terminalFor(ctx.options, currency) ?? null
+  try {
+    const session = await ctx.client.checkout.createSession({
+      orderId,
+      amountMinor,
+      currency,
+      orderLines: lines,
+      customer: sessionCustomer(input.context),
+      transactionInfo: { medusa_payment_session_id: orderId },
+      callbacks: await ctx.callbackUrls(orderId),
+      configuration: ctx.sessionConfiguration(ctx.options.autoCapture),
+    })
+    // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
+    const flow = (input.context as { altapay?: { flow?: unknown } } | undefined)?.altapay?.flow === "storefront" ? "storefront" : ctx.options.flow
+    const redirect = flow === "redirect" ? await createRedirectPayment(ctx.client, session.sessionId, terminal) : undefined
+    return {
+      id: session.sessionId,
+      status: PaymentSessionStatus.PENDING,
+      data: ctx.seal(
+        freshPaymentData({
+          altapay_session_id: session.sessionId,
+          order_id: orderId,
+          amount_minor: amountMinor,
+          currency,
+          terminal,
+          auto_capture: ctx.options.autoCapture,
+          order_lines: lines,
+          order_lines_source: source,
+          redirect_url: redirect?.url ?? null,
+          payment_id: redirect?.paymentId ?? null,
+        })
+      ),
+    }
+  } catch (error) {
+    throw toMedusaError(error, "session creation")
+  }
+}
+
+export async function updateSession(ctx: ProviderContext, input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+  const opened = openPaymentData(input.data, ctx.sealKeys)
+  if (!opened.sealed) {
+    ctx.logger?.debug(`AltaPay update: ${opened.problem}; nothing was sent to AltaPay.`)
+    return { data: input.data }
+  }
+  const data = opened.data
+  const currency = input.currency_code.toUpperCase()
+  const amountMinor = ctx.minor(input.amount, currency, "update")
+  const sameAmount = amountMinor === data.amount_minor && currency === data.currency
+  if (data.transaction_id) {
+    if (sameAmount && !contextLines(input.context)) return { data: ctx.seal(data) }
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "AltaPay update: the customer has already paid this session; it cannot change amount or lines. Cancel it and create a new payment session."
+    )
+  }
+  // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
+  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
+  if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
+  try {
+    await ctx.client.checkout.updateSession(data.altapay_session_id, {
+      orderId: data.order_id,
+      amountMinor,
+      currency,
+      orderLines: lines,
+      customer: sessionCustomer(input.context),
+      callbacks: await ctx.callbackUrls(data.order_id),
+      configuration: ctx.sessionConfiguration(data.auto_capture),
+    })
+    // The old payment page was for the old amount; a new one replaces it.
+    const redirect = data.redirect_url ? await createRedirectPayment(ctx.client, data.altapay_session_id, data.terminal) : undefined
+    return {
+      data: ctx.seal({
+        ...data,
+        amount_minor: amountMinor,
+        currency,
+        order_lines: lines,
+        order_lines_source: source,
+        ...(redirect ? { redirect_url: redirect.url, payment_id: redirect.paymentId } : {}),
+      }),
+    }
+  } catch (error) {
+    throw toMedusaError(error, "session update")
+  }
+}
+
+/**
+ * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
+ * not stay payable: its pending payment pages are expired (by updating the session), and a
+ * reservation a customer made on it anyway is released, since no order will ever claim it.
+ *
+ * Medusa passes only `data` here, and it may be a browser's (Medusa deletes sessions before the
+ * provider's data is merged in, and rolls back with the browser's data), so only sealed data
+ * leads to any AltaPay call. A sealed copy may still be stale (saved from the store API before
+ * its session was authorized and sent again later), so a reservation is released only when
+ * Medusa's own record shows its session owns no payment: a session this provider authorized
+ * belongs to a Medusa Payment, and only Medusa's cancel may release it.
+ */
+export async function retireSession(ctx: ProviderContext, input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+  const opened = openPaymentData(input.data, ctx.sealKeys)
+  if (!opened.sealed) {
+    ctx.logger?.debug(`AltaPay delete: ${opened.problem}; nothing was sent to AltaPay.`)
+    return { data: input.data }
+  }
+  const data = opened.data
+  if (data.authorized_at) return { data: input.data }
+  try {
+    const transaction = forOrder(data.order_id, await ctx.client.gateway.payments({ shopOrderId: data.order_id }))
+    if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
+      const owner = await medusaPaymentOf(ctx, data.order_id)
+      if (owner !== "none") {
+        ctx.logger?.info(
+          `AltaPay ${data.order_id}: left reservation ${transaction.transactionId} alone: ${owner === "payment" ? "a Medusa payment owns it" : "Medusa cannot confirm that no payment owns it (give the Payment module the query dependency)"}.`
+        )
+        return { data: input.data }
+      }
+      await ctx.client.gateway.releaseReservation({ transactionId: transaction.transactionId })
+      ctx.logger?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
+      return { data: ctx.seal(withTransaction(data, transaction)) }
+    }
+    if (transaction?.capturedAmount && transaction.capturedAmount.minor > 0) {
+      // Auto-capture on a session no order will claim: money taken, and only a person can decide.
+      ctx.logger?.error(
+        `AltaPay ${data.order_id}: a replaced session's payment is captured (transaction ${transaction.transactionId}, ${transaction.capturedAmount.decimal} ${data.currency}) and no order claims it. Refund it in AltaPay's merchant interface.`
+      )
+    }
+    if (!transaction) {
+      await ctx.client.checkout.updateSession(data.altapay_session_id, {
+        orderId: data.order_id,
+        amountMinor: data.amount_minor,
+        currency: data.currency,
+        orderLines: data.order_lines,
+        callbacks: await ctx.callbackUrls(data.order_id),
+        configuration: ctx.sessionConfiguration(data.auto_capture),
+      })
+    }
+  } catch (error) {
+    // Deleting must not block the cart; the amount check at authorization still guards it.
+    ctx.logger?.warn(`AltaPay ${data.order_id}: could not retire the replaced session: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return { data: input.data }
+}
+
+/**
+ * Whether Medusa's payment session `sessionId` owns a payment: "none" only when Medusa's record
+ * shows the session unauthorized and without a payment; "unknown" without the query dependency.
+ */
+async function medusaPaymentOf(ctx: ProviderContext, sessionId: string): Promise<"none" | "payment" | "unknown"> {
+  if (!ctx.query) return "unknown"
+  try {
+    const { data } = await ctx.query.graph({ entity: "payment_session", fields: ["id", "status", "authorized_at", "payment.id"], filters: { id: sessionId } })
+    const session = data[0] as { status?: string; authorized_at?: unknown; payment?: { id?: string } | null } | undefined
+    if (!session) return "unknown"
+    const owned = !!session.authorized_at || !!session.payment?.id || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED
+    return owned ? "payment" : "none"
+  } catch (error) {
+    ctx.logger?.warn(`AltaPay ${sessionId}: could not read the Medusa payment session: ${error instanceof Error ? error.message : String(error)}`)
+    return "unknown"
+  }
+}

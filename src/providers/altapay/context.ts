@@ -1,0 +1,127 @@
+/**
+ * What every hook of the provider works with: the parsed options, the shared AltaPay client, the
+ * keys that seal payment data, the payment journal and locks, and the small steps the hooks share
+ * (seal, look up at AltaPay, open trusted data, run one change of a payment under its lock).
+ * service.ts builds one per provider instance and maps each Medusa hook onto these and the
+ * hook helpers beside it (checkout-session.ts, authorization.ts, capture.ts, release.ts,
+ * webhook.ts, refund-flow.ts).
+ */
+import type { InitiatePaymentInput, Logger, RemoteQueryFunction } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { AltaPayClient, GatewayTransaction } from "../../altapay"
+import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
+import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { pickTransaction, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
+import { requireTransactionId, sealPaymentData, untrustedDataError, type AltaPayPaymentData, type SealedPaymentData } from "../../lib/payment-data/data"
+import { PaymentJournal } from "../../lib/payment-data/journal"
+import { trustedPaymentData } from "../../lib/payment-data/trusted"
+import { notificationUrl, type AltaPayOptions } from "../../lib/registrations/options"
+import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
+import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
+import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out/shared-state"
+import { RefundFlow } from "./refund-flow"
+import { ReturnUrls } from "./return-urls"
+import { SessionLines } from "./session-lines"
+
+export type Cradle = Record<string, unknown> & { logger?: Logger }
+
+export class ProviderContext {
+  readonly logger: Logger | undefined
+  readonly client: AltaPayClient
+  readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
+  readonly scaleOut: ScaleOut
+  /** Medusa's cache module when the Payment module has one, else this process's store. */
+  readonly store: SharedStore
+  readonly sessionLines: SessionLines
+  readonly returnUrls: ReturnUrls
+  readonly refunds: RefundFlow
+  readonly sealKeys: ServerKeys
+  readonly arrivalKeys: ServerKeys
+  private readonly journal: PaymentJournal
+
+  constructor(
+    cradle: Cradle,
+    readonly options: AltaPayOptions
+  ) {
+    this.logger = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
+    this.query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
+    this.sessionLines = new SessionLines(this.query, this.logger, { productUrlTemplate: options.productUrlTemplate })
+    this.returnUrls = new ReturnUrls(options, this.query)
+    this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
+    this.sealKeys = serverKeys(options, "payment-data-seal")
+    this.arrivalKeys = serverKeys(options, "webhook-arrival")
+    this.store = this.scaleOut.store ?? processStore()
+    this.journal = new PaymentJournal(this.sealKeys, this.store, (m) => this.logger?.warn(m))
+    this.client = sharedAltaPayClient(options, { debug: (m) => this.logger?.debug(m), warn: (m) => this.logger?.warn(m) }, this.scaleOut)
+    this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
+  }
+
+  seal(data: AltaPayPaymentData): SealedPaymentData {
+    return sealPaymentData(data, this.sealKeys)
+  }
+
+  /**
+   * One capture, refund or release of a payment at a time, in every configuration (see
+   * lib/scale-out/shared-state.ts), starting from the newest copy of its data: Medusa read `data` before waiting
+   * for the lock, and the previous holder's answer may not be stored yet. The answer is sealed,
+   * one revision newer, and kept for the next holder.
+   */
+  serialized(transactionId: string, data: AltaPayPaymentData, job: (latest: AltaPayPaymentData) => Promise<AltaPayPaymentData>): Promise<SealedPaymentData> {
+    return this.scaleOut.paymentLock(paymentLockKey(transactionId), async () => {
+      const latest = await this.journal.newest(transactionId, data)
+      const sealed = this.seal({ ...(await job(latest)), revision: latest.revision + 1 })
+      await this.journal.write(transactionId, sealed)
+      return sealed
+    })
+  }
+
+  /** A Payment's data to act on (lib/payment-data/trusted.ts); undefined: unproven, and nothing at AltaPay to ask about. */
+  paymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<AltaPayPaymentData | undefined> {
+    return trustedPaymentData(raw, hook, { keys: this.sealKeys, lookupTransaction: (id) => this.lookupOne(id, `${hook} check`), logger: this.logger })
+  }
+
+  async paidPaymentData(raw: Record<string, unknown> | undefined, hook: string): Promise<{ data: AltaPayPaymentData; transactionId: string }> {
+    const data = await this.paymentData(raw, hook)
+    if (!data) throw untrustedDataError(hook, "the data was not written by the AltaPay provider and names no AltaPay transaction")
+    return { data, transactionId: requireTransactionId(data, hook) }
+  }
+
+  sessionConfiguration(autoCapture: boolean) {
+    return { autoCapture, language: this.options.language, ...(this.options.country ? { country: this.options.country } : {}) }
+  }
+
+  async callbackUrls(orderId: string) {
+    return { notification: notificationUrl(this.options), ...(await this.returnUrls.for(orderId)) }
+  }
+
+  minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
+    try {
+      return toMinorUnits(amount, currency)
+    } catch (error) {
+      throw toMedusaError(error, action)
+    }
+  }
+
+  lookup(filter: { shopOrderId?: string; transactionId?: string }, action: string): Promise<GatewayTransaction[]> {
+    return this.client.gateway.payments(filter).catch((error: unknown) => {
+      throw toMedusaError(error, action)
+    })
+  }
+
+  async lookupOne(transactionId: string, action: string): Promise<GatewayTransaction | undefined> {
+    return pickTransaction(await this.lookup({ transactionId }, action))
+  }
+
+  async liveTransaction(data: AltaPayPaymentData): Promise<GatewayTransaction | undefined> {
+    return data.transaction_id ? this.lookupOne(data.transaction_id, "status read") : forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "status read"))
+  }
+}
+
+/** A module dependency that may not be registered (awilix throws on unknown names). */
+function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
+  try {
+    return cradle[name] as T | undefined
+  } catch {
+    return undefined
+  }
+}

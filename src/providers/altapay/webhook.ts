@@ -1,0 +1,83 @@
+/**
+ * getWebhookActionAndData: an AltaPay callback -> Medusa's webhook action. With a callback secret
+ * the callback is verified (on when it reached this store) and, when freshly signed, trusted; without
+ * one, or when its signature is stale, nothing in it is trusted and AltaPay's own record decides. Either way, who reconciled is noted for authorize.
+ */
+import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
+import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
+import { arrivalTime } from "../../lib/callbacks/arrival"
+import { noteReconciler } from "../../lib/callbacks/reconciled-by"
+import { toBigNumber } from "../../lib/medusa-mapping/amounts"
+import { sessionStatusFor, transactionForOrder as forOrder, webhookActionFor } from "../../lib/medusa-mapping/status"
+import type { ProviderContext } from "./context"
+
+export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+  const rawBody = rawBodyOf(payload)
+  let callback: AltaPayCallback
+  // A signed callback is trusted as it stands; an unsigned one (no secret) or a stale one is only
+  // a hint to ask AltaPay: a retry keeps its first `t`, and AltaPay's own verifiers ignore the age.
+  let trusted = false
+  try {
+    if (ctx.options.callbackSecret) {
+      // Judged on when the callback reached this store (stamped by the plugin's middleware), not
+      // on when Medusa's event subscriber gets to it; without a stamp, now.
+      const arrivedAt = arrivalTime(payload.headers, rawBody, ctx.arrivalKeys)
+      trusted = isFreshlySigned({
+        rawBody,
+        signatureHeader: headerOf(payload.headers, "altapay-signature"),
+        secret: ctx.options.callbackSecret,
+        toleranceSeconds: ctx.options.callbackToleranceSeconds,
+        now: () => arrivedAt ?? Date.now(),
+      })
+      if (!trusted) ctx.logger?.info("AltaPay callback: signed, but older than callbackToleranceSeconds; AltaPay's record decides.")
+    }
+    callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
+  } catch (error) {
+    // Logged without the body: it may carry card and customer details.
+    ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}`)
+    return { action: PaymentActions.NOT_SUPPORTED }
+  }
+  let result: WebhookActionResult
+  if (trusted) {
+    const action = webhookActionFor(callback)
+    if (callback.amountMinor === undefined || !callback.currency) return { action: PaymentActions.NOT_SUPPORTED }
+    result = { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+  } else {
+    result = await confirmedAction(ctx, callback.shopOrderId)
+  }
+  // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
+  if (result.action === PaymentActions.AUTHORIZED || result.action === PaymentActions.SUCCESSFUL) await noteReconciler(ctx.store, callback.shopOrderId, "callback")
+  return result
+}
+
+/**
+ * Without a callback secret, or with a stale signature, nothing in a callback is trusted: AltaPay's own record decides. A
+ * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
+ */
+async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<WebhookActionResult> {
+  const transaction = forOrder(shopOrderId, await ctx.lookup({ shopOrderId }, "callback confirmation"))
+  const reserved = transaction?.reservedAmount
+  if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
+  const { status } = sessionStatusFor(transaction, { amountMinor: reserved.minor, currency: reserved.currency })
+  const action =
+    status === PaymentSessionStatus.CAPTURED
+      ? PaymentActions.SUCCESSFUL
+      : status === PaymentSessionStatus.AUTHORIZED
+        ? PaymentActions.AUTHORIZED
+        : status === PaymentSessionStatus.ERROR
+          ? PaymentActions.FAILED
+          : PaymentActions.NOT_SUPPORTED
+  return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+}
+
+function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
+  if (Buffer.isBuffer(payload.rawData)) return payload.rawData
+  if (typeof payload.rawData === "string") return Buffer.from(payload.rawData, "utf8")
+  return Buffer.alloc(0)
+}
+
+function headerOf(headers: Record<string, unknown>, name: string): string | undefined {
+  const value = headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]
+  return Array.isArray(value) ? String(value[0]) : typeof value === "string" ? value : undefined
+}
