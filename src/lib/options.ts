@@ -26,6 +26,12 @@ export const altapayOptionsSchema = z
     terminal: z.string().min(1).optional(),
     /** Terminal per ISO 4217 currency, e.g. { DKK: "Shop DKK Terminal" }. */
     terminals: z.record(z.string().regex(/^[A-Za-z]{3}$/, "keys must be ISO 4217 codes"), z.string().min(1)).optional(),
+    /**
+     * Further terminals whose payments this registration accepts, besides its terminal for the
+     * currency (e.g. a wallet terminal the storefront offers with the card). A payment made on any
+     * other terminal of the API user is not authorized.
+     */
+    acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
     /** Secret AltaPay signs callbacks with (AltaPay-Signature). Without it callbacks are confirmed by a look-up. */
@@ -120,6 +126,17 @@ export function terminalFor(options: AltaPayOptions, currency: string): string |
   const upper = currency.toUpperCase()
   const perCurrency = options.terminals ? Object.entries(options.terminals).find(([code]) => code.toUpperCase() === upper)?.[1] : undefined
   return perCurrency ?? options.terminal
+}
+
+/**
+ * The terminals a payment in `currency` may have been made on: the registration's terminal for
+ * the currency and its acceptedTerminals. Undefined when the registration names none (AltaPay then
+ * chooses, and there is nothing to compare with).
+ */
+export function acceptedTerminals(options: Pick<AltaPayOptions, "terminal" | "terminals" | "acceptedTerminals">, currency: string): string[] | undefined {
+  const own = terminalFor(options as AltaPayOptions, currency)
+  const all = [...(own ? [own] : []), ...(options.acceptedTerminals ?? [])]
+  return all.length > 0 ? all : undefined
 }
 
 /** With per-currency terminals and no default terminal, only those currencies can be paid. */

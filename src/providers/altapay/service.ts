@@ -59,7 +59,7 @@ import { contextLines, sameLines, SessionLines } from "./session-lines"
 import { reconciliationId } from "./reconciliation"
 import { RefundFlow } from "./refund-flow"
 import { toMedusaError } from "../../lib/medusa-errors"
-import { notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
+import { acceptedTerminals, notificationUrl, parseAltaPayOptions, terminalFor, type AltaPayOptions } from "../../lib/options"
 import {
   freshPaymentData,
   openPaymentData,
@@ -75,6 +75,7 @@ import { pickTransaction, sessionStatusFor, transactionForOrder as forOrder, web
 import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
 import { trustedPaymentData } from "../../lib/trusted-payment-data"
 import { arrivalTime } from "../../lib/webhook-arrival"
+import { dataFromMedusa } from "./unsealed-session"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
@@ -297,25 +298,38 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   /**
    * Authorizes the session Medusa names (its id is the idempotency key) and no other: the sealed
    * data must be that session's, and the AltaPay payment whose shop_orderid is that id must have
-   * reserved exactly the sealed amount, in the sealed currency.
+   * reserved exactly the sealed amount, in the sealed currency, on one of the registration's
+   * terminals. Data whose seal does not verify (a key change) is replaced by Medusa's own amount
+   * and currency of the session (unsealed-session.ts).
    */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const sessionId = input.context?.idempotency_key
     const opened = openPaymentData(input.data, this.sealKeys)
-    const refusal = !opened.sealed
-      ? opened.problem
-      : !sessionId
-        ? "Medusa passed no payment session id"
-        : opened.data.order_id !== sessionId
-          ? `the data is payment session ${opened.data.order_id}'s`
-          : undefined
-    if (refusal !== undefined || !opened.sealed) {
-      this.logger_?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${refusal}; not authorized, and nothing was asked of AltaPay.`)
+    const refusal = !sessionId
+      ? "Medusa passed no payment session id"
+      : opened.sealed && opened.data.order_id !== sessionId
+        ? `the data is payment session ${opened.data.order_id}'s`
+        : undefined
+    // Sealed under another key (or not ours): only Medusa's own figures for this session count.
+    const data =
+      refusal === undefined
+        ? opened.sealed
+          ? opened.data
+          : await dataFromMedusa(opened, sessionId!, {
+              query: this.query,
+              logger: this.logger_,
+              autoCapture: this.options_.autoCapture,
+              terminalFor: (currency) => terminalFor(this.options_, currency) ?? null,
+            })
+        : undefined
+    if (!data) {
+      const why = refusal ?? (opened.sealed ? "" : `${opened.problem}, and Medusa's own amount for the session could not be read`)
+      this.logger_?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${why}; not authorized, and nothing was asked of AltaPay.`)
       return { status: PaymentSessionStatus.ERROR, data: input.data }
     }
-    const data = opened.data
     const transaction = forOrder(data.order_id, await this.lookup({ shopOrderId: data.order_id }, "authorization"))
-    const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
+    const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: acceptedTerminals(this.options_, data.currency) }
+    const { status, reason } = sessionStatusFor(transaction, expected)
     if (reason) this.logger_?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
     const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
     const now = new Date().toISOString()
