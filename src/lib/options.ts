@@ -73,11 +73,18 @@ export const altapayOptionsSchema = z
     /** Let refunds exceed the captured amount (only some acquirers allow it). */
     allowOverRefund: z.boolean().default(false),
     /**
-     * Key material for the seal on payment data (see payment-data.ts). Without it the key is
-     * derived from username + password, so rotating the API password invalidates existing seals
-     * (payments then recover through a live read at AltaPay; unpaid sessions must be started again).
+     * Key material for the seal on payment data (see payment-data.ts and server-keys.ts). Without
+     * it the key is derived from username + password with scrypt (memory-hard, once at start), so
+     * rotating the API password invalidates existing seals (sessions then authorize against
+     * Medusa's own amount, payments recover through a live read at AltaPay).
      */
     paymentDataSecret: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Earlier values of paymentDataSecret whose seals still verify (nothing new is sealed with
+     * them): list the old secret here when rotating, and remove it once the sessions and payments
+     * of the old key have been written again (a few days).
+     */
+    previousPaymentDataSecrets: z.array(z.string().min(32, "must be at least 32 characters")).max(5).optional(),
     /**
      * Accept http:// checkoutUrl / gatewayUrl. Basic credentials and tokens then travel in clear
      * text: only for a local sandbox.
@@ -88,6 +95,9 @@ export const altapayOptionsSchema = z
   })
   .strict()
   .superRefine((options, ctx) => {
+    if (options.previousPaymentDataSecrets?.length && !options.paymentDataSecret) {
+      ctx.addIssue({ code: "custom", path: ["previousPaymentDataSecrets"], message: "needs paymentDataSecret (the current secret) as well" })
+    }
     if (options.allowInsecureUrls) return
     for (const field of ["checkoutUrl", "gatewayUrl"] as const) {
       if (/^http:/i.test(options[field])) {
@@ -103,7 +113,7 @@ export const altapayOptionsSchema = z
 export type AltaPayOptions = z.output<typeof altapayOptionsSchema>
 export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
 
-const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret"])
+const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret", "previousPaymentDataSecrets"])
 
 /** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
 export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {

@@ -81,7 +81,8 @@ function reservationUnknown(transaction: GatewayTransaction, expected: ExpectedR
   if (expected.terminals && !transaction.terminal) return `AltaPay states no terminal for transaction ${transaction.transactionId}`
   const reserved = transaction.reservedAmount
   if (!reserved) return `AltaPay states no reserved amount for transaction ${transaction.transactionId}; the session is for ${wantedText(expected)}`
-  if (!reserved.currency) return `AltaPay states no currency for the ${reserved.decimal} reserved on transaction ${transaction.transactionId}; the session is for ${wantedText(expected)}`
+  if (!reserved.currency)
+    return `AltaPay states no currency for the ${reserved.decimal} reserved on transaction ${transaction.transactionId}; the session is for ${wantedText(expected)}`
   return undefined
 }
 

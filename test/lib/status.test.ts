@@ -27,11 +27,19 @@ describe("sessionStatusFor", () => {
   it("does not authorize, and finds no mismatch, when AltaPay names no currency for the reservation", () => {
     const body = xml.replace(/<MerchantCurrency>.*<\/MerchantCurrency>/, "").replace(/<MerchantCurrencyAlpha>.*<\/MerchantCurrencyAlpha>/, "")
     expect(transactionOf(body).reservedAmount?.currency).toBe("")
-    expect(sessionStatusFor(transactionOf(body), expected)).toEqual({ status: PaymentSessionStatus.PENDING, reason: expect.stringContaining("states no currency"), finding: "unknown" })
+    expect(sessionStatusFor(transactionOf(body), expected)).toEqual({
+      status: PaymentSessionStatus.PENDING,
+      reason: expect.stringContaining("states no currency"),
+      finding: "unknown",
+    })
   })
 
   it("does not authorize, and finds no mismatch, when AltaPay states no reserved amount", () => {
     const body = xml.replace(/<ReservedAmount>.*<\/ReservedAmount>/, "")
-    expect(sessionStatusFor(transactionOf(body), expected)).toEqual({ status: PaymentSessionStatus.PENDING, reason: expect.stringContaining("states no reserved amount"), finding: "unknown" })
+    expect(sessionStatusFor(transactionOf(body), expected)).toEqual({
+      status: PaymentSessionStatus.PENDING,
+      reason: expect.stringContaining("states no reserved amount"),
+      finding: "unknown",
+    })
   })
 })

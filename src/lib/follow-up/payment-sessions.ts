@@ -215,7 +215,9 @@ class SessionFollowUp {
   private async retryLater(session: SessionRow, transaction: GatewayTransaction, why: string): Promise<Outcome> {
     const { intervalMinutes, retryMaxMinutes, maxAttempts } = this.registration.options.jobs
     const { attempts, tellNow } = await this.memory.failed(session.id, this.now, { intervalMinutes, retryMaxMinutes, maxAttempts })
-    this.logger.warn(`AltaPay follow-up: payment session ${session.id} (${this.target(session)}) is paid but not recorded (try ${attempts.tries}): ${why}; tried again after ${attempts.next_at}.`)
+    this.logger.warn(
+      `AltaPay follow-up: payment session ${session.id} (${this.target(session)}) is paid but not recorded (try ${attempts.tries}): ${why}; tried again after ${attempts.next_at}.`
+    )
     if (tellNow) await this.tell(session, transaction, "attention", why)
     return "retried later"
   }
