@@ -24,7 +24,10 @@ const query = {
 } as unknown as Pick<RemoteQueryFunction, "graph">
 
 const providerWith = (options: Record<string, unknown> = {}) =>
-  new AltaPayProviderService({ [ContainerRegistrationKeys.QUERY]: query }, sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { terminal: CARD.terminalName, ...options }))
+  new AltaPayProviderService(
+    { [ContainerRegistrationKeys.QUERY]: query },
+    sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { terminal: CARD.terminalName, ...options })
+  )
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
@@ -86,6 +89,11 @@ describe("a session sealed under a previous key", () => {
     medusaSessions.delete(data.order_id)
     const before = sandbox.ledger().length
     expect((await authorize(provider, resealed(data), data.order_id)).status).toBe(PaymentSessionStatus.ERROR)
-    expect(sandbox.ledger().slice(before).filter((e) => e.operation === "payments")).toHaveLength(0)
+    expect(
+      sandbox
+        .ledger()
+        .slice(before)
+        .filter((e) => e.operation === "payments")
+    ).toHaveLength(0)
   })
 })

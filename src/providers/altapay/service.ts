@@ -187,7 +187,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         ),
       }
     } catch (error) {
-      throw toMedusaError(error, "session creation")
+      throw toMedusaError(error, "session creation", this.logger_)
     }
   }
 
@@ -234,7 +234,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         }),
       }
     } catch (error) {
-      throw toMedusaError(error, "session update")
+      throw toMedusaError(error, "session update", this.logger_)
     }
   }
 
@@ -379,7 +379,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         }
         if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
       }
-      throw toMedusaError(error, "capture")
+      throw toMedusaError(error, "capture", this.logger_)
     }
   }
 
@@ -427,7 +427,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
         if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return withTransaction(data, transaction)
         if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel(data)
       }
-      throw toMedusaError(error, "release")
+      throw toMedusaError(error, "release", this.logger_)
     }
   }
 
@@ -568,7 +568,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       const before = MathBN.sum(0, ...data.refunds.map((r) => r.medusa_amount ?? minorToDecimal(r.amount_minor, data.currency)))
       return { amountMinor: roundedIncrement(before, amount, data.currency), medusaAmount: MathBN.convert(amount).toFixed() }
     } catch (error) {
-      throw toMedusaError(error, "refund")
+      throw toMedusaError(error, "refund", this.logger_)
     }
   }
 
@@ -576,13 +576,13 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     try {
       return toMinorUnits(amount, currency)
     } catch (error) {
-      throw toMedusaError(error, action)
+      throw toMedusaError(error, action, this.logger_)
     }
   }
 
   private lookup(filter: { shopOrderId?: string; transactionId?: string }, action: string): Promise<GatewayTransaction[]> {
     return this.client.gateway.payments(filter).catch((error: unknown) => {
-      throw toMedusaError(error, action)
+      throw toMedusaError(error, action, this.logger_)
     })
   }
 
