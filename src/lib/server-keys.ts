@@ -10,7 +10,8 @@
  *   let a single core test tens of thousands a second.
  *
  * The salt names the registration (`providerId`) and, for the credentials-derived key, the store
- * (`backendUrl`): stores and registrations sharing an API user never share a key. Once a secret is
+ * (the host name of `backendUrl`): stores and registrations sharing an API user never share a key,
+ * while the servers of one store (each perhaps with its own port) do. Once a secret is
  * set, credentials-derived seals no longer verify (they would keep the oracle alive); sessions in
  * flight are then authorized against Medusa's own amount (providers/altapay/unsealed-session.ts)
  * and payments through a live read at AltaPay (trusted-payment-data.ts).
@@ -51,7 +52,7 @@ export function serverKeys(options: KeyOptions, purpose: KeyPurpose): ServerKeys
 }
 
 function credentialsMaster(options: KeyOptions): Buffer {
-  const salt = `${SALT}:${options.providerId ?? "altapay"}:${(options.backendUrl ?? "").replace(/\/+$/, "")}`
+  const salt = `${SALT}:${options.providerId ?? "altapay"}:${storeHost(options.backendUrl)}`
   const material = `${options.username}\u0000${options.password}`
   const id = createHash("sha256").update(salt).update("\u0000").update(material).digest("hex")
   let master = masters.get(id)
@@ -62,6 +63,18 @@ function credentialsMaster(options: KeyOptions): Buffer {
     masters.set(id, master)
   }
   return master
+}
+
+/**
+ * The store's host name: the same on every server of a store (which may each have their own
+ * backendUrl port or scheme behind a balancer), different between stores on their own domains.
+ */
+function storeHost(backendUrl: string | undefined): string {
+  try {
+    return new URL(backendUrl ?? "").hostname.toLowerCase()
+  } catch {
+    return ""
+  }
 }
 
 function derive(material: string | Buffer, salt: string, purpose: KeyPurpose): Buffer {

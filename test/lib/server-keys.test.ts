@@ -26,7 +26,7 @@ const verifies = (sealedWith: KeyOptions, checkedWith: KeyOptions) =>
 
 describe("seal keys", () => {
   it("derives the credentials' key with scrypt (32 MiB per guess), never with the fast HKDF of version 1", () => {
-    const salt = "medusa-payment-altapay:card:https://shop.example"
+    const salt = "medusa-payment-altapay:card:shop.example"
     const master = scryptSync("api-user\u0000api-password", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 })
     const expected = Buffer.from(hkdfSync("sha256", master, "medusa-payment-altapay:card", "payment-data-seal v1", 32))
     const fast = Buffer.from(hkdfSync("sha256", "api-user\u0000api-password", "medusa-payment-altapay", "payment-data-seal v1", 32))
@@ -35,11 +35,12 @@ describe("seal keys", () => {
     expect(keys.accepted.some((k) => k.equals(fast))).toBe(false)
   })
 
-  it("gives registrations and stores sharing an API user different keys", () => {
+  it("gives registrations and stores sharing an API user different keys, and every server of one store the same", () => {
     expect(verifies(base, { ...base, providerId: "mobilepay" })).toBe(false)
     expect(verifies(base, { ...base, backendUrl: "https://other-shop.example" })).toBe(false)
     expect(verifies({ ...base, paymentDataSecret: SECRET }, { ...base, providerId: "mobilepay", paymentDataSecret: SECRET })).toBe(false)
     expect(verifies(base, { ...base, backendUrl: "https://shop.example/" })).toBe(true)
+    expect(verifies({ ...base, backendUrl: "http://shop.example:9000" }, { ...base, backendUrl: "http://SHOP.example:9001" })).toBe(true)
   })
 
   it("stops accepting credentials-derived seals once a secret is set", () => {
