@@ -130,7 +130,7 @@ export async function cpuRows(oneTransactionXml: string, log: (m: string) => voi
   log("cpu: the seal's canonical JSON of a payment with 30 refunds, before and now, 9 rounds x 1000 encodings")
   const encode = await interleaved(Object.keys(encoders), 9, async (name) => perCall(1000, encoders[name]))
   const encodeGain = medianRatio(encode.before, encode.now)
-  const keys = serverKeys({ username: "bench", password: "bench" }, "payment-data-seal")
+  const keys = serverKeys({ username: "bench", password: "bench", providerId: "altapay", backendUrl: "https://shop.example" }, "payment-data-seal")
   const stored = JSON.parse(JSON.stringify(sealPaymentData(history, keys))) as Record<string, unknown>
   if (!openPaymentData(stored, keys).sealed) throw new Error("the bench's sealed payment data does not verify")
   const check = await interleaved(["check"], 9, async () => perCall(1000, () => openPaymentData(stored, keys)))

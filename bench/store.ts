@@ -203,56 +203,63 @@ function ratioRows(runs: Record<Variant, Checkout[]>): Row[] {
 const MB = 1024 * 1024
 
 /**
- * Heap after GC every `every` checkouts through a run of AltaPay checkouts (0 ms) at `concurrency`
- * in flight, for `seconds` or `max` checkouts; the growth per checkout times 10,000.
+ * Heap after GC after every batch of `every` checkouts, batches alternating between AltaPay (0 ms)
+ * and Medusa's manual provider, at `concurrency` in flight, for `seconds` or `max` checkouts. What
+ * a batch adds to the heap counts for its variant: Medusa's own growth shows in the manual
+ * batches, the plugin's share is what AltaPay batches add beyond that.
  */
 async function memoryRun(store: Store, log: (m: string) => void, seconds: number, max = 10_000, concurrency = 2): Promise<Row[]> {
-  const every = 50
-  const samples: Array<{ n: number; heap: number }> = [{ n: 0, heap: heapAfterGc() }]
+  const every = Number(process.env.BENCH_STORE_MEMORY_BATCH ?? 50)
+  const variants = ["altapay 0 ms", "manual"] as const
+  const grown: Record<(typeof variants)[number], { checkouts: number; bytes: number; batches: number[] }> = {
+    "altapay 0 ms": { checkouts: 0, bytes: 0, batches: [] },
+    manual: { checkouts: 0, bytes: 0, batches: [] },
+  }
   const rss0 = process.memoryUsage().rss
+  const first = heapAfterGc()
+  let heap = first
   const deadline = nowNs() + BigInt(Math.round(seconds * 1e9))
   let done = 0
   const t0 = nowNs()
-  log(`store memory: AltaPay checkouts at ${concurrency} in flight for up to ${seconds} s or ${max.toLocaleString("en")} checkouts, heap after GC every ${every}`)
-  while (done < max && nowNs() < deadline) {
+  log(`store memory: batches of ${every} AltaPay and manual checkouts in turn, ${concurrency} in flight, for up to ${seconds} s or ${max.toLocaleString("en")} checkouts`)
+  for (let i = 0; done < max && nowNs() < deadline; i++) {
+    const variant = variants[i % 2]
     let started = 0
     const batch = Math.min(every, max - done)
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (started < batch) {
           started++
-          await store.checkout("altapay 0 ms", false)
+          await store.checkout(variant, false)
         }
       })
     )
     done += batch
-    samples.push({ n: done, heap: heapAfterGc() })
-    const elapsed = nsToMs(nowNs() - t0) / 1000
-    log(`store memory: ${done} checkouts in ${elapsed.toFixed(0)} s, heap ${(samples[samples.length - 1].heap / MB).toFixed(1)} MB`)
+    const now = heapAfterGc()
+    // The first pair of batches fills caches (Medusa's and ours): not counted.
+    if (i >= 2) {
+      grown[variant].checkouts += batch
+      grown[variant].bytes += now - heap
+      grown[variant].batches.push((now - heap) / batch)
+    }
+    heap = now
+    log(`store memory: ${done} checkouts in ${(nsToMs(nowNs() - t0) / 1000).toFixed(0)} s, heap ${(heap / MB).toFixed(1)} MB (${variant} batch)`)
   }
   const seconds_ = nsToMs(nowNs() - t0) / 1000
-  // Least-squares slope of heap over checkouts, skipping the first sample (caches filling up).
-  const fit = samples.length > 3 ? samples.slice(1) : samples
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-  const mx = mean(fit.map((s) => s.n))
-  const my = mean(fit.map((s) => s.heap))
-  const slope = fit.reduce((a, s) => a + (s.n - mx) * (s.heap - my), 0) / (fit.reduce((a, s) => a + (s.n - mx) ** 2, 0) || 1)
-  const first = samples[0].heap
-  const last = samples[samples.length - 1].heap
-  const projected = (slope * 10_000) / MB
-  const measuredAll = done >= 10_000
+  const per10k = (v: (typeof variants)[number]) => (grown[v].checkouts ? (grown[v].bytes / grown[v].checkouts) * 10_000 : 0) / MB
+  const altapay = per10k("altapay 0 ms")
+  const manual = per10k("manual")
+  const share = altapay > 0 ? Math.max(0, altapay - manual) / altapay : 0
   return [
     {
-      figure: `heap after GC over ${done.toLocaleString("en")} whole-store AltaPay checkouts (Medusa, provider and the bench in one process; ${(done / seconds_).toFixed(1)} checkouts/s at ${concurrency} in flight)`,
-      measured: `${(first / MB).toFixed(1)} -> ${(last / MB).toFixed(1)} MB (${((last - first) / MB).toFixed(1)} MB); RSS ${(rss0 / MB).toFixed(0)} -> ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
+      figure: `heap after GC over ${done.toLocaleString("en")} whole-store checkouts, AltaPay and manual in turn (Medusa, provider and the bench in one process; ${(done / seconds_).toFixed(1)} checkouts/s at ${concurrency} in flight)`,
+      measured: `${(first / MB).toFixed(1)} -> ${(heap / MB).toFixed(1)} MB; RSS ${(rss0 / MB).toFixed(0)} -> ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
       target: "report",
       status: "info",
     },
     {
-      figure: measuredAll
-        ? "heap growth per 10,000 checkouts (measured)"
-        : `heap growth per 10,000 checkouts (extrapolated from ${done.toLocaleString("en")}: slope of heap after GC over the run)`,
-      measured: `${projected.toFixed(1)} MB (${((slope * 1000) / 1024).toFixed(0)} KiB per 1,000 checkouts)`,
+      figure: `heap growth per 10,000 checkouts, extrapolated from ${grown["altapay 0 ms"].checkouts} AltaPay and ${grown.manual.checkouts} manual checkouts (what their batches added)`,
+      measured: `AltaPay ${altapay.toFixed(1)} MB, manual ${manual.toFixed(1)} MB: the plugin's share ${(share * 100).toFixed(0)} % (AltaPay / manual ${manual > 0 ? (altapay / manual).toFixed(2) : "n/a"})`,
       target: "report",
       status: "info",
     },

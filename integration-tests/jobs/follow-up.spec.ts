@@ -1,8 +1,10 @@
 /**
  * The scheduled follow-up jobs on a whole store (embedded Postgres, the sandbox over HTTP), with
  * AltaPay's callbacks withheld and the customer never coming back: a paid cart becomes exactly one
- * order one job run later; a paid cart that can no longer be completed has its reservation
- * released and the merchant told why; Open refunds are settled; an unpaid session past its
+ * order one job run later; a paid cart that can no longer be completed keeps its reservation and
+ * the merchant is told after the job's tries; a reservation is released only when Medusa states
+ * nothing will use it (the cart is gone) on two runs a grace period apart; one 503 or a key change
+ * never costs a paid customer their order; Open refunds are settled; an unpaid session past its
  * lifetime has its payment page expired. Also the job's own fault cases: AltaPay down during a
  * run, a run interrupted half way, and two runs at the same time (what a second server does; here
  * one process with Medusa's in-memory locking module, which the jobs use as they would Redis').
@@ -11,6 +13,7 @@
  * a run "16 minutes later" is past the 15-minute grace period.
  */
 import type { INotificationModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { randomBytes } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createInventoryLevelsWorkflow, createProductsWorkflow, updateInventoryLevelsWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -102,6 +105,9 @@ medusaIntegrationTestRunner({
       updateInventoryLevelsWorkflow(container()).run({
         input: { updates: [{ inventory_item_id: limited.inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 0 }] },
       })
+    /** The customer's cart is deleted: Medusa states that nothing will use its payment. */
+    const cartGone = (cartId: string) => container().resolve(Modules.CART).softDeleteCarts([cartId])
+    const transactionStatus = (transactionId: string) => store.sandbox().transaction(transactionId)!.status
     const feed = () => container().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
     const sessionExists = async (id: string) => (await container().resolve<IPaymentModuleService>(Modules.PAYMENT).listPaymentSessions({ id })).length > 0
 
@@ -138,25 +144,121 @@ medusaIntegrationTestRunner({
       expect(payment.data.reconciled).toMatchObject({ by: "callback" })
     })
 
-    it("a paid cart that can no longer be completed: the reservation is released and the merchant sees why", async () => {
+    it("a paid cart that can no longer be completed: nothing is released; the job keeps trying and tells the merchant after its tries", async () => {
       const paid = await paidWithoutCallback({ limited: true })
       await stockGone()
 
-      const run = await paymentSessionsJob(container(), afterGrace())
-      expect(run.counts).toEqual({ checked: 1, released: 1 })
+      // Tries at 16 min, then backing off 5, 10, 20, 40 minutes (the 5-minute interval doubling).
+      const runs = []
+      for (const minutes of [16, 18, 22, 32, 52, 92]) runs.push((await paymentSessionsJob(container(), at(minutes * MINUTE))).counts)
+      expect(runs).toEqual([
+        { checked: 1, "retried later": 1 },
+        { checked: 1, "backing off": 1 },
+        { checked: 1, "retried later": 1 },
+        { checked: 1, "retried later": 1 },
+        { checked: 1, "retried later": 1 },
+        { checked: 1, "retried later": 1 },
+      ])
       expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
-      expect(store.sandbox().transaction(paid.transactionId)!.status).toBe("released")
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+      expect(ledgerEffects("release", paid.transactionId)).toHaveLength(0)
+      expect(await sessionExists(paid.sessionId)).toBe(true)
+      const notices = await feed()
+      expect(notices).toHaveLength(1)
+      expect(notices[0].data).toMatchObject({ title: "AltaPay payment needs attention" })
+      expect(notices[0].data!.description).toMatch(
+        new RegExp(`paid [0-9.]+ DKK for cart ${paid.cartId} \\(karen@example.com\\) \\(AltaPay transaction ${paid.transactionId}\\).*Not enough stock.*keeps trying`)
+      )
+      // Told once; the job goes on trying (it would place the order once restocked).
+      expect((await paymentSessionsJob(container(), at(200 * MINUTE))).counts).toEqual({ checked: 1, "retried later": 1 })
+      expect(await feed()).toHaveLength(1)
+    })
+
+    it("a paid cart that is gone: released only when a second run a grace period later still finds it gone, and the merchant sees why", async () => {
+      const paid = await paidWithoutCallback()
+      await cartGone(paid.cartId)
+
+      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "confirming unused": 1 })
+      expect((await paymentSessionsJob(container(), at(25 * MINUTE))).counts).toEqual({ checked: 1, "confirming unused": 1 })
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+
+      const run = await paymentSessionsJob(container(), at(32 * MINUTE))
+      expect(run.counts).toEqual({ checked: 1, released: 1 })
+      expect(transactionStatus(paid.transactionId)).toBe("released")
       expect(ledgerEffects("release", paid.transactionId)).toHaveLength(1)
       const notices = await feed()
       expect(notices).toHaveLength(1)
       expect(notices[0].data).toMatchObject({ title: "AltaPay payment released: no order" })
-      expect(notices[0].data!.description).toMatch(
-        new RegExp(`cart ${paid.cartId} \\(karen@example.com\\).*cannot be completed: Not enough stock.*AltaPay transaction ${paid.transactionId}`)
-      )
-      // The session is retired, so nothing is left to pay or to follow up.
+      expect(notices[0].data!.description).toMatch(new RegExp(`is gone.*AltaPay transaction ${paid.transactionId}`))
       expect(await sessionExists(paid.sessionId)).toBe(false)
-      expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
+      expect((await paymentSessionsJob(container(), at(60 * MINUTE))).counts.checked ?? 0).toBe(0)
     })
+
+    it("one 503 on a payment link's authorization, then the job: the reservation is kept and the next run records the payment on the order", async () => {
+      const link = await orderPaymentLink()
+      const transactionId = (await store.sandbox().simulatePayment(link.altapay_session_id, { callback: false })).transactionId!
+      // The job's own look-up gets through; the authorization's look-up (and its retries) meet 503s.
+      store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: 3 })
+
+      const first = await paymentSessionsJob(container(), afterGrace())
+      expect(first.counts.released ?? 0).toBe(0)
+      expect(await sessionExists(link.payment_session_id)).toBe(true)
+      expect(ledgerEffects("release", transactionId)).toHaveLength(0)
+      expect(transactionStatus(transactionId)).toBe("preauth")
+      expect(await feed()).toHaveLength(0)
+
+      store.sandbox().faults.clear()
+      expect((await paymentSessionsJob(container(), at(40 * MINUTE))).counts).toEqual({ checked: 1, "payment recorded": 1 })
+      const payments = await orderPayments(container(), link.orderId)
+      expect(payments.find((p) => p.payment_session_id === link.payment_session_id)).toMatchObject({ data: { transaction_status: "preauth" } })
+    })
+
+    it("one 503 on a cart's authorization, then the job: the reservation is kept and the next run places the order", async () => {
+      const paid = await paidWithoutCallback()
+      store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: Infinity })
+
+      // AltaPay is down for this run: it stops, and nothing is released.
+      const first = await paymentSessionsJob(container(), afterGrace())
+      expect([first.stopped, first.counts.released ?? 0]).toEqual([true, 0])
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+      expect(await sessionExists(paid.sessionId)).toBe(true)
+
+      store.sandbox().faults.clear()
+      expect((await paymentSessionsJob(container(), at(40 * MINUTE))).counts).toEqual({ checked: 1, "order placed": 1 })
+      expect(await orderPayments(container(), (await orderForCart(container(), paid.cartId))!.id)).toHaveLength(1)
+    })
+
+    it("a key change, then the job: a paid session sealed under the old key becomes its order, checked against Medusa's own amount", async () => {
+      const paid = await paidWithoutCallback()
+      await resealWithAnotherKey(paid.sessionId)
+
+      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "order placed": 1 })
+      const order = await orderForCart(container(), paid.cartId)
+      const [payment] = await orderPayments(container(), order!.id)
+      expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, order_id: paid.sessionId, reconciled: { by: "job" } })
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+    })
+
+    /** The session's data as sealed by a server with another key (before paymentDataSecret changed). */
+    async function resealWithAnotherKey(sessionId: string) {
+      const knex = container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const [row] = await knex("payment_session").select("data").where({ id: sessionId })
+      const data = { ...row.data, altapay_seal: `v1.${randomBytes(32).toString("base64url")}` }
+      await knex("payment_session").update({ data }).where({ id: sessionId })
+    }
+
+    /** An order with an amount due (the merchant added a tea by phone) and an AltaPay payment link for it. */
+    async function orderPaymentLink() {
+      const order = await createAltaPayOrder(api, seed, container(), store.sandbox())
+      expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers: admin.headers })).status).toBe(200)
+      await api.post("/admin/order-edits", { order_id: order.orderId }, { headers: admin.headers })
+      await api.post(`/admin/order-edits/${order.orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, { headers: admin.headers })
+      await api.post(`/admin/order-edits/${order.orderId}/request`, {}, { headers: admin.headers })
+      await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, { headers: admin.headers })
+      const { data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, { headers: admin.headers })
+      store.sandbox().clearLedger()
+      return { ...(data as { payment_session_id: string; altapay_session_id: string }), orderId: order.orderId }
+    }
 
     it("Open refunds are followed up until AltaPay settles them: succeeded, or failed with the reason, in the admin panel", async () => {
       const order = await createAltaPayOrder(api, seed, container(), store.sandbox())
@@ -238,34 +340,36 @@ medusaIntegrationTestRunner({
       })
 
       it("a run interrupted after releasing: the next run tells the merchant, once, and nothing is released twice", async () => {
-        const paid = await paidWithoutCallback({ limited: true })
-        await stockGone()
+        const paid = await paidWithoutCallback()
+        await cartGone(paid.cartId)
+        expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "confirming unused": 1 })
         // AltaPay releases but its answer is lost, and the look-up that would confirm it fails.
         store.sandbox().faults.add({ route: "releaseReservation", kind: "lost-answer" })
         store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: Infinity })
 
-        const interrupted = await paymentSessionsJob(container(), afterGrace())
+        const interrupted = await paymentSessionsJob(container(), at(32 * MINUTE))
         expect(interrupted.stopped).toBe(true)
         expect(store.sandbox().transaction(paid.transactionId)!.status).toBe("released")
         expect(await feed()).toHaveLength(0)
         expect(await sessionExists(paid.sessionId)).toBe(true)
 
         store.sandbox().faults.clear()
-        expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, released: 1 })
+        expect((await paymentSessionsJob(container(), at(33 * MINUTE))).counts).toEqual({ checked: 1, released: 1 })
         const notices = await feed()
         expect(notices).toHaveLength(1)
-        expect(notices[0].data!.description).toMatch(/cannot be completed: Not enough stock/)
+        expect(notices[0].data!.description).toMatch(/is gone/)
         expect(ledgerEffects("release", paid.transactionId)).toHaveLength(1)
         expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
         expect(await sessionExists(paid.sessionId)).toBe(false)
       })
 
       it("two servers running the job at the same time: one order, one release, one notice", async () => {
+        const stuck = await paidWithoutCallback()
+        await cartGone(stuck.cartId)
+        expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "confirming unused": 1 })
         const completable = await paidWithoutCallback()
-        const stuck = await paidWithoutCallback({ limited: true })
-        await stockGone()
 
-        const runs = await Promise.all([paymentSessionsJob(container(), afterGrace()), paymentSessionsJob(container(), afterGrace())])
+        const runs = await Promise.all([paymentSessionsJob(container(), at(32 * MINUTE)), paymentSessionsJob(container(), at(32 * MINUTE))])
         const total = (outcome: string) => runs.reduce((sum, r) => sum + (r.counts[outcome] ?? 0), 0)
         expect([total("order placed"), total("released")]).toEqual([1, 1])
         expect(total("busy on another server") + total("settled meanwhile")).toBe(2)
@@ -276,7 +380,7 @@ medusaIntegrationTestRunner({
         expect(ledgerEffects("release", stuck.transactionId)).toHaveLength(1)
         expect(await feed()).toHaveLength(1)
         // Whatever runs next finds nothing left to do.
-        expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)
+        expect((await paymentSessionsJob(container(), at(33 * MINUTE))).counts.checked ?? 0).toBe(0)
       })
     })
   },

@@ -9,9 +9,17 @@ const base = {
   backendUrl: "https://shop.example",
 }
 
-it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime and 72 hours for Open results", () => {
+it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime, retries backing off to 6 hours with the merchant told after 5, and 72 hours for Open results", () => {
   const parsed = parseAltaPayOptions(base)
-  expect("options" in parsed && parsed.options.jobs).toEqual({ intervalMinutes: 5, graceMinutes: 15, batchSize: 50, sessionLifetimeMinutes: 1440, openResultTimeoutHours: 72 })
+  expect("options" in parsed && parsed.options.jobs).toEqual({
+    intervalMinutes: 5,
+    graceMinutes: 15,
+    batchSize: 50,
+    sessionLifetimeMinutes: 1440,
+    retryMaxMinutes: 360,
+    maxAttempts: 5,
+    openResultTimeoutHours: 72,
+  })
 })
 
 it("names every bad job option, and keeps the defaults of those not given", () => {

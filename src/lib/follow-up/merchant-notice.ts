@@ -8,11 +8,17 @@ import type { INotificationModuleService, Logger, MedusaContainer } from "@medus
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 
 export interface UnclaimedPayment {
-  /** released: the reservation is released; captured: the money is taken and a person must refund it. */
-  kind: "released" | "captured"
+  /**
+   * released: the reservation is released; captured: the money is taken and a person must refund
+   * it; attention: a paid session the job has not been able to record after its tries (it keeps
+   * trying, and releases nothing).
+   */
+  kind: "released" | "captured" | "attention"
   providerId: string
   sessionId: string
   cartId: string | null
+  /** The order a payment link's session pays into. */
+  orderId?: string | null
   email: string | null
   transactionId: string
   /** e.g. "274.90 DKK". */
@@ -21,7 +27,17 @@ export interface UnclaimedPayment {
 }
 
 export function noticeText(payment: UnclaimedPayment): { title: string; description: string } {
-  const where = payment.cartId ? `cart ${payment.cartId}${payment.email ? ` (${payment.email})` : ""}` : `payment session ${payment.sessionId}`
+  const where = payment.orderId
+    ? `order ${payment.orderId}${payment.email ? ` (${payment.email})` : ""}`
+    : payment.cartId
+      ? `cart ${payment.cartId}${payment.email ? ` (${payment.email})` : ""}`
+      : `payment session ${payment.sessionId}`
+  if (payment.kind === "attention") {
+    return {
+      title: "AltaPay payment needs attention",
+      description: `A customer paid ${payment.amount} for ${where} (AltaPay transaction ${payment.transactionId}), but it could not be recorded in Medusa yet: ${payment.why}. The reservation is kept and the follow-up job keeps trying. Fix the cause (e.g. stock, the cart, AltaPay's access) and it completes on its own; if no order should take this payment, release it in AltaPay's merchant interface.`,
+    }
+  }
   if (payment.kind === "released") {
     return {
       title: "AltaPay payment released: no order",
@@ -44,7 +60,7 @@ export async function tellMerchant(container: MedusaContainer, payment: Unclaime
       to: "",
       channel: "feed",
       template: "admin-ui",
-      idempotency_key: `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
+      idempotency_key: payment.kind === "attention" ? `altapay-attention-${payment.sessionId}` : `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
       data: { title, description },
     })
   } catch (error) {

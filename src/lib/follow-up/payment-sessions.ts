@@ -2,12 +2,22 @@
  * The follow-up of AltaPay payment sessions Medusa still has as pending (or errored) after the
  * grace period: the callback may have been lost and the customer may never come back.
  *
- * - Paid at AltaPay (amount and currency as sealed): Medusa's own payment processing runs, as the
- *   callback would have, so the cart completes into exactly one order (Medusa returns the existing
- *   order to every later completion).
- * - Paid, but no order can claim it (the cart cannot be completed, the cart's order is paid by
- *   another payment, AltaPay reserved another amount): the reservation is released under the
- *   cart's and the payment's locks, the merchant is told why, and the session is retired.
+ * AltaPay is asked by Medusa's own session id (AltaPay's shop_orderid) and what it reserved is
+ * compared with Medusa's own amount and currency of the session, so no seal is needed: a session
+ * sealed under a previous key is followed up like any other.
+ *
+ * - Paid at AltaPay (Medusa's amount and currency, the registration's terminal): Medusa's own
+ *   payment processing runs, as the callback would have, so the cart completes into exactly one
+ *   order, or a payment link's session is recorded on its order.
+ * - Released, refunded or cancelled only on positive evidence: AltaPay states the reservation AND
+ *   Medusa states that nothing will use it (the cart became an order with another payment, the
+ *   cart or order is gone, the order's collection is paid by another session), seen on two runs
+ *   at least the grace period apart. Then under the cart's and the payment's locks, the merchant
+ *   is told, and the session is retired.
+ * - Anything else (Medusa or AltaPay failed, AltaPay's answer is incomplete, the cart cannot
+ *   complete, a reservation of another amount on a cart still open) is tried again with backoff,
+ *   and after `jobs.maxAttempts` tries the merchant is told (admin notification) what to do.
+ *   Never released for having failed, never silently.
  * - Never paid, and older than the session lifetime: the session is retired (Medusa deletes it,
  *   and the provider expires its AltaPay pages), so an old amount is never payable.
  *
@@ -20,15 +30,16 @@ import { ContainerRegistrationKeys, Modules, PaymentActions, PaymentSessionStatu
 import { completeCartWorkflow, deletePaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
 import { toBigNumber, toMinorUnits } from "../medusa-mapping/amounts"
-import { provenSessionData } from "../payment-data/data"
+import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
-import { sessionStatusFor, transactionForOrder } from "../medusa-mapping/status"
-import { tellMerchant } from "./merchant-notice"
+import { sessionStatusFor, transactionForOrder, type ExpectedReservation } from "../medusa-mapping/status"
+import { SessionMemory } from "./attempts"
+import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
 import { releaseReservation } from "./release"
 import { nextBatch } from "./batches"
-import { isAltaPayOutage, isPermanentRefusal, messageOf, type RunReport } from "./run-report"
+import { isAltaPayOutage, messageOf, type RunReport } from "./run-report"
 
 const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR]
 /** A session (and a cart) is handled by one run at a time; a run that dies lets go after this long. */
@@ -48,11 +59,29 @@ interface SessionRow {
   updated_at: string | Date
   data?: Record<string, unknown> | null
   payment?: { id: string } | null
-  payment_collection?: { id: string; cart?: { id: string; email?: string | null } | null; order?: { id: string } | null } | null
+  payment_collection?: {
+    id: string
+    status?: string
+    cart?: { id: string; email?: string | null } | null
+    order?: { id: string; status?: string; email?: string | null } | null
+  } | null
 }
 
 type Outcome =
-  "order placed" | "payment recorded" | "released" | "captured without order" | "expired" | "waiting" | "waiting for Medusa" | "settled meanwhile" | "busy on another server"
+  | "order placed"
+  | "payment recorded"
+  | "released"
+  | "captured without order"
+  | "expired"
+  | "waiting"
+  | "retried later"
+  | "backing off"
+  | "confirming unused"
+  | "settled meanwhile"
+  | "busy on another server"
+
+/** A collection paid by another session (or given up): nothing will use this session's payment. */
+const DONE_COLLECTION: unknown[] = ["authorized", "completed", "canceled"]
 
 export async function followUpPaymentSessions(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
   await new SessionFollowUp(container, registration, now, report).run()
@@ -63,6 +92,7 @@ class SessionFollowUp {
   private readonly payments: IPaymentModuleService
   private readonly locking: ILockingModule
   private readonly logger: Logger
+  private readonly memory: SessionMemory
 
   constructor(
     private readonly container: MedusaContainer,
@@ -74,6 +104,7 @@ class SessionFollowUp {
     this.payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
     this.locking = container.resolve<ILockingModule>(Modules.LOCKING)
     this.logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+    this.memory = new SessionMemory(registration.store)
   }
 
   async run(): Promise<void> {
@@ -100,23 +131,31 @@ class SessionFollowUp {
   private async examine(sessionId: string): Promise<Outcome> {
     const session = await this.session(sessionId)
     if (!session || !FOLLOWED.includes(session.status) || session.payment?.id) return "settled meanwhile"
-    const data = provenSessionData(session, this.registration.keys)
-    // Data the provider did not seal names no AltaPay session to ask about (a browser wrote it).
-    if (!data) return this.expired(session) ? this.expire(session) : "waiting"
-
-    const transaction = transactionForOrder(data.order_id, await this.registration.client.gateway.payments({ shopOrderId: data.order_id }))
-    const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
-    if (transaction && (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED)) return this.completeAsCallback(session, transaction, status)
-    if (transaction && reason && isPaid(transaction)) return this.giveBack(session, transaction, reason)
-    if (transaction && status === PaymentSessionStatus.CANCELED) return this.reportReleased(session, transaction)
+    if (await this.memory.backingOff(session.id, this.now)) return "backing off"
+    const expected = this.expected(session)
+    // Medusa's own session id is AltaPay's shop_orderid: no seal needed to ask.
+    const transaction = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
+    const { status, reason, finding } = sessionStatusFor(transaction, expected)
+    if (!transaction || !(isPaid(transaction) || status === PaymentSessionStatus.CANCELED)) return this.expired(session) ? this.expire(session) : "waiting"
+    // An answer that does not say what was reserved is no evidence of anything: ask again later.
+    if (finding === "unknown") return this.retryLater(session, transaction, reason!)
+    if (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED) return this.completeAsCallback(session, transaction, status)
+    if (finding === "mismatch") return this.unusedOrRetry(session, transaction, reason!)
+    if (status === PaymentSessionStatus.CANCELED) return this.reportReleased(session, transaction)
     return this.expired(session) ? this.expire(session) : "waiting"
+  }
+
+  /** Medusa's own amount and currency of the session, and the terminals this registration takes payments on. */
+  private expected(session: SessionRow): ExpectedReservation {
+    const currency = session.currency_code.toUpperCase()
+    return { amountMinor: toMinorUnits(session.amount, currency), currency, terminals: acceptedTerminals(this.registration.options, currency) }
   }
 
   /** What AltaPay's callback would have triggered: Medusa's processPaymentWorkflow. */
   private async completeAsCallback(session: SessionRow, transaction: GatewayTransaction, status: PaymentSessionStatus): Promise<Outcome> {
     const reserved = transaction.reservedAmount!
     await noteReconciler(this.registration.store, session.id, "job")
-    await processPaymentWorkflow(this.container).run({
+    const { errors } = await processPaymentWorkflow(this.container).run({
       input: {
         action: status === PaymentSessionStatus.CAPTURED ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED,
         data: { session_id: session.id, amount: toBigNumber(reserved.minor, reserved.currency) },
@@ -124,25 +163,79 @@ class SessionFollowUp {
       throwOnError: false,
     })
     const cartId = session.payment_collection?.cart?.id
-    if (await this.claimed(session.id, cartId)) return cartId ? "order placed" : "payment recorded"
-    if (!cartId) return this.giveBack(session, transaction, `Medusa did not record the payment on payment collection ${session.payment_collection?.id ?? "(none)"}`)
-    if (await this.orderOf(cartId)) return this.giveBack(session, transaction, `cart ${cartId} already became an order, paid by another payment`)
-
-    // processPaymentWorkflow keeps going when the cart cannot complete; completing it once more
-    // says why (or places the order, when the first attempt only met a busy cart).
-    const { errors } = await completeCartWorkflow(this.container).run({ input: { id: cartId }, throwOnError: false })
-    if (await this.claimed(session.id, cartId)) return "order placed"
-    const error = errors[0]?.error
-    if (isAltaPayOutage(error)) throw error
-    if (!isPermanentRefusal(error)) {
-      this.logger.warn(`AltaPay follow-up: cart ${cartId} (payment session ${session.id}) could not be completed yet: ${messageOf(error)}; tried again next run.`)
-      return "waiting for Medusa"
+    if (await this.claimed(session.id, cartId)) return this.done(session, cartId ? "order placed" : "payment recorded")
+    let error: unknown = errors[0]?.error
+    if (cartId && !(await this.orderOf(cartId))) {
+      // processPaymentWorkflow keeps going when the cart cannot complete; completing it once more
+      // says why (or places the order, when the first attempt only met a busy cart).
+      const completion = await completeCartWorkflow(this.container).run({ input: { id: cartId }, throwOnError: false })
+      if (await this.claimed(session.id, cartId)) return this.done(session, "order placed")
+      error = completion.errors[0]?.error ?? error
     }
-    return this.giveBack(session, transaction, `cart ${cartId} cannot be completed: ${messageOf(error)}`)
+    if (isAltaPayOutage(error)) throw error
+    const failure = error ? messageOf(error) : "Medusa did not record the payment"
+    return this.unusedOrRetry(session, transaction, `${this.target(session)} could not take the payment: ${failure}`)
   }
 
   /**
-   * A payment no order can claim: released (captured money cannot be, and a person is told to
+   * A paid session no order has taken: given back only when Medusa positively states that nothing
+   * will use it, on two runs at least the grace period apart; else tried again later.
+   */
+  private async unusedOrRetry(session: SessionRow, transaction: GatewayTransaction, why: string): Promise<Outcome> {
+    const unused = await this.unusedBecause(session)
+    if (!unused) {
+      await this.memory.stillUsed(session.id)
+      return this.retryLater(session, transaction, why)
+    }
+    const since = await this.memory.unusedSince(session.id, transaction.transactionId, this.now)
+    if (this.now.getTime() - since.getTime() < this.registration.options.jobs.graceMinutes * 60_000) return "confirming unused"
+    return this.giveBack(session, transaction, `${unused} (${why})`)
+  }
+
+  /** Why Medusa states nothing will use this session's payment, or undefined when something still may. */
+  private async unusedBecause(session: SessionRow): Promise<string | undefined> {
+    const fresh = await this.session(session.id)
+    if (!fresh || fresh.payment?.id) return undefined
+    const collection = fresh.payment_collection
+    const cartId = collection?.cart?.id
+    if (cartId) {
+      const orderId = await this.orderOf(cartId)
+      return orderId ? `cart ${cartId} already became order ${orderId}, paid by another payment` : undefined
+    }
+    const order = collection?.order
+    if (order) {
+      if (order.status === "canceled") return `order ${order.id} is canceled`
+      if (DONE_COLLECTION.includes(collection?.status)) return `order ${order.id}'s payment collection ${collection!.id} is ${collection!.status} by another payment`
+      return undefined
+    }
+    return `the cart or order of payment collection ${collection?.id ?? "(none)"} is gone`
+  }
+
+  /** Not recorded yet: tried again with backoff; after `maxAttempts` tries the merchant is told, once. */
+  private async retryLater(session: SessionRow, transaction: GatewayTransaction, why: string): Promise<Outcome> {
+    const { intervalMinutes, retryMaxMinutes, maxAttempts } = this.registration.options.jobs
+    const { attempts, tellNow } = await this.memory.failed(session.id, this.now, { intervalMinutes, retryMaxMinutes, maxAttempts })
+    this.logger.warn(
+      `AltaPay follow-up: payment session ${session.id} (${this.target(session)}) is paid but not recorded (try ${attempts.tries}): ${why}; tried again after ${attempts.next_at}.`
+    )
+    if (tellNow) await this.tell(session, transaction, "attention", why)
+    return "retried later"
+  }
+
+  private async done(session: SessionRow, outcome: Outcome): Promise<Outcome> {
+    await this.memory.stillUsed(session.id)
+    return outcome
+  }
+
+  private target(session: SessionRow): string {
+    const collection = session.payment_collection
+    if (collection?.cart?.id) return `cart ${collection.cart.id}`
+    if (collection?.order?.id) return `order ${collection.order.id}`
+    return `payment collection ${collection?.id ?? "(none)"}`
+  }
+
+  /**
+   * A payment nothing will use: released (captured money cannot be, and a person is told to
    * refund it), the merchant told why, the session retired. Under the cart's lock, so a
    * completion cannot authorize the session meanwhile; the release under the payment's lock.
    */
@@ -162,7 +255,7 @@ class SessionFollowUp {
       return captured ? "captured without order" : "released"
     }
     // Medusa's own lock of the cart (the key its completion takes); still held after a while: next run.
-    return cartId ? this.holding(cartId, CART_LOCK_WAIT_MS, run, "waiting for Medusa") : run()
+    return cartId ? this.holding(cartId, CART_LOCK_WAIT_MS, run, "retried later") : run()
   }
 
   /**
@@ -198,15 +291,17 @@ class SessionFollowUp {
     return "released"
   }
 
-  private async tell(session: SessionRow, transaction: GatewayTransaction, kind: "released" | "captured", why: string): Promise<void> {
+  private async tell(session: SessionRow, transaction: GatewayTransaction, kind: UnclaimedPayment["kind"], why: string): Promise<void> {
     const currency = session.currency_code.toUpperCase()
     const reserved = transaction.reservedAmount
+    const collection = session.payment_collection
     await tellMerchant(this.container, {
       kind,
       providerId: this.registration.providerId,
       sessionId: session.id,
-      cartId: session.payment_collection?.cart?.id ?? null,
-      email: session.payment_collection?.cart?.email ?? null,
+      cartId: collection?.cart?.id ?? null,
+      orderId: collection?.cart ? null : (collection?.order?.id ?? null),
+      email: collection?.cart?.email ?? collection?.order?.email ?? null,
       transactionId: transaction.transactionId,
       amount: reserved ? `${reserved.decimal} ${reserved.currency || currency}` : `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`,
       why,
@@ -220,6 +315,7 @@ class SessionFollowUp {
 
   private async expire(session: SessionRow): Promise<Outcome> {
     await this.retire(session)
+    await this.memory.stillUsed(session.id)
     return "expired"
   }
 
@@ -249,9 +345,12 @@ class SessionFollowUp {
         "data",
         "payment.id",
         "payment_collection.id",
+        "payment_collection.status",
         "payment_collection.cart.id",
         "payment_collection.cart.email",
         "payment_collection.order.id",
+        "payment_collection.order.status",
+        "payment_collection.order.email",
       ],
       filters: { id },
     })

@@ -1,13 +1,20 @@
-/** The one place an AltaPay failure becomes a MedusaError, with a message a merchant can act on. */
+/**
+ * The one place an AltaPay failure becomes a MedusaError. Medusa's error handler answers
+ * UNEXPECTED_STATE with the message as it is, also on store routes a shopper calls, so those
+ * messages carry only what to do and a reference; what failed (transport errors name internal
+ * addresses) goes to the log under that reference.
+ */
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, AltaPayValidationError } from "../../altapay"
+import { logDetails, type DetailLog } from "./error-reference"
 
 export const ALTAPAY_UNREACHABLE = "altapay_unreachable"
 
-export function toMedusaError(error: unknown, action: string): Error {
+export function toMedusaError(error: unknown, action: string, logger?: DetailLog): Error {
   if (error instanceof MedusaError) return error
   if (!(error instanceof AltaPayError)) {
-    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed: ${error instanceof Error ? error.message : String(error)}`)
+    const reference = logDetails(logger, `AltaPay ${action} failed`, error instanceof Error ? (error.stack ?? error.message) : String(error))
+    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed (reference ${reference}).`)
   }
   if (error instanceof AltaPayDeclinedError) {
     return new MedusaError(
@@ -22,6 +29,7 @@ export function toMedusaError(error: unknown, action: string): Error {
       : error.mayHaveReachedAltaPay
         ? " AltaPay may have processed it: check the payment in AltaPay before trying again."
         : " Nothing was changed at AltaPay; try again."
+  const reference = logDetails(logger, `AltaPay ${action} failed`, `${error.message}${hint}`)
   // The plugin's routes answer this code with 502: the failure is AltaPay's side of the wire.
-  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed: ${error.message}${hint}`, ALTAPAY_UNREACHABLE)
+  return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed (reference ${reference}).${hint}`, ALTAPAY_UNREACHABLE)
 }

@@ -26,6 +26,12 @@ export function transactionForOrder(orderId: string, transactions: GatewayTransa
 export interface SessionStatusResult {
   status: PaymentSessionStatus
   reason?: string
+  /**
+   * mismatch: AltaPay positively states a reservation of another amount or currency.
+   * unknown: AltaPay's answer does not say what was reserved; that is no evidence of anything,
+   * so it neither authorizes nor counts as "paid for something else" (nothing is released on it).
+   */
+  finding?: "mismatch" | "unknown"
 }
 
 /** What a session must have reserved at AltaPay to count as paid. */
@@ -33,6 +39,12 @@ export interface ExpectedReservation {
   amountMinor: number
   /** ISO 4217 alphabetic code. */
   currency: string
+  /**
+   * The terminals the payment may have been made on (the registration's); undefined: not checked.
+   * A CUSTOMER token lets a browser pay on any terminal of the API user, with other fees and
+   * settlement, so a payment on another terminal pays for nothing here.
+   */
+  terminals?: string[]
 }
 
 /**
@@ -46,10 +58,13 @@ export function sessionStatusFor(transaction: GatewayTransaction | undefined, ex
   const status = transaction.transactionStatus
   const paid = statusIn(status, AUTHORIZED_STATUSES) || statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)
   if (paid) {
+    const unknown = reservationUnknown(transaction, expected)
+    // An answer without the reserved amount or its currency: not authorized now, asked again later.
+    if (unknown) return { status: PaymentSessionStatus.PENDING, reason: unknown, finding: "unknown" }
     const mismatch = reservationMismatch(transaction, expected)
     // A payment for another amount or currency (the cart changed after the customer paid, or the
     // AltaPay session was changed from the browser) never authorizes this session.
-    if (mismatch) return { status: PaymentSessionStatus.ERROR, reason: mismatch }
+    if (mismatch) return { status: PaymentSessionStatus.ERROR, reason: mismatch, finding: "mismatch" }
   }
   if (statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)) return { status: PaymentSessionStatus.CAPTURED }
   if (statusIn(status, AUTHORIZED_STATUSES)) return { status: PaymentSessionStatus.AUTHORIZED }
@@ -60,12 +75,25 @@ export function sessionStatusFor(transaction: GatewayTransaction | undefined, ex
   return { status: PaymentSessionStatus.PENDING }
 }
 
-function reservationMismatch(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
+const wantedText = (expected: ExpectedReservation) => `${expected.amountMinor} minor units of ${expected.currency}`
+
+function reservationUnknown(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
+  if (expected.terminals && !transaction.terminal) return `AltaPay states no terminal for transaction ${transaction.transactionId}`
   const reserved = transaction.reservedAmount
-  const wanted = `${expected.amountMinor} minor units of ${expected.currency}`
-  if (!reserved) return `AltaPay states no reserved amount for transaction ${transaction.transactionId}; the session is for ${wanted}`
-  if (!reserved.currency) return `AltaPay states no currency for the ${reserved.decimal} reserved on transaction ${transaction.transactionId}; the session is for ${wanted}`
-  if (reserved.currency.toUpperCase() !== expected.currency.toUpperCase() || reserved.minor !== expected.amountMinor) {
+  if (!reserved) return `AltaPay states no reserved amount for transaction ${transaction.transactionId}; the session is for ${wantedText(expected)}`
+  if (!reserved.currency)
+    return `AltaPay states no currency for the ${reserved.decimal} reserved on transaction ${transaction.transactionId}; the session is for ${wantedText(expected)}`
+  return undefined
+}
+
+/** Only for a reservation AltaPay describes in full (reservationUnknown found nothing). */
+function reservationMismatch(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
+  if (expected.terminals && !expected.terminals.includes(transaction.terminal!)) {
+    return `transaction ${transaction.transactionId} was paid on terminal ${JSON.stringify(transaction.terminal)}, not on this registration's (${expected.terminals.map((t) => JSON.stringify(t)).join(", ")})`
+  }
+  const reserved = transaction.reservedAmount!
+  const wanted = wantedText(expected)
+  if (reserved.currency!.toUpperCase() !== expected.currency.toUpperCase() || reserved.minor !== expected.amountMinor) {
     return `AltaPay reserved ${reserved.decimal} ${reserved.currency} but the session is for ${wanted}`
   }
   return undefined

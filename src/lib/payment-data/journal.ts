@@ -11,8 +11,12 @@ import { openPaymentData, type AltaPayPaymentData, type SealedPaymentData } from
 import { processStore, type SharedStore } from "../scale-out/shared-state"
 import type { ServerKeys } from "../registrations/server-keys"
 
-/** Long enough to outlive any wait for the lock plus Medusa's write after it. */
-const TTL_SECONDS = 24 * 60 * 60
+/**
+ * Long enough to outlive any wait for the lock (minutes at most) plus Medusa's write after it.
+ * Every payment leaves an entry, so this bounds what a store's cache keeps per payment: an hour of
+ * payments, not a day's (with Medusa's in-memory cache that is this process's heap).
+ */
+const TTL_SECONDS = 60 * 60
 
 /**
  * Never throws: the journal only narrows a race, so a cache that is down must not fail a capture

@@ -25,6 +25,18 @@ export const jobOptionsSchema = z
     batchSize: z.number().int().min(1).max(1000).default(50),
     /** After this long without a change, an unpaid session is retired: its AltaPay pages expire. */
     sessionLifetimeMinutes: minutes.default(24 * 60),
+    /**
+     * A paid session the job could not record yet (Medusa or AltaPay failed, AltaPay's answer was
+     * incomplete, the cart cannot complete) is tried again after intervalMinutes, then twice that,
+     * and so on up to this many minutes between tries. It is never released for having failed.
+     */
+    retryMaxMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .default(6 * 60),
+    /** After this many failed tries the merchant is told (admin notification), once; the job keeps trying. */
+    maxAttempts: z.number().int().min(1).max(100).default(5),
     /** An Open refund or capture AltaPay still does not show after this long is recorded as failed. */
     openResultTimeoutHours: z.number().int().min(1).default(72),
   })

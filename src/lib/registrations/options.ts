@@ -26,6 +26,12 @@ export const altapayOptionsSchema = z
     terminal: z.string().min(1).optional(),
     /** Terminal per ISO 4217 currency, e.g. { DKK: "Shop DKK Terminal" }. */
     terminals: z.record(z.string().regex(/^[A-Za-z]{3}$/, "keys must be ISO 4217 codes"), z.string().min(1)).optional(),
+    /**
+     * Further terminals whose payments this registration accepts, besides its terminal for the
+     * currency (e.g. a wallet terminal the storefront offers with the card). A payment made on any
+     * other terminal of the API user is not authorized.
+     */
+    acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
     /** Secret AltaPay signs callbacks with (AltaPay-Signature). Without it callbacks are confirmed by a look-up. */
@@ -70,11 +76,18 @@ export const altapayOptionsSchema = z
     /** Let refunds exceed the captured amount (only some acquirers allow it). */
     allowOverRefund: z.boolean().default(false),
     /**
-     * Key material for the seal on payment data (see ../payment-data/data.ts). Without it the key is
-     * derived from username + password, so rotating the API password invalidates existing seals
-     * (payments then recover through a live read at AltaPay; unpaid sessions must be started again).
+     * Key material for the seal on payment data (see ../payment-data/data.ts and server-keys.ts).
+     * Without it the key is derived from username + password with scrypt (memory-hard, once at
+     * start), so rotating the API password invalidates existing seals (sessions then authorize
+     * against Medusa's own amount, payments recover through a live read at AltaPay).
      */
     paymentDataSecret: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Earlier values of paymentDataSecret whose seals still verify (nothing new is sealed with
+     * them): list the old secret here when rotating, and remove it once the sessions and payments
+     * of the old key have been written again (a few days).
+     */
+    previousPaymentDataSecrets: z.array(z.string().min(32, "must be at least 32 characters")).max(5).optional(),
     /**
      * Accept http:// checkoutUrl / gatewayUrl. Basic credentials and tokens then travel in clear
      * text: only for a local sandbox.
@@ -85,6 +98,9 @@ export const altapayOptionsSchema = z
   })
   .strict()
   .superRefine((options, ctx) => {
+    if (options.previousPaymentDataSecrets?.length && !options.paymentDataSecret) {
+      ctx.addIssue({ code: "custom", path: ["previousPaymentDataSecrets"], message: "needs paymentDataSecret (the current secret) as well" })
+    }
     if (options.allowInsecureUrls) return
     for (const field of ["checkoutUrl", "gatewayUrl"] as const) {
       if (/^http:/i.test(options[field])) {
@@ -100,7 +116,7 @@ export const altapayOptionsSchema = z
 export type AltaPayOptions = z.output<typeof altapayOptionsSchema>
 export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
 
-const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret"])
+const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret", "previousPaymentDataSecrets"])
 
 /** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
 export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {
@@ -123,6 +139,17 @@ export function terminalFor(options: AltaPayOptions, currency: string): string |
   const upper = currency.toUpperCase()
   const perCurrency = options.terminals ? Object.entries(options.terminals).find(([code]) => code.toUpperCase() === upper)?.[1] : undefined
   return perCurrency ?? options.terminal
+}
+
+/**
+ * The terminals a payment in `currency` may have been made on: the registration's terminal for
+ * the currency and its acceptedTerminals. Undefined when the registration names none (AltaPay then
+ * chooses, and there is nothing to compare with).
+ */
+export function acceptedTerminals(options: Pick<AltaPayOptions, "terminal" | "terminals" | "acceptedTerminals">, currency: string): string[] | undefined {
+  const own = terminalFor(options as AltaPayOptions, currency)
+  const all = [...(own ? [own] : []), ...(options.acceptedTerminals ?? [])]
+  return all.length > 0 ? all : undefined
 }
 
 /** With per-currency terminals and no default terminal, only those currencies can be paid. */

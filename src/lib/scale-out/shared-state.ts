@@ -82,9 +82,14 @@ export function processStore(): SharedStore {
     },
     set: async (key, value, ttlSeconds) => {
       values.delete(key)
-      values.set(key, { json: JSON.stringify(value), until: Date.now() + ttlSeconds * 1000 })
-      // Maps iterate in insertion order: the first key is the oldest write.
-      while (values.size > MAX_PROCESS_ENTRIES) values.delete(values.keys().next().value as string)
+      const now = Date.now()
+      values.set(key, { json: JSON.stringify(value), until: now + ttlSeconds * 1000 })
+      // Maps iterate in insertion order: the first key is the oldest write. Expired entries at the
+      // front go too, so an idle key's value does not wait for 10,000 newer writes to be dropped.
+      for (const [oldest, entry] of values) {
+        if (entry.until > now && values.size <= MAX_PROCESS_ENTRIES) break
+        values.delete(oldest)
+      }
     },
     delete: async (key) => void values.delete(key),
   }

@@ -1,34 +1,49 @@
-/** authorizePayment: whether AltaPay reserved exactly what the sealed session asked, and who found out. */
+/** authorizePayment: whether AltaPay reserved exactly what the session asked, on our terminal, and who found out. */
 import type { AuthorizePaymentInput, AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
 import { sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { openPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
+import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
+import { dataFromMedusa } from "./unsealed-session"
 
 /**
  * Authorizes the session Medusa names (its id is the idempotency key) and no other: the sealed
  * data must be that session's, and the AltaPay payment whose shop_orderid is that id must have
- * reserved exactly the sealed amount, in the sealed currency.
+ * reserved exactly the sealed amount, in the sealed currency, on one of the registration's
+ * terminals. Data whose seal does not verify (a key change) is replaced by Medusa's own amount
+ * and currency of the session (unsealed-session.ts).
  */
 export async function authorizeSession(ctx: ProviderContext, input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
   const sessionId = input.context?.idempotency_key
   const opened = openPaymentData(input.data, ctx.sealKeys)
-  const refusal = !opened.sealed
-    ? opened.problem
-    : !sessionId
-      ? "Medusa passed no payment session id"
-      : opened.data.order_id !== sessionId
-        ? `the data is payment session ${opened.data.order_id}'s`
-        : undefined
-  if (refusal !== undefined || !opened.sealed) {
-    ctx.logger?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${refusal}; not authorized, and nothing was asked of AltaPay.`)
+  const refusal = !sessionId
+    ? "Medusa passed no payment session id"
+    : opened.sealed && opened.data.order_id !== sessionId
+      ? `the data is payment session ${opened.data.order_id}'s`
+      : undefined
+  // Sealed under another key (or not ours): only Medusa's own figures for this session count.
+  const data =
+    refusal === undefined
+      ? opened.sealed
+        ? opened.data
+        : await dataFromMedusa(opened, sessionId!, {
+            query: ctx.query,
+            logger: ctx.logger,
+            autoCapture: ctx.options.autoCapture,
+            terminalFor: (currency) => terminalFor(ctx.options, currency) ?? null,
+          })
+      : undefined
+  if (!data) {
+    const why = refusal ?? (opened.sealed ? "" : `${opened.problem}, and Medusa's own amount for the session could not be read`)
+    ctx.logger?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${why}; not authorized, and nothing was asked of AltaPay.`)
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
-  const data = opened.data
   const transaction = forOrder(data.order_id, await ctx.lookup({ shopOrderId: data.order_id }, "authorization"))
-  const { status, reason } = sessionStatusFor(transaction, { amountMinor: data.amount_minor, currency: data.currency })
+  const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: acceptedTerminals(ctx.options, data.currency) }
+  const { status, reason } = sessionStatusFor(transaction, expected)
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
   const now = new Date().toISOString()

@@ -45,7 +45,7 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
       }
       if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
     }
-    throw toMedusaError(error, "capture")
+    throw toMedusaError(error, "capture", ctx.logger)
   }
 }
 

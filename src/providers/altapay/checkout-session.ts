@@ -77,7 +77,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       ),
     }
   } catch (error) {
-    throw toMedusaError(error, "session creation")
+    throw toMedusaError(error, "session creation", ctx.logger)
   }
 }
 
@@ -124,7 +124,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       }),
     }
   } catch (error) {
-    throw toMedusaError(error, "session update")
+    throw toMedusaError(error, "session update", ctx.logger)
   }
 }
 

@@ -98,13 +98,13 @@ export class ProviderContext {
     try {
       return toMinorUnits(amount, currency)
     } catch (error) {
-      throw toMedusaError(error, action)
+      throw toMedusaError(error, action, this.logger)
     }
   }
 
   lookup(filter: { shopOrderId?: string; transactionId?: string }, action: string): Promise<GatewayTransaction[]> {
     return this.client.gateway.payments(filter).catch((error: unknown) => {
-      throw toMedusaError(error, action)
+      throw toMedusaError(error, action, this.logger)
     })
   }
 

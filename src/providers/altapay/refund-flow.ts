@@ -133,7 +133,7 @@ export class RefundFlow {
             : `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${reconciliationIdentifier} in AltaPay.`
         )
       }
-      throw toMedusaError(error, "refund")
+      throw toMedusaError(error, "refund", this.logger)
     }
   }
 

@@ -17,7 +17,7 @@ export async function releaseReservation(ctx: ProviderContext, data: AltaPayPaym
       if (statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) return withTransaction(data, transaction)
       if ((transaction?.capturedAmount?.minor ?? 0) > 0) throw capturedCannotCancel(data)
     }
-    throw toMedusaError(error, "release")
+    throw toMedusaError(error, "release", ctx.logger)
   }
 }
 

@@ -106,7 +106,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return {
       data: await this.ctx.serialized(transactionId, data, async (latest) => {
         // The running total is taken from the newest data, under the lock: a concurrent refund is in it.
-        const { amountMinor, medusaAmount } = refundAmount(input.amount, latest)
+        const { amountMinor, medusaAmount } = refundAmount(input.amount, latest, this.ctx.logger)
         return (await this.ctx.refunds.run({ data: latest, transactionId, amountMinor, medusaAmount, refundId })).data
       }),
     }

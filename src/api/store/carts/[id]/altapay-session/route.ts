@@ -49,7 +49,7 @@ export const POST = async (req: MedusaStoreRequest<StoreCreateAltaPaySessionType
     })
     session = result
   } catch (error) {
-    const upstream = upstreamFailure(error, "create the payment session")
+    const upstream = upstreamFailure(error, "create the payment session", req.scope.resolve("logger"))
     if (upstream) return void res.status(502).json(upstream)
     throw error
   }
@@ -59,7 +59,7 @@ export const POST = async (req: MedusaStoreRequest<StoreCreateAltaPaySessionType
     // AltaPay: a CUSTOMER token per customer session, spent once it has created a payment.
     issued = await client.tokens.customerToken(session.altapay_session_id)
   } catch (error) {
-    const upstream = upstreamFailure(error, "issue a customer token")
+    const upstream = upstreamFailure(error, "issue a customer token", req.scope.resolve("logger"))
     if (upstream) return void res.status(502).json(upstream)
     throw error
   }

@@ -1,0 +1,44 @@
+/**
+ * What the plugin keeps per payment in a long-running server's memory is bounded by time and
+ * count, not by how many checkouts it has served: the initiate cache holds the last ten minutes'
+ * sessions, the process store drops expired values as new ones arrive.
+ */
+import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
+import { processStore } from "../../src/lib/scale-out/shared-state"
+
+it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
+  let now = 0
+  const cache = new IdempotencyCache<string>(undefined, undefined, () => now)
+  // 20,000 checkouts, one every 2 seconds (11 hours).
+  for (let i = 0; i < 20_000; i++) {
+    now += 2_000
+    cache.set(`payses_${i}`, "session data")
+  }
+  expect(cache.size).toBe(300)
+  expect(cache.get("payses_19999")).toBe("session data")
+  expect(cache.get("payses_19000")).toBeUndefined()
+})
+
+it("the initiate cache never holds more than its bound, even within ten minutes", () => {
+  const cache = new IdempotencyCache<string>(undefined, undefined, () => 0)
+  for (let i = 0; i < 5_000; i++) cache.set(`payses_${i}`, "session data")
+  expect(cache.size).toBe(2_000)
+})
+
+it("the process store drops expired values at its front as new ones arrive", async () => {
+  const store = processStore()
+  const realNow = Date.now
+  let now = realNow()
+  Date.now = () => now
+  try {
+    await store.set("bounded-test:old", { a: 1 }, 1)
+    now += 2_000
+    await store.set("bounded-test:new", { b: 2 }, 60)
+    // Read without going through get (which would drop it anyway): gone from the map itself.
+    now -= 2_000
+    expect(await store.get("bounded-test:old")).toBeUndefined()
+    expect(await store.get("bounded-test:new")).toEqual({ b: 2 })
+  } finally {
+    Date.now = realNow
+  }
+})
