@@ -109,7 +109,17 @@ export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, o
   return { status: delivery.status, body: delivery.body }
 }
 
-function post(url: URL, body: string, headers: Record<string, string>): Promise<{ status: number; body: string; error?: string }> {
+export interface PostAnswer {
+  status: number
+  body: string
+  /** The answer's Location header, if any (return deliveries relay redirects). */
+  location?: string
+  contentType?: string
+  error?: string
+}
+
+/** POSTs a form server to server, without following redirects; never throws (status 0 when unreachable). */
+export function post(url: URL, body: string, headers: Record<string, string>): Promise<PostAnswer> {
   const transport = url.protocol === "https:" ? https : http
   return new Promise((resolve) => {
     const request = transport.request(
@@ -118,7 +128,14 @@ function post(url: URL, body: string, headers: Record<string, string>): Promise<
       (response) => {
         const chunks: Buffer[] = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ...(response.headers.location ? { location: response.headers.location } : {}),
+            ...(response.headers["content-type"] ? { contentType: response.headers["content-type"] } : {}),
+          })
+        )
         response.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))
       }
     )

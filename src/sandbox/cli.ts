@@ -3,6 +3,7 @@
  * to point the provider. It prints its own (sandbox-only) credentials on purpose.
  */
 import { startSandbox, type Sandbox } from "./index"
+import { RETURN_MODES, type ReturnMode } from "./return-delivery"
 
 export interface CliOptions {
   port: number
@@ -10,9 +11,10 @@ export interface CliOptions {
   username: string
   password: string
   callbackSecret?: string
+  returnMode?: ReturnMode
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>]`
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect]`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -43,6 +45,12 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--callback-secret":
         options.callbackSecret = value()
         break
+      case "--return-mode": {
+        const mode = value()
+        if (!(RETURN_MODES as readonly string[]).includes(mode)) throw new Error(`--return-mode must be one of ${RETURN_MODES.join(", ")}.\n${USAGE}`)
+        options.returnMode = mode as ReturnMode
+        break
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -62,6 +70,7 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     `  username:         ${options.username}`,
     `  password:         ${options.password}`,
     `  callback secret:  ${options.callbackSecret ?? "(none: callbacks are unsigned)"}`,
+    `  customer return:  ${options.returnMode ?? "server-post"}${(options.returnMode ?? "server-post") === "server-post" ? "   (signed POST to the success/failure URL, its redirect relayed)" : "   (browser sent to the success/failure URL)"}`,
     `Press Ctrl+C to stop.`,
   ].join("\n")
 }

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import type { ActiveFault, FaultBook } from "./faults"
 import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
+import type { ReturnMode } from "./return-delivery"
 import type { Store } from "./state"
 import type { TokenService } from "./tokens"
 
@@ -11,6 +12,8 @@ export interface SandboxConfig {
   callbackSecret?: string
   autoCallbacks: boolean
   keepReconciliationIdentifiers: boolean
+  /** How the customer comes back after paying (return-delivery.ts); "server-post" is AltaPay's documented way. */
+  returnMode: ReturnMode
 }
 
 export interface SandboxEnv {

@@ -13,6 +13,7 @@ import { FaultBook, type Faults } from "./faults"
 import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
+import type { ReturnMode } from "./return-delivery"
 import { createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
 import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
@@ -24,6 +25,7 @@ export type { LedgerEntry, LedgerEffect, LedgerApi, LedgerAuth } from "./ledger"
 export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbacks"
 export type { Outcome } from "./payment-flow"
 export type { OpenOutcome } from "./open-settlement"
+export type { ReturnMode } from "./return-delivery"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export { PAYMENT_METHODS } from "./state"
 export { GatewayErrorCode } from "./gateway-errors"
@@ -46,6 +48,14 @@ export interface SandboxOptions {
    * define, so a client must not rely on AltaPay keeping it.
    */
   keepReconciliationIdentifiers?: boolean
+  /**
+   * How the customer returns after the payment page. "server-post" (default, as AltaPay documents
+   * it): the sandbox POSTs the signed callback form to the session's success/failure URL and relays
+   * a 301/302/303/307 answer to the browser (an HTML answer is shown without scripts).
+   * "browser-redirect": the old sandbox behaviour, a 303 of the browser to that URL with the outcome
+   * in the query string; no test of this plugin's own flow relies on it.
+   */
+  returnMode?: ReturnMode
 }
 
 export interface SimulatePaymentOptions {
@@ -129,6 +139,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       callbackSecret: options.callbackSecret,
       autoCallbacks: options.autoCallbacks ?? true,
       keepReconciliationIdentifiers: options.keepReconciliationIdentifiers ?? true,
+      returnMode: options.returnMode ?? "server-post",
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),
