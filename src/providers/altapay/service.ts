@@ -51,7 +51,7 @@ import { medusaCaptureAmount } from "./capture-amount"
 import { sessionCustomer } from "../../lib/customer"
 import { IdempotencyCache } from "./idempotency"
 import { createRedirectPayment } from "./redirect-payment"
-import { ReturnUrls } from "./return-urls"
+import { returnUrlsFor } from "./return-urls"
 import { noteReconciler, reconcilerOf } from "../../lib/reconciled-by"
 import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out"
 import { sharedAltaPayClient } from "../../lib/shared-client"
@@ -75,6 +75,7 @@ import { pickTransaction, sessionStatusFor, transactionForOrder as forOrder, web
 import { hasReconciliation, withTransaction } from "../../lib/transaction-state"
 import { trustedPaymentData } from "../../lib/trusted-payment-data"
 import { arrivalTime } from "../../lib/webhook-arrival"
+import { confirmedActionFor } from "../../lib/confirmed-action"
 
 type Cradle = Record<string, unknown> & { logger?: Logger }
 
@@ -99,7 +100,6 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   private readonly query: Pick<RemoteQueryFunction, "graph"> | undefined
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
   private readonly refunds: RefundFlow
-  private readonly returnUrls: ReturnUrls
   private readonly sealKeys: ServerKeys
   private readonly arrivalKeys: ServerKeys
   private readonly journal: PaymentJournal
@@ -113,7 +113,6 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.logger_ = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
     this.query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
     this.sessionLines = new SessionLines(this.query, this.logger_, { productUrlTemplate: this.options_.productUrlTemplate })
-    this.returnUrls = new ReturnUrls(this.options_, this.query)
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.sealKeys = serverKeys(this.options_, "payment-data-seal")
     this.arrivalKeys = serverKeys(this.options_, "webhook-arrival")
@@ -522,27 +521,16 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
    * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
    */
   private async confirmedAction(shopOrderId: string): Promise<WebhookActionResult> {
-    const transaction = forOrder(shopOrderId, await this.lookup({ shopOrderId }, "callback confirmation"))
-    const reserved = transaction?.reservedAmount
-    if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
-    const { status } = sessionStatusFor(transaction, { amountMinor: reserved.minor, currency: reserved.currency })
-    const action =
-      status === PaymentSessionStatus.CAPTURED
-        ? PaymentActions.SUCCESSFUL
-        : status === PaymentSessionStatus.AUTHORIZED
-          ? PaymentActions.AUTHORIZED
-          : status === PaymentSessionStatus.ERROR
-            ? PaymentActions.FAILED
-            : PaymentActions.NOT_SUPPORTED
-    return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+    return confirmedActionFor(shopOrderId, await this.lookup({ shopOrderId }, "callback confirmation"))
   }
 
   private sessionConfiguration(autoCapture: boolean) {
     return { autoCapture, language: this.options_.language, ...(this.options_.country ? { country: this.options_.country } : {}) }
   }
 
-  private async callbackUrls(orderId: string) {
-    return { notification: notificationUrl(this.options_), ...(await this.returnUrls.for(orderId)) }
+  // Async so the call sites stay as they are; the return endpoints need nothing per session.
+  private async callbackUrls(_orderId: string) {
+    return { notification: notificationUrl(this.options_), ...returnUrlsFor(this.options_) }
   }
 
   /**
