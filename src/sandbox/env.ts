@@ -22,6 +22,8 @@ export interface SandboxEnv {
   readonly tokens: TokenService
   readonly ledger: Ledger
   readonly faults: FaultBook
+  /** Awaited before each customer return is posted (Sandbox.holdReturns): a test's "callback first". */
+  beforeReturn?: (paymentId: string) => Promise<void>
   /** Public origin, e.g. http://127.0.0.1:8787; set once the server listens. */
   url: string
   now(): number

@@ -7,7 +7,7 @@ import { minorToDecimal } from "../altapay/money"
 import { deliverCallback, outcomeStatus } from "./callbacks"
 import type { Exchange, SandboxEnv } from "./env"
 import { escapeHtml, html, redirect, type Reply } from "./http"
-import { customerReturn } from "./return-delivery"
+import { customerReturn, returnDelayOf } from "./return-delivery"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
 import { CARD_METHOD, type StoredPayment } from "./state"
 
@@ -77,7 +77,7 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
   }
   const t = result.transaction
   const status = outcomeStatus(t)
-  const back = await customerReturn(ex.env, payment, t)
+  const back = await customerReturn(ex.env, payment, t, returnDelayOf(form))
   if (back) return back
   return page(
     200,

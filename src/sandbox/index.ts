@@ -121,6 +121,11 @@ export interface Sandbox {
    * callback: off is a store that never hears from AltaPay (down, behind a proxy that refuses it).
    */
   setAutoCallbacks(on: boolean): void
+  /**
+   * Holds every customer return (the success/failure post) until `gate` resolves for its payment,
+   * e.g. until AltaPay's notification callback has made the order; undefined stops holding.
+   */
+  holdReturns(gate: ((paymentId: string) => Promise<void>) | undefined): void
   /** The checkout payment record as GET /payment/{id} returns it. */
   payment(paymentId: string): Record<string, unknown> | undefined
   faults: Faults
@@ -271,6 +276,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     setAutoCallbacks: (on) => {
       env.config.autoCallbacks = on
+    },
+    holdReturns: (gate) => {
+      env.beforeReturn = gate
     },
     faults: env.faults,
     setClock: (next) => {

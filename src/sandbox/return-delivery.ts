@@ -24,8 +24,17 @@ export const RETURN_MODES: readonly ReturnMode[] = ["server-post", "browser-redi
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307])
 
+/** Longest `return_delay_ms` the hosted page's form accepts (a test knob: AltaPay posting the return late). */
+const MAX_RETURN_DELAY_MS = 60_000
+
+/** A test knob on the hosted page's form: how long AltaPay waits before posting the return. */
+export function returnDelayOf(form: URLSearchParams): number {
+  const value = Number(form.get("return_delay_ms") ?? 0)
+  return Number.isInteger(value) && value > 0 ? Math.min(value, MAX_RETURN_DELAY_MS) : 0
+}
+
 /** The browser's answer after paying: undefined when the session named no success/failure URL. */
-export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t: StoredTransaction): Promise<Reply | undefined> {
+export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t: StoredTransaction, delayMs = 0): Promise<Reply | undefined> {
   const status = outcomeStatus(t)
   const kind = status === "succeeded" ? "success" : "failure"
   const target = env.store.sessions.get(payment.sessionId)?.body.callbacks?.[kind]?.value
@@ -33,6 +42,8 @@ export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t:
   if (env.config.returnMode === "browser-redirect") {
     return redirect(303, withQuery(target, { payment_id: payment.paymentId, shop_orderid: payment.shopOrderId, status, transaction_id: t.transactionId }))
   }
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+  await env.beforeReturn?.(payment.paymentId)
   const { body, headers } = buildCallback(env, payment, t, {})
   const url = new URL(target)
   const answer = await post(url, body, headers)
