@@ -13,7 +13,7 @@ import path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
 import { createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, type Api, type SeededStore } from "../setup/store"
-import { useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
+import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 import { CART_COOKIE, hostResolverRule, startMiniStorefront, type MiniStorefront } from "./browser/mini-storefront"
 import { TERMINALS } from "./two-terminals/terminals"
 
@@ -56,7 +56,8 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
   })
 
   medusaIntegrationTestRunner({
-    cwd: path.join(__dirname, "two-terminals"),
+    // The app folder has our src (routes: the return endpoint AltaPay posts to) and two-terminals' config.
+    cwd: prepareStoreAppDir("altapay-two-terminals-app", path.join(__dirname, "two-terminals/medusa-config.ts")),
     testSuite: ({ api: rawApi, getContainer }) => {
       const api = rawApi as unknown as Api
       let context: BrowserContext
