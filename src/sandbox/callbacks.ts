@@ -86,27 +86,45 @@ export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, o
   const session = env.store.sessions.get(payment.sessionId)
   const target = session?.body.callbacks?.notification?.value
   if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
+  const delivery = await sendForm(env, payment, transaction, target, "callback.notification", options)
+  return { status: delivery.status, body: delivery.body }
+}
+
+/**
+ * POSTs a paid payment's signed callback form to `target` (the notification, success or failure
+ * URL) and records the delivery in the ledger, with `extra` params derived from the answer.
+ */
+export async function sendForm(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  transaction: StoredTransaction,
+  target: string,
+  operation: string,
+  options: CallbackOptions = {},
+  extra: (answer: PostAnswer) => Record<string, unknown> = () => ({})
+): Promise<PostAnswer> {
   const { body, headers } = buildCallback(env, payment, transaction, options)
   const url = new URL(target)
-  const delivery = await post(url, body, headers)
+  const answer = await post(url, body, headers)
   env.ledger.record({
     at: env.now(),
     api: "callback",
     method: "POST",
     path: url.pathname,
     url: `${url.origin}${url.pathname}`,
-    operation: "callback.notification",
+    operation,
     auth: "none",
     params: {
       payment_id: payment.paymentId,
       transaction_id: transaction.transactionId,
       status: outcomeStatus(transaction),
       signed: options.signature ?? "valid",
+      ...extra(answer),
     },
-    status: delivery.status,
-    ...(delivery.error ? { error: delivery.error } : {}),
+    status: answer.status,
+    ...(answer.error ? { error: answer.error } : {}),
   })
-  return { status: delivery.status, body: delivery.body }
+  return answer
 }
 
 export interface PostAnswer {

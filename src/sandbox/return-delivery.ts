@@ -14,7 +14,7 @@
  * `returnMode: "browser-redirect"` keeps the sandbox's old behaviour: a 303 of the browser to the
  * success/failure URL with the outcome in the query string (no signature, nothing server to server).
  */
-import { buildCallback, outcomeStatus, post } from "./callbacks"
+import { outcomeStatus, sendForm } from "./callbacks"
 import type { SandboxEnv } from "./env"
 import { escapeHtml, html, redirect, withQuery, type Reply } from "./http"
 import type { StoredPayment, StoredTransaction } from "./state"
@@ -44,30 +44,10 @@ export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t:
   }
   if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
   await env.beforeReturn?.(payment.paymentId)
-  const { body, headers } = buildCallback(env, payment, t, {})
-  const url = new URL(target)
-  const answer = await post(url, body, headers)
-  const reply = relay(answer)
-  env.ledger.record({
-    at: env.now(),
-    api: "callback",
-    method: "POST",
-    path: url.pathname,
-    url: `${url.origin}${url.pathname}`,
-    operation: `callback.${kind}`,
-    auth: "none",
-    params: {
-      payment_id: payment.paymentId,
-      transaction_id: t.transactionId,
-      status,
-      signed: "valid",
-      relayed: reply.status === 303 ? "redirect" : reply.status === 502 ? "error" : "page",
-      ...(answer.location ? { location: answer.location } : {}),
-    },
-    status: answer.status,
-    ...(answer.error ? { error: answer.error } : {}),
-  })
-  return reply
+  // The ledger says what the browser got: "redirect", "page" (the shop's HTML) or "error".
+  const relayedAs = (reply: Reply): string => (reply.status === 303 ? "redirect" : reply.status === 502 ? "error" : "page")
+  const answer = await sendForm(env, payment, t, target, `callback.${kind}`, {}, (a) => ({ relayed: relayedAs(relay(a)), ...(a.location ? { location: a.location } : {}) }))
+  return relay(answer)
 }
 
 /** What AltaPay shows the browser for the shop's answer to a success/failure post. */

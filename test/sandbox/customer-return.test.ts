@@ -3,9 +3,9 @@
  * success/failure URL server to server and relays a 30X answer to the browser, or shows an HTML
  * answer without its scripts. The shop here is a plain node:http server.
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { verifyCallbackSignature } from "../../src/altapay"
 import type { Sandbox } from "../../src/sandbox"
 import { PAYMENT_METHODS } from "../../src/sandbox"
 import { withoutScripts } from "../../src/sandbox/return-delivery"
@@ -17,16 +17,14 @@ interface Post {
   raw: string
 }
 
+/** Whether the post carries a valid AltaPay-Signature for the secret, as the plugin checks it. */
 function signedBy(secret: string, post: Post): boolean {
-  const parts = Object.fromEntries(
-    String(post.headers["altapay-signature"] ?? "")
-      .split(";")
-      .map((p) => p.split("=") as [string, string])
-  )
-  if (!parts.t || !parts.s0) return false
-  const expected = createHmac("sha256", secret).update(`${post.raw}.${parts.t}`).digest()
-  const given = Buffer.from(parts.s0, "hex")
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  try {
+    verifyCallbackSignature({ rawBody: post.raw, signatureHeader: post.headers["altapay-signature"], secret })
+    return true
+  } catch {
+    return false
+  }
 }
 
 describe("sandbox: the customer's return is a signed server-to-server post (documented mode, the default)", () => {
