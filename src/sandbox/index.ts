@@ -40,7 +40,10 @@ export interface SandboxOptions {
   callbackSecret?: string
   /** Millisecond clock; inject one to test token and link expiry. */
   now?: () => number
-  /** Send the notification callback when the hosted page is submitted (default true). */
+  /**
+   * Send the notification callback and the customer's return post when the hosted page is
+   * submitted (default true); false is a store AltaPay cannot reach.
+   */
   autoCallbacks?: boolean
   /**
    * Keep the reconciliation_identifier a capture or refund was sent with (default true). false
@@ -118,7 +121,8 @@ export interface Sandbox {
   settleOpen(transactionId: string, outcome: OpenOutcome, reconciliationIdentifier?: string): void
   /**
    * Whether paying on the hosted page (and `simulatePayment` by default) sends the notification
-   * callback: off is a store that never hears from AltaPay (down, behind a proxy that refuses it).
+   * callback and the customer's return post: off is a store that never hears from AltaPay (down,
+   * behind a proxy that refuses it); the customer then sees AltaPay's error page.
    */
   setAutoCallbacks(on: boolean): void
   /**

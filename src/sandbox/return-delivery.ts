@@ -42,6 +42,9 @@ export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t:
   if (env.config.returnMode === "browser-redirect") {
     return redirect(303, withQuery(target, { payment_id: payment.paymentId, shop_orderid: payment.shopOrderId, status, transaction_id: t.transactionId }))
   }
+  // Callbacks withheld (setAutoCallbacks(false)) stand for a store AltaPay cannot reach: that
+  // includes the return post, so the customer sees AltaPay's error page and Medusa hears nothing.
+  if (!env.config.autoCallbacks) return errorPage("The shop could not be reached (the sandbox withholds callbacks).")
   if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
   await env.beforeReturn?.(payment.paymentId)
   // The ledger says what the browser got: "redirect", "page" (the shop's HTML) or "error".

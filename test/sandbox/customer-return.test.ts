@@ -136,6 +136,17 @@ describe("sandbox: the customer's return is a signed server-to-server post (docu
     ).toMatchObject({ status: 0, params: { relayed: "error" } })
   })
 
+  test("with callbacks withheld (a store AltaPay cannot reach) no return is posted; the customer sees AltaPay's error page", async () => {
+    sandbox.setAutoCallbacks(false)
+    try {
+      const { submit } = await payOnPage("authorize")
+      expect(submit.status).toBe(502)
+      expect(posts).toHaveLength(0)
+    } finally {
+      sandbox.setAutoCallbacks(true)
+    }
+  })
+
   test("withoutScripts removes script elements in any case and unclosed ones", () => {
     expect(withoutScripts(`a<SCRIPT type="x">1</SCRIPT>b<script src="y.js">`)).toBe("ab")
     expect(withoutScripts(`<body onload='x()'><img src=x onerror=y()>`)).toBe(`<body><img src=x>`)

@@ -14,6 +14,8 @@ import { confirmedActionFor } from "../confirmed-action"
 import type { AltaPayOptions } from "../options"
 import { webhookActionFor } from "../status"
 
+const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
+
 export interface ReturnPost {
   /** shop_orderid: the Medusa payment session id. */
   sessionId: string
@@ -33,8 +35,11 @@ export async function confirmReturn(
   options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">,
   client: AltaPayClient
 ): Promise<ConfirmedReturn> {
+  // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
+  // page after a successful payment ("Settings for the fail page": the customer goes back and
+  // submits an empty form), and a paid session must then land on its order.
   const signed = signedResult(post, options)
-  if (signed) return { result: signed, by: "signature" }
+  if (signed && PAID.has(signed.action)) return { result: signed, by: "signature" }
   // A failing look-up throws: the caller cannot confirm anything then.
   return { result: confirmedActionFor(post.sessionId, await client.gateway.payments({ shopOrderId: post.sessionId })), by: "look-up" }
 }
@@ -47,7 +52,6 @@ function signedResult(post: ReturnPost, options: Pick<AltaPayOptions, "callbackS
     const callback = parseCallback(post.rawBody.toString("utf8"))
     if (callback.shopOrderId !== post.sessionId || callback.amountMinor === undefined || !callback.currency) return undefined
     const action = webhookActionFor(callback)
-    if (action === PaymentActions.NOT_SUPPORTED) return undefined
     return { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
   } catch {
     return undefined
