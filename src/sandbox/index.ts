@@ -122,7 +122,7 @@ export interface Sandbox {
   /**
    * Whether paying on the hosted page (and `simulatePayment` by default) sends the notification
    * callback and the customer's return post: off is a store that never hears from AltaPay (down,
-   * behind a proxy that refuses it); the customer then sees AltaPay's error page.
+   * behind a proxy that refuses it); the customer then sees AltaPay's own result page.
    */
   setAutoCallbacks(on: boolean): void
   /**

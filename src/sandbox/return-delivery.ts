@@ -33,7 +33,7 @@ export function returnDelayOf(form: URLSearchParams): number {
   return Number.isInteger(value) && value > 0 ? Math.min(value, MAX_RETURN_DELAY_MS) : 0
 }
 
-/** The browser's answer after paying: undefined when the session named no success/failure URL. */
+/** The browser's answer after paying: undefined (AltaPay's own result page) without a URL or with callbacks withheld. */
 export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t: StoredTransaction, delayMs = 0): Promise<Reply | undefined> {
   const status = outcomeStatus(t)
   const kind = status === "succeeded" ? "success" : "failure"
@@ -43,8 +43,8 @@ export async function customerReturn(env: SandboxEnv, payment: StoredPayment, t:
     return redirect(303, withQuery(target, { payment_id: payment.paymentId, shop_orderid: payment.shopOrderId, status, transaction_id: t.transactionId }))
   }
   // Callbacks withheld (setAutoCallbacks(false)) stand for a store AltaPay cannot reach: that
-  // includes the return post, so the customer sees AltaPay's error page and Medusa hears nothing.
-  if (!env.config.autoCallbacks) return errorPage("The shop could not be reached (the sandbox withholds callbacks).")
+  // includes the return post, so Medusa hears nothing and the customer sees AltaPay's own result page.
+  if (!env.config.autoCallbacks) return undefined
   if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
   await env.beforeReturn?.(payment.paymentId)
   // The ledger says what the browser got: "redirect", "page" (the shop's HTML) or "error".
