@@ -50,10 +50,11 @@ module.exports = defineConfig({
               paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
               // Public URL of this server: AltaPay posts its callbacks here.
               backendUrl: process.env.MEDUSA_BACKEND_URL,
-              // Where AltaPay sends the customer back: the Next.js starter kit's return routes
-              // (storefronts/nextjs-starter). {cart_id} is the cart being paid (read through query).
-              successUrl: `${storeUrl}/api/altapay/success/{cart_id}`,
-              failureUrl: `${storeUrl}/api/altapay/failure/{cart_id}`,
+              // The storefront's landing page: AltaPay posts the customer's return to this plugin
+              // (<backendUrl>/altapay/return/<id>/success|failure), which completes the cart and
+              // sends the customer here (the Next.js starter kit's page, storefronts/nextjs-starter).
+              successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
+              failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
               // flow "redirect" (the default): the provider makes the payment page for Medusa's
               // standard storefront calls; the plugin's store route still serves custom checkouts.
               language: process.env.ALTAPAY_LANGUAGE ?? "da",

@@ -131,7 +131,8 @@ function printWhereToLook(settings: DemoSettings, medusa: MedusaServer, sandbox:
     `Store API    ${medusa.url}/store   x-publishable-api-key: ${publishableKey}`,
     `AltaPay      sandbox at ${sandbox.url}, hosted payment pages at ${sandbox.hostedPageUrl}/<paymentId>`,
     `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay`,
-    `Storefront   ${settings.storeUrl}: successUrl /api/altapay/success/{cart_id}, failureUrl /api/altapay/failure/{cart_id} (storefronts/nextjs-starter)`,
+    `Storefront   ${settings.storeUrl}: landing page /api/altapay/landing (successUrl, failureUrl; storefronts/nextjs-starter)`,
+    `Returns      AltaPay posts the customer's return to ${medusa.url}/altapay/return/<card|mobilepay>/success|failure`,
     `Logs         ${settings.dataDir}/medusa.log, postgres.log`,
   ]
   for (const line of lines) say(line)

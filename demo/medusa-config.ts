@@ -46,9 +46,10 @@ function altapay(id: string, terminal: string) {
       callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET ?? "demo-callback-secret-0123456789",
       backendUrl,
       providerId: id,
-      // The storefront kit's return routes (storefronts/nextjs-starter); the redirect flow is the default.
-      successUrl: `${storeUrl}/api/altapay/success/{cart_id}`,
-      failureUrl: `${storeUrl}/api/altapay/failure/{cart_id}`,
+      // The storefront kit's landing page (storefronts/nextjs-starter): AltaPay posts the customer's
+      // return to this plugin on Medusa, which completes the cart and sends the customer there.
+      successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
+      failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
       language: "da",
       country: "DK",
     },

@@ -72,7 +72,8 @@ export async function runCheckout({ medusaUrl, seed, adminLogin, sandbox }: Chec
 
   await flowStep(
     () => payOnHostedPage(payment.redirectUrl),
-    (p) => `customer pays on AltaPay's page (authorize): ${p.status}${p.location ? ` to ${new URL(p.location).pathname}` : ""}`
+    (p) =>
+      `customer pays on AltaPay's page (authorize); AltaPay posts the return to Medusa, which completes the cart: ${p.status}${p.location ? ` to ${landingText(p.location)}` : ""}`
   )
   await flowStep(
     async () => {
@@ -89,8 +90,7 @@ export async function runCheckout({ medusaUrl, seed, adminLogin, sandbox }: Chec
 
   const order = await flowStep(
     async () => {
-      // Back on the success URL, the storefront completes the cart. (Had the customer never come
-      // back, the callback would complete it about 5 s later.)
+      // The plugin's return endpoint completed the cart already; completing it again returns that order.
       const completed = await store.store.cart.complete(cart.id)
       if (completed.type !== "order") throw new Error(`The cart did not complete: ${completed.error?.message ?? JSON.stringify(completed)}`)
       return completed.order
@@ -147,6 +147,12 @@ export async function runCheckout({ medusaUrl, seed, adminLogin, sandbox }: Chec
   printComparison(result)
   assertAgreement(result)
   return result
+}
+
+/** The landing page AltaPay sent the customer to, with what it was told (outcome, order). */
+function landingText(location: string): string {
+  const url = new URL(location)
+  return `${url.pathname} (outcome ${url.searchParams.get("outcome") ?? "?"}, order ${url.searchParams.get("order_id") || "-"})`
 }
 
 /** Fetches AltaPay's payment page and submits its form with the authorize button, as a browser would. */

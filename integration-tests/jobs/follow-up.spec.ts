@@ -28,6 +28,7 @@ import {
   orderForCart,
   orderPayments,
   payWithAltaPay,
+  returnsAfterCallback,
   seedStore,
   startSession,
   storeHeaders,
@@ -138,7 +139,8 @@ medusaIntegrationTestRunner({
     it("the payment records what reconciled it: the callback when it made the order", async () => {
       store.sandbox().setAutoCallbacks(true)
       const cart = await createCart(api, seed)
-      await payWithAltaPay(await startSession(api, seed, cart.id))
+      const release = returnsAfterCallback(store.sandbox(), container(), cart.id)
+      await payWithAltaPay(await startSession(api, seed, cart.id)).finally(release)
       const order = await waitForOrder(container(), cart.id, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
       const [payment] = await orderPayments(container(), order.id)
       expect(payment.data.reconciled).toMatchObject({ by: "callback" })

@@ -13,6 +13,8 @@ export const PROVIDER_ID = ALTAPAY_PROVIDER_ID
 export const API_USER = "medusa-shop@altapay.test"
 export const API_PASSWORD = "integration-password-123"
 export const CALLBACK_SECRET = "integration-callback-secret-0123456789"
+/** The landing page every test store's successUrl and failureUrl name (no storefront listens there). */
+export const LANDING_URL = "http://shop.test/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}"
 
 export interface SandboxedOptions {
   options: AltaPayOptionsInput
@@ -31,8 +33,9 @@ export function sandboxedAltaPay(overrides: Partial<AltaPayOptionsInput> = {}): 
     terminal: "AltaPay Sandbox Test Terminal",
     callbackSecret: CALLBACK_SECRET,
     backendUrl: "http://127.0.0.1:9000",
-    successUrl: "http://127.0.0.1:8000/checkout/altapay/success?session={session_id}",
-    failureUrl: "http://127.0.0.1:8000/checkout/altapay/failure?session={session_id}",
+    // Storefront landing pages: the plugin's return endpoint sends the customer there (303).
+    successUrl: LANDING_URL,
+    failureUrl: LANDING_URL,
     language: "da",
     country: "DK",
     headersTimeoutMs: 2_000,

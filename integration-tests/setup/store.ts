@@ -173,6 +173,17 @@ export async function waitForOrder(container: MedusaContainer, cartId: string, t
   }
 }
 
+/**
+ * "AltaPay's callback first": the sandbox holds every customer return (its post to the plugin's
+ * return endpoint) until the notification callback has made the cart's order. Returns the undo.
+ */
+export function returnsAfterCallback(sandbox: Sandbox, container: MedusaContainer, cartId: string, timeoutMs = 20_000): () => void {
+  sandbox.holdReturns(async () => {
+    await waitForOrder(container, cartId, timeoutMs)
+  })
+  return () => sandbox.holdReturns(undefined)
+}
+
 /** The order's payments (Medusa), with their AltaPay data. */
 export async function orderPayments(
   container: MedusaContainer,

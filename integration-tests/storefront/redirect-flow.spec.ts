@@ -1,7 +1,9 @@
 /**
  * An unchanged Medusa storefront (the Next.js starter's calls through @medusajs/js-sdk) pays with
- * AltaPay in the redirect flow: initiate the session, send the customer to `redirect_url`, complete
- * the cart when they return. The provider loads the cart's lines itself through `query`.
+ * AltaPay in the redirect flow: initiate the session, send the customer to `redirect_url`. AltaPay
+ * (the sandbox, in its documented mode) posts the customer's return to the plugin's endpoint on
+ * Medusa, which completes the cart and sends the customer on to the storefront's landing page.
+ * The provider loads the cart's lines itself through `query`.
  */
 import Medusa from "@medusajs/js-sdk"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -11,7 +13,7 @@ import { toCheckoutOrderLines } from "../../src/altapay"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../src/lib/medusa-mapping/cart-lines"
 import { PROVIDER_ID } from "../setup/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, seedStore, waitForOrder, type SeededStore } from "../setup/store"
+import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../setup/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 
 jest.setTimeout(180_000)
@@ -27,17 +29,31 @@ function storefrontSdk(seed: SeededStore): Medusa {
 const checkoutCart = (sdk: Medusa, seed: SeededStore) => starterCartAtPayment(sdk, seed, ADDRESS)
 const initiate = (sdk: Medusa, cartId: string) => initiateRedirectSession(sdk, cartId, PROVIDER_ID)
 
-/** The customer on AltaPay's page: it loads, they pay, AltaPay sends them back. */
-async function payOnHostedPage(redirectUrl: string): Promise<Response> {
+/**
+ * The customer on AltaPay's page: it loads, they pay or decline, AltaPay posts the return to the
+ * plugin and relays its 303: the landing page the browser is sent to, with what it says.
+ */
+async function payOnHostedPage(redirectUrl: string, outcome: "authorize" | "decline" = "authorize") {
   const page = await fetch(redirectUrl)
   expect(await page.text()).toContain('id="authorize"')
-  return fetch(redirectUrl, {
+  const back = await fetch(redirectUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: "outcome=authorize",
+    body: `outcome=${outcome}`,
     redirect: "manual",
   })
+  await back.text()
+  expect(back.status).toBe(303)
+  const landing = new URL(back.headers.get("location")!)
+  expect(`${landing.origin}${landing.pathname}`).toBe("http://shop.test/api/altapay/landing")
+  return { outcome: landing.searchParams.get("outcome"), orderId: landing.searchParams.get("order_id"), cartId: landing.searchParams.get("cart_id") }
 }
+
+const returnsPosted = () =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === "callback.success" || e.operation === "callback.failure")
 
 async function linesFor(container: MedusaContainer, cartId: string) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -59,7 +75,7 @@ medusaIntegrationTestRunner({
       seed = await seedStore(getContainer())
     })
 
-    it("the customer returns first and completes the cart; the callback processed later changes nothing", async () => {
+    it("the customer back before the callback: AltaPay's return post completes the cart at once; the callback processed later changes nothing", async () => {
       const sdk = storefrontSdk(seed)
       const cart = await checkoutCart(sdk, seed)
       const { paymentSessionId, redirectUrl } = await initiate(sdk, cart.id)
@@ -68,20 +84,19 @@ medusaIntegrationTestRunner({
       expect(received).toEqual(await linesFor(getContainer(), cart.id))
       expect(received.length).toBeGreaterThanOrEqual(3)
 
-      const back = await payOnHostedPage(redirectUrl)
-      expect(back.status).toBe(303)
-      expect(back.headers.get("location")).toContain(`session=${paymentSessionId}`)
+      const landing = await payOnHostedPage(redirectUrl)
+      const order = await orderForCart(getContainer(), cart.id)
+      expect(landing).toEqual({ outcome: "paid", orderId: order!.id, cartId: cart.id })
+      expect(returnsPosted()).toMatchObject([{ url: `${store.medusaUrl()}/altapay/return/altapay/success`, status: 303 }])
+      const [payment] = await orderPayments(getContainer(), order!.id)
+      expect(payment.data).toMatchObject({ transaction_status: "preauth", order_lines_source: "query", reconciled: { by: "return" } })
 
-      const completed = await sdk.store.cart.complete(cart.id)
-      expect(completed.type).toBe("order")
-      const orderId = completed.type === "order" ? completed.order.id : ""
-      const [payment] = await orderPayments(getContainer(), orderId)
-      expect(payment.data).toMatchObject({ transaction_status: "preauth", order_lines_source: "query" })
-
-      // The callback AltaPay sent while redirecting is processed now: still one order, no capture.
+      // The callback AltaPay sent as well is processed now; the storefront completing the cart gets the same order.
       await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
-      expect(await orderForCart(getContainer(), cart.id)).toEqual({ id: orderId })
-      expect(await orderPayments(getContainer(), orderId)).toHaveLength(1)
+      const completed = await sdk.store.cart.complete(cart.id)
+      expect(completed.type === "order" && completed.order.id).toBe(order!.id)
+      expect(await orderForCart(getContainer(), cart.id)).toEqual(order)
+      expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
       expect(
         store
           .sandbox()
@@ -90,19 +105,41 @@ medusaIntegrationTestRunner({
       ).toHaveLength(0)
     })
 
-    it("the callback arrives first and makes the order; the customer returning gets that same order", async () => {
+    it("the callback before the customer: the callback makes the order; the return post then finds it and lands the customer on it", async () => {
       const sdk = storefrontSdk(seed)
       const cart = await checkoutCart(sdk, seed)
       const { redirectUrl } = await initiate(sdk, cart.id)
-      await payOnHostedPage(redirectUrl)
+      const release = returnsAfterCallback(store.sandbox(), getContainer(), cart.id)
+      const landing = await payOnHostedPage(redirectUrl).finally(release)
 
-      const order = await waitForOrder(getContainer(), cart.id, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
-      const completed = await sdk.store.cart.complete(cart.id)
-      expect(completed.type).toBe("order")
-      expect(completed.type === "order" && completed.order.id).toBe(order.id)
-      const payments = await orderPayments(getContainer(), order.id)
+      const order = await orderForCart(getContainer(), cart.id)
+      expect(landing).toEqual({ outcome: "paid", orderId: order!.id, cartId: cart.id })
+      const payments = await orderPayments(getContainer(), order!.id)
       expect(payments).toHaveLength(1)
+      expect(payments[0].data).toMatchObject({ reconciled: { by: "callback" } })
       expect(payments[0].captured_at ?? null).toBeNull()
+    })
+
+    it("decline, then pay again: the decline lands on the failure page with nothing ordered; the new session pays; one order", async () => {
+      const sdk = storefrontSdk(seed)
+      const cart = await checkoutCart(sdk, seed)
+      const first = await initiate(sdk, cart.id)
+      const declined = await payOnHostedPage(first.redirectUrl, "decline")
+      expect(declined).toEqual({ outcome: "declined", orderId: "", cartId: cart.id })
+      expect(returnsPosted().at(-1)).toMatchObject({ url: `${store.medusaUrl()}/altapay/return/altapay/failure`, status: 303 })
+      expect(await orderForCart(getContainer(), cart.id)).toBeUndefined()
+
+      // "Place order" again: the storefront starts a new session (the kit does), with a fresh page.
+      const second = await initiate(sdk, cart.id)
+      expect(second.paymentSessionId).not.toBe(first.paymentSessionId)
+      const paid = await payOnHostedPage(second.redirectUrl)
+      const order = await orderForCart(getContainer(), cart.id)
+      expect(paid).toEqual({ outcome: "paid", orderId: order!.id, cartId: cart.id })
+      const payments = await orderPayments(getContainer(), order!.id)
+      expect(payments).toHaveLength(1)
+      expect(payments[0].payment_session_id).toBe(second.paymentSessionId)
+      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+      expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
     })
 
     it("a cart change replaces the session, and the old payment page can no longer be paid", async () => {
@@ -123,10 +160,9 @@ medusaIntegrationTestRunner({
 
       const second = await initiate(sdk, cart.id)
       expect(second.paymentSessionId).not.toBe(first.paymentSessionId)
-      await payOnHostedPage(second.redirectUrl)
-      const completed = await sdk.store.cart.complete(cart.id)
-      expect(completed.type).toBe("order")
-      const orderId = completed.type === "order" ? completed.order.id : ""
+      const landing = await payOnHostedPage(second.redirectUrl)
+      expect(landing.outcome).toBe("paid")
+      const orderId = landing.orderId!
       const [payment] = await orderPayments(getContainer(), orderId)
       const { cart: final } = await sdk.store.cart.retrieve(cart.id)
       expect(payment.data.amount_minor).toBe(Math.round(Number(final.total) * 100))

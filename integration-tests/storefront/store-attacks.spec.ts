@@ -20,6 +20,7 @@ import {
   createCustomer,
   orderForCart,
   orderPayments,
+  returnsAfterCallback,
   seedStore,
   storeHeaders,
   waitForOrder,
@@ -126,8 +127,14 @@ medusaIntegrationTestRunner({
       const { data } = await api.post(`/store/payment-collections/${created.payment_collection.id}/payment-sessions`, { provider_id: PROVIDER_ID }, { headers })
       const redirectUrl = data.payment_collection.payment_sessions[0].data.redirect_url as string
 
-      // The customer pays and never comes back: only AltaPay's callback can complete the cart.
-      const page = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
+      // AltaPay's return post is held until the callback has completed the cart: only the callback can.
+      const release = returnsAfterCallback(store.sandbox(), getContainer(), cart.id)
+      const page = await fetch(redirectUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "outcome=authorize",
+        redirect: "manual",
+      }).finally(release)
       await page.text()
       expect(
         store

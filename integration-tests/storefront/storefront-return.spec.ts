@@ -1,8 +1,9 @@
 /**
  * The storefront kit's redirect round trip in a real browser (headless Chromium, playwright-core)
  * across two sites: a storefront at shop.test whose cart cookie is httpOnly + SameSite=Strict
- * (browser/mini-storefront.ts: the kit's return path without the Next.js starter's install), and
- * the store (a Medusa app + the AltaPay sandbox at 127.0.0.1). The provider is registered once per
+ * (browser/mini-storefront.ts: the kit's landing page without the Next.js starter's install), and
+ * the store (a Medusa app + the AltaPay sandbox at 127.0.0.1, in its documented mode: AltaPay posts
+ * the customer's return to the plugin's endpoint on Medusa and relays its 303 to the browser). The provider is registered once per
  * terminal (two-terminals/medusa-config.ts): pp_altapay_card and pp_altapay_mobilepay.
  *
  * The real starter with the kit applied is walked by storefronts/nextjs-starter/walk (not in CI).
@@ -11,8 +12,8 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
-import { createCart, orderForCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../setup/store"
-import { useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
+import { createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, type Api, type SeededStore } from "../setup/store"
+import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
 import { CART_COOKIE, hostResolverRule, startMiniStorefront, type MiniStorefront } from "./browser/mini-storefront"
 import { TERMINALS } from "./two-terminals/terminals"
 
@@ -41,9 +42,9 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
       options: [CARD, MOBILEPAY],
       medusa: () => ({ baseUrl: store.medusaUrl(), publishableKey: seed!.publishableKey }),
     })
-    // The kit's convention; read by two-terminals/medusa-config.ts when the app boots.
-    store.altapay.options.successUrl = `${shop.url}/api/altapay/success/{cart_id}`
-    store.altapay.options.failureUrl = `${shop.url}/api/altapay/failure/{cart_id}`
+    // The kit's landing page; read by two-terminals/medusa-config.ts when the app boots.
+    store.altapay.options.successUrl = `${shop.url}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`
+    store.altapay.options.failureUrl = store.altapay.options.successUrl
     const { chromium } = require("playwright-core") as typeof import("playwright-core")
     browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, hostResolverRule(SHOP_HOST)], headless: true })
   })
@@ -55,7 +56,8 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
   })
 
   medusaIntegrationTestRunner({
-    cwd: path.join(__dirname, "two-terminals"),
+    // The app folder has our src (routes: the return endpoint AltaPay posts to) and two-terminals' config.
+    cwd: prepareStoreAppDir("altapay-two-terminals-app", path.join(__dirname, "two-terminals/medusa-config.ts")),
     testSuite: ({ api: rawApi, getContainer }) => {
       const api = rawApi as unknown as Api
       let context: BrowserContext
@@ -93,66 +95,64 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         return (await page.locator("#order-id").innerText()).trim()
       }
 
-      it("the customer back first: the return route completes the cart named in the URL, although the Strict cart cookie stays behind; one order", async () => {
+      const LANDING = { path: "/api/altapay/landing", cartCookie: false }
+      const DONE = { path: "/api/altapay/done", cartCookie: true }
+
+      it("the customer back before the callback: AltaPay's return post made the order; the landing page (no cookie) moves on same-site and lets go of the cart; one order", async () => {
         const cartId = await shopperWithCart()
         await placeOrder(CARD)
 
         await page.click("#authorize")
         const orderId = await confirmedOrderId()
 
-        expect(shop.returns).toEqual([{ path: `/api/altapay/success/${cartId}`, cartCookie: false }])
+        // AltaPay's redirect to the landing page came without the Strict cookie; the page's own navigation carried it.
+        expect(shop.returns).toEqual([LANDING, DONE])
         expect(await orderForCart(getContainer(), cartId)).toEqual({ id: orderId })
-        // The storefront let go of the completed cart.
         expect((await context.cookies(shop.url)).find((c) => c.name === CART_COOKIE)).toBeUndefined()
+        const returned = store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "callback.success")
+        expect(returned).toMatchObject([{ url: `${store.medusaUrl()}/altapay/return/card/success`, status: 303 }])
 
-        // AltaPay's callback, processed now, and opening the return URL again add nothing.
+        // AltaPay's callback, processed now, and opening the landing page again add nothing.
         await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
-        await page.goto(`${shop.url}/api/altapay/success/${cartId}`)
+        await page.goto(`${shop.url}/api/altapay/landing?outcome=paid&cart_id=${cartId}&order_id=${orderId}`)
         expect(await confirmedOrderId()).toBe(orderId)
         const payments = await orderPayments(getContainer(), orderId)
         expect(payments).toHaveLength(1)
-        expect(payments[0].data).toMatchObject({ terminal: CARD.terminal, transaction_status: "preauth" })
+        expect(payments[0].data).toMatchObject({ terminal: CARD.terminal, transaction_status: "preauth", reconciled: { by: "return" } })
       })
 
-      it("AltaPay's callback first, on the MobilePay registration's own terminal: the customer coming back gets that order", async () => {
+      it("the callback before the customer, on the MobilePay registration's own terminal: the return finds the callback's order", async () => {
         const cartId = await shopperWithCart()
-        const paymentPage = await placeOrder(MOBILEPAY)
-        let orderBeforeReturn: { id: string } | undefined
-        // AltaPay's answer to "Authorize" (its redirect back to the store) reaches the browser only
-        // once the callback, sent before it, has completed the cart.
-        await page.route(paymentPage, async (route) => {
-          if (route.request().method() !== "POST") return route.continue()
-          const answer = await route.fetch({ maxRedirects: 0 })
-          orderBeforeReturn = await waitForOrder(getContainer(), cartId, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
-          await route.fulfill({ response: answer })
-        })
+        await placeOrder(MOBILEPAY)
+        // AltaPay posts the return only once its notification callback has completed the cart.
+        const release = returnsAfterCallback(store.sandbox(), getContainer(), cartId)
 
         await page.click("#authorize")
-        const orderId = await confirmedOrderId()
+        const orderId = await confirmedOrderId().finally(release)
 
-        expect(orderBeforeReturn).toEqual({ id: orderId })
-        expect(shop.returns).toEqual([{ path: `/api/altapay/success/${cartId}`, cartCookie: false }])
+        expect(shop.returns).toEqual([LANDING, DONE])
         const payments = await orderPayments(getContainer(), orderId)
         expect(payments).toHaveLength(1)
-        expect(payments[0]).toMatchObject({ data: { terminal: MOBILEPAY.terminal } })
+        expect(payments[0]).toMatchObject({ data: { terminal: MOBILEPAY.terminal, reconciled: { by: "callback" } } })
         const transaction = store.sandbox().transaction(payments[0].data.transaction_id)
         expect(transaction).toMatchObject({ terminal: MOBILEPAY.terminal })
-        const callbacks = store
-          .sandbox()
-          .ledger()
-          .filter((e) => e.operation === "callback.notification")
-        expect(callbacks.at(-1)).toMatchObject({ url: `${store.medusaUrl()}/hooks/payment/altapay_mobilepay`, status: 200 })
+        const ledger = store.sandbox().ledger()
+        expect(ledger.filter((e) => e.operation === "callback.notification").at(-1)).toMatchObject({ url: `${store.medusaUrl()}/hooks/payment/altapay_mobilepay`, status: 200 })
+        expect(ledger.filter((e) => e.operation === "callback.success").at(-1)).toMatchObject({ url: `${store.medusaUrl()}/altapay/return/mobilepay/success`, status: 303 })
       })
 
-      it("a decline brings the customer back to the payment step with a message; the next attempt pays on a fresh page; one order", async () => {
+      it("decline, then pay again: back at the payment step with a message (the cart cookie came along); the next attempt pays on a fresh page; one order", async () => {
         const cartId = await shopperWithCart()
         const declinedPage = await placeOrder(CARD)
 
         await page.click("#decline")
         await page.waitForURL(/\/checkout\?step=payment&altapay=failed$/)
         expect(await page.locator("#altapay-notice").innerText()).toContain("declined or cancelled")
-        // AltaPay's redirect came without the cart cookie; the page's own navigation carried it.
-        expect(shop.returns).toEqual([{ path: `/api/altapay/failure/${cartId}`, cartCookie: false }])
+        expect(shop.returns).toEqual([LANDING])
+        expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
 
         const freshPage = await placeOrder(CARD)
         expect(freshPage).not.toBe(declinedPage)
@@ -164,6 +164,8 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         const payments = await orderPayments(getContainer(), orderId)
         expect(payments).toHaveLength(1)
         expect(payments[0].data.redirect_url).toBe(freshPage)
+        await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+        expect(await orderPayments(getContainer(), orderId)).toHaveLength(1)
       })
     },
   })

@@ -42,6 +42,12 @@ export default defineMiddlewares({
       ],
     },
     {
+      // AltaPay's signed return post: the signature covers the raw form body (lib/customer-return).
+      method: ["POST"],
+      matcher: "/altapay/return/*",
+      bodyParser: { preserveRawBody: true },
+    },
+    {
       method: ["POST"],
       matcher: "/hooks/payment/:provider",
       middlewares: [stampAltaPayWebhookArrival],

@@ -86,30 +86,58 @@ export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, o
   const session = env.store.sessions.get(payment.sessionId)
   const target = session?.body.callbacks?.notification
   if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
+  const delivery = await sendForm(env, payment, transaction, target, "callback.notification", options)
+  return { status: delivery.status, body: delivery.body }
+}
+
+/**
+ * POSTs a paid payment's signed callback form to `target` (the notification, success or failure
+ * URL) and records the delivery in the ledger, with `extra` params derived from the answer.
+ */
+export async function sendForm(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  transaction: StoredTransaction,
+  target: string,
+  operation: string,
+  options: CallbackOptions = {},
+  extra: (answer: PostAnswer) => Record<string, unknown> = () => ({})
+): Promise<PostAnswer> {
   const { body, headers } = buildCallback(env, payment, transaction, options)
   const url = new URL(target)
-  const delivery = await post(url, body, headers)
+  const answer = await post(url, body, headers)
   env.ledger.record({
     at: env.now(),
     api: "callback",
     method: "POST",
     path: url.pathname,
     url: `${url.origin}${url.pathname}`,
-    operation: "callback.notification",
+    operation,
     auth: "none",
     params: {
       payment_id: payment.paymentId,
       transaction_id: transaction.transactionId,
       status: outcomeStatus(transaction),
       signed: options.signature ?? "valid",
+      ...extra(answer),
     },
-    status: delivery.status,
-    ...(delivery.error ? { error: delivery.error } : {}),
+    status: answer.status,
+    ...(answer.error ? { error: answer.error } : {}),
   })
-  return { status: delivery.status, body: delivery.body }
+  return answer
 }
 
-function post(url: URL, body: string, headers: Record<string, string>): Promise<{ status: number; body: string; error?: string }> {
+export interface PostAnswer {
+  status: number
+  body: string
+  /** The answer's Location header, if any (return deliveries relay redirects). */
+  location?: string
+  contentType?: string
+  error?: string
+}
+
+/** POSTs a form server to server, without following redirects; never throws (status 0 when unreachable). */
+export function post(url: URL, body: string, headers: Record<string, string>): Promise<PostAnswer> {
   const transport = url.protocol === "https:" ? https : http
   return new Promise((resolve) => {
     const request = transport.request(
@@ -118,7 +146,14 @@ function post(url: URL, body: string, headers: Record<string, string>): Promise<
       (response) => {
         const chunks: Buffer[] = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ...(response.headers.location ? { location: response.headers.location } : {}),
+            ...(response.headers["content-type"] ? { contentType: response.headers["content-type"] } : {}),
+          })
+        )
         response.on("error", (error) => resolve({ status: 0, body: "", error: error.message }))
       }
     )

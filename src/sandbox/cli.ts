@@ -4,6 +4,7 @@
  */
 import { minorToDecimal } from "../altapay/money"
 import { startSandbox, type LedgerEntry, type Sandbox } from "./index"
+import { RETURN_MODES, type ReturnMode } from "./return-delivery"
 
 export interface CliOptions {
   port: number
@@ -13,9 +14,10 @@ export interface CliOptions {
   callbackSecret?: string
   /** --quiet: no line per request (the ledger is still at GET /sandbox/ledger). */
   quiet?: boolean
+  returnMode?: ReturnMode
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--quiet]`
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--quiet]`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -50,6 +52,12 @@ export function parseArgs(argv: string[]): CliOptions {
         if (inline !== undefined) throw new Error(`--quiet takes no value.\n${USAGE}`)
         options.quiet = true
         break
+      case "--return-mode": {
+        const mode = value()
+        if (!(RETURN_MODES as readonly string[]).includes(mode)) throw new Error(`--return-mode must be one of ${RETURN_MODES.join(", ")}.\n${USAGE}`)
+        options.returnMode = mode as ReturnMode
+        break
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -70,6 +78,7 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     `  password:         ${options.password}`,
     `  callback secret:  ${options.callbackSecret ?? "(none: callbacks are unsigned)"}`,
     `  ledger:           ${sandbox.url}/sandbox/ledger   (JSON; every request${options.quiet ? "" : ", also printed below one line each"})`,
+    `  customer return:  ${options.returnMode ?? "server-post"}${(options.returnMode ?? "server-post") === "server-post" ? "   (signed POST to the success/failure URL, its redirect relayed)" : "   (browser sent to the success/failure URL)"}`,
     `Press Ctrl+C to stop.`,
   ].join("\n")
 }

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import type { ActiveFault, FaultBook } from "./faults"
 import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
+import type { ReturnMode } from "./return-delivery"
 import type { Store } from "./state"
 import type { TokenService } from "./tokens"
 
@@ -11,6 +12,8 @@ export interface SandboxConfig {
   callbackSecret?: string
   autoCallbacks: boolean
   keepReconciliationIdentifiers: boolean
+  /** How the customer comes back after paying (return-delivery.ts); "server-post" is AltaPay's documented way. */
+  returnMode: ReturnMode
 }
 
 export interface SandboxEnv {
@@ -19,6 +22,8 @@ export interface SandboxEnv {
   readonly tokens: TokenService
   readonly ledger: Ledger
   readonly faults: FaultBook
+  /** Awaited before each customer return is posted (Sandbox.holdReturns): a test's "callback first". */
+  beforeReturn?: (paymentId: string) => Promise<void>
   /** Public origin, e.g. http://127.0.0.1:8787; set once the server listens. */
   url: string
   now(): number

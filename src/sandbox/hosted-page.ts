@@ -1,12 +1,13 @@
 /**
  * The hosted test payment page (where the checkout API sends the customer) and payment links.
- * Submitting the page performs the outcome, sends the notification callback, then redirects the
- * browser to the session's success or failure URL like AltaPay's payment window does.
+ * Submitting the page performs the outcome, sends the notification callback, then returns the
+ * customer through the session's success or failure URL as AltaPay does (return-delivery.ts).
  */
 import { minorToDecimal } from "../altapay/money"
 import { deliverCallback, outcomeStatus } from "./callbacks"
 import type { Exchange, SandboxEnv } from "./env"
-import { escapeHtml, html, redirect, withQuery, type Reply } from "./http"
+import { escapeHtml, html, redirect, type Reply } from "./http"
+import { customerReturn, returnDelayOf } from "./return-delivery"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
 import { CARD_METHOD, type StoredPayment } from "./state"
 
@@ -76,11 +77,8 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
   }
   const t = result.transaction
   const status = outcomeStatus(t)
-  const callbacks = ex.env.store.sessions.get(payment.sessionId)?.body.callbacks
-  const target = status === "succeeded" ? callbacks?.success?.value : callbacks?.failure?.value
-  if (target) {
-    return redirect(303, withQuery(target, { payment_id: payment.paymentId, shop_orderid: payment.shopOrderId, status, transaction_id: t.transactionId }))
-  }
+  const back = await customerReturn(ex.env, payment, t, returnDelayOf(form))
+  if (back) return back
   return page(
     200,
     status === "succeeded" ? "Payment authorized" : "Payment not completed",

@@ -13,6 +13,7 @@ import { FaultBook, type Faults } from "./faults"
 import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
+import type { ReturnMode } from "./return-delivery"
 import { createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
 import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
@@ -24,6 +25,7 @@ export type { LedgerEntry, LedgerEffect, LedgerApi, LedgerAuth } from "./ledger"
 export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbacks"
 export type { Outcome } from "./payment-flow"
 export type { OpenOutcome } from "./open-settlement"
+export type { ReturnMode } from "./return-delivery"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export { PAYMENT_METHODS } from "./state"
 export { GatewayErrorCode } from "./gateway-errors"
@@ -38,7 +40,10 @@ export interface SandboxOptions {
   callbackSecret?: string
   /** Millisecond clock; inject one to test token and link expiry. */
   now?: () => number
-  /** Send the notification callback when the hosted page is submitted (default true). */
+  /**
+   * Send the notification callback and the customer's return post when the hosted page is
+   * submitted (default true); false is a store AltaPay cannot reach.
+   */
   autoCallbacks?: boolean
   /**
    * Keep the reconciliation_identifier a capture or refund was sent with (default true). false
@@ -48,6 +53,14 @@ export interface SandboxOptions {
   keepReconciliationIdentifiers?: boolean
   /** Called with each ledger entry as it is recorded (a copy): `npx altapay-sandbox` prints them. */
   onLedgerEntry?: (entry: LedgerEntry) => void
+  /**
+   * How the customer returns after the payment page. "server-post" (default, as AltaPay documents
+   * it): the sandbox POSTs the signed callback form to the session's success/failure URL and relays
+   * a 301/302/303/307 answer to the browser (an HTML answer is shown without scripts).
+   * "browser-redirect": the old sandbox behaviour, a 303 of the browser to that URL with the outcome
+   * in the query string; no test of this plugin's own flow relies on it.
+   */
+  returnMode?: ReturnMode
 }
 
 export interface SimulatePaymentOptions {
@@ -110,9 +123,15 @@ export interface Sandbox {
   settleOpen(transactionId: string, outcome: OpenOutcome, reconciliationIdentifier?: string): void
   /**
    * Whether paying on the hosted page (and `simulatePayment` by default) sends the notification
-   * callback: off is a store that never hears from AltaPay (down, behind a proxy that refuses it).
+   * callback and the customer's return post: off is a store that never hears from AltaPay (down,
+   * behind a proxy that refuses it); the customer then sees AltaPay's own result page.
    */
   setAutoCallbacks(on: boolean): void
+  /**
+   * Holds every customer return (the success/failure post) until `gate` resolves for its payment,
+   * e.g. until AltaPay's notification callback has made the order; undefined stops holding.
+   */
+  holdReturns(gate: ((paymentId: string) => Promise<void>) | undefined): void
   /** The checkout payment record as GET /payment/{id} returns it. */
   payment(paymentId: string): Record<string, unknown> | undefined
   faults: Faults
@@ -131,6 +150,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       callbackSecret: options.callbackSecret,
       autoCallbacks: options.autoCallbacks ?? true,
       keepReconciliationIdentifiers: options.keepReconciliationIdentifiers ?? true,
+      returnMode: options.returnMode ?? "server-post",
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),
@@ -262,6 +282,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     setAutoCallbacks: (on) => {
       env.config.autoCallbacks = on
+    },
+    holdReturns: (gate) => {
+      env.beforeReturn = gate
     },
     faults: env.faults,
     setClock: (next) => {

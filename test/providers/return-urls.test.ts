@@ -1,10 +1,10 @@
 /**
- * The return URLs AltaPay sends the customer to: a storefront's return route gets the cart id in
- * the URL ({cart_id}), because its SameSite=Strict cart cookie is not sent on the way back from
- * AltaPay's site.
+ * The success/failure URLs AltaPay gets are the plugin's return endpoints on the Medusa server
+ * (AltaPay's gateway posts there server to server); the successUrl / failureUrl options are the
+ * storefront landing pages those endpoints send the customer on to.
  */
-import type { RemoteQueryFunction } from "@medusajs/framework/types"
 import { AltaPayProviderService } from "../../src/providers/altapay"
+import { landingUrl } from "../../src/lib/customer-return/landing"
 import { parseAltaPayOptions } from "../../src/lib/registrations/options"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
@@ -12,8 +12,8 @@ import { sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "return-urls-user"
 const PASSWORD = "return-urls-password-42"
-const SUCCESS = "http://shop.test/api/altapay/success/{cart_id}?attempt={session_id}"
-const FAILURE = "http://shop.test/api/altapay/failure"
+const SUCCESS = "https://shop.test/altapay/landing?cart={cart_id}&order={order_id}&outcome={outcome}"
+const FAILURE = "https://shop.test/altapay/landing?cart={cart_id}&outcome={outcome}&attempt={session_id}"
 
 let sandbox: Sandbox
 let counter = 0
@@ -26,19 +26,7 @@ afterAll(() => sandbox.close())
 const baseOptions = () =>
   sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { flow: "redirect", terminal: "AltaPay Sandbox Test Terminal" }) as Record<string, unknown>
 
-/** Medusa's query as far as the provider reads it: payment session -> payment collection -> cart. */
-function queryWithCarts(cartOfSession: Record<string, string>): Pick<RemoteQueryFunction, "graph"> {
-  return {
-    graph: (async ({ entity, filters }: { entity: string; filters: { id: string } }) => {
-      const cartId = cartOfSession[filters.id]
-      if (entity === "payment_session") return { data: [{ id: filters.id, payment_collection: { cart: cartId ? { id: cartId } : null } }] }
-      return { data: [] }
-    }) as never,
-  }
-}
-
-const providerWith = (query: Pick<RemoteQueryFunction, "graph"> | undefined, options: Record<string, unknown> = {}) =>
-  new AltaPayProviderService({ ...(query ? { query } : {}) }, { ...baseOptions(), successUrl: SUCCESS, failureUrl: FAILURE, ...options } as never)
+const providerWith = (options: Record<string, unknown> = {}) => new AltaPayProviderService({}, { ...baseOptions(), successUrl: SUCCESS, failureUrl: FAILURE, ...options } as never)
 
 const nextSessionId = () => `payses_ret${Date.now().toString(36)}${(counter++).toString(36)}`
 
@@ -47,11 +35,7 @@ async function initiate(provider: AltaPayProviderService, id: string): Promise<A
   return out.data as AltaPayPaymentData
 }
 
-/** The customer's choice on AltaPay's hosted page; its answer redirects to the return URL. */
-const submitPaymentPage = (data: AltaPayPaymentData, outcome: "authorize" | "decline") =>
-  fetch(data.redirect_url!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `outcome=${outcome}`, redirect: "manual" })
-
-type SentCallbacks = { success?: { value: string }; failure?: { value: string }; notification?: string } | undefined
+type SentCallbacks = Record<string, { value: string } | undefined> | undefined
 
 /** The callbacks of the last session create / update AltaPay received for this AltaPay session. */
 function callbacksSent(data: AltaPayPaymentData, operation: "session.create" | "session.update"): SentCallbacks {
@@ -64,56 +48,45 @@ function callbacksSent(data: AltaPayPaymentData, operation: "session.create" | "
 }
 
 describe("return URLs", () => {
-  it("send the customer back to the storefront's return route with the cart and payment session ids", async () => {
+  it("AltaPay gets the plugin's return endpoints of this registration, not the storefront's pages, and needs no query dependency", async () => {
     const id = nextSessionId()
-    const provider = providerWith(queryWithCarts({ [id]: "cart_01RETURN" }))
-    const data = await initiate(provider, id)
-
-    const submitted = await submitPaymentPage(data, "authorize")
-
-    expect(submitted.status).toBe(303)
-    const back = new URL(submitted.headers.get("location")!)
-    expect(`${back.origin}${back.pathname}`).toBe("http://shop.test/api/altapay/success/cart_01RETURN")
-    expect(back.searchParams.get("attempt")).toBe(id)
-  })
-
-  it("a declined payment sends the customer to the failure URL", async () => {
-    const id = nextSessionId()
-    const data = await initiate(providerWith(queryWithCarts({ [id]: "cart_01DECLINE" })), id)
-
-    const submitted = await submitPaymentPage(data, "decline")
-
-    expect(submitted.status).toBe(303)
-    expect(submitted.headers.get("location")).toMatch(/^http:\/\/shop\.test\/api\/altapay\/failure\?/)
-  })
-
-  it("a session with no cart (a payment link for an order) gets no URL that needs the cart; AltaPay shows its own result page", async () => {
-    const id = nextSessionId()
-    const data = await initiate(providerWith(queryWithCarts({})), id)
+    const data = await initiate(providerWith({ providerId: "card" }), id)
 
     const callbacks = callbacksSent(data, "session.create")
-    expect(callbacks?.success).toBeUndefined()
-    expect(callbacks?.failure?.value).toBe(FAILURE)
-    expect(callbacks?.notification).toBe("http://127.0.0.1:9/hooks/payment/altapay_altapay")
+    expect(callbacks?.success).toEqual({ type: "URL", value: "http://127.0.0.1:9/altapay/return/card/success" })
+    expect(callbacks?.failure).toEqual({ type: "URL", value: "http://127.0.0.1:9/altapay/return/card/failure" })
   })
 
-  it("a session update (new amount) keeps the filled return URLs", async () => {
+  it("a session update keeps the return endpoints", async () => {
     const id = nextSessionId()
-    const provider = providerWith(queryWithCarts({ [id]: "cart_01UPDATE" }))
+    const provider = providerWith()
     const data = await initiate(provider, id)
 
     await provider.updatePayment({ data: data as never, amount: 12, currency_code: "dkk" })
 
-    expect(callbacksSent(data, "session.update")?.success?.value).toBe(`http://shop.test/api/altapay/success/cart_01UPDATE?attempt=${id}`)
+    expect(callbacksSent(data, "session.update")?.success?.value).toBe("http://127.0.0.1:9/altapay/return/altapay/success")
   })
 
-  it("{cart_id} without the Payment module's query dependency fails at start-up and says what to add", () => {
-    expect(() => providerWith(undefined)).toThrow(/\{cart_id\}.*dependencies: \[ContainerRegistrationKeys\.QUERY\]/)
-    expect(() => providerWith(undefined, { successUrl: "http://shop.test/return?s={session_id}" })).not.toThrow()
+  it("without landing pages no return endpoint is named: AltaPay shows its own result page", async () => {
+    const id = nextSessionId()
+    const data = await initiate(providerWith({ successUrl: undefined, failureUrl: undefined }), id)
+    const callbacks = callbacksSent(data, "session.create")
+    expect(callbacks?.success).toBeUndefined()
+    expect(callbacks?.failure).toBeUndefined()
+  })
+
+  it("the landing page gets the cart, order, session and outcome, URL-encoded; a missing order is empty", () => {
+    expect(landingUrl(SUCCESS, { session_id: "payses_1", cart_id: "cart_1", order_id: "order_1", outcome: "paid" })).toBe(
+      "https://shop.test/altapay/landing?cart=cart_1&order=order_1&outcome=paid"
+    )
+    expect(landingUrl(FAILURE, { session_id: "payses 1", cart_id: "cart_1", outcome: "declined" })).toBe(
+      "https://shop.test/altapay/landing?cart=cart_1&outcome=declined&attempt=payses%201"
+    )
+    expect(landingUrl(SUCCESS, { session_id: "payses_1", outcome: "unconfirmed" })).toBe("https://shop.test/altapay/landing?cart=&order=&outcome=unconfirmed")
   })
 
   it("an unknown placeholder is refused with the ones that exist", () => {
     const parsed = parseAltaPayOptions({ ...baseOptions(), successUrl: "http://shop.test/api/altapay/success/{cartId}" })
-    expect(parsed).toEqual({ problems: ["successUrl: may only contain the placeholders {session_id} and {cart_id}"] })
+    expect(parsed).toEqual({ problems: ["successUrl: may only contain the placeholders {session_id}, {cart_id}, {order_id}, {outcome}"] })
   })
 })

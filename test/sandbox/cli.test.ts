@@ -22,6 +22,12 @@ describe("altapay-sandbox command line", () => {
     expect(parseArgs(["--quiet"])).toMatchObject({ quiet: true })
   })
 
+  test("--return-mode keeps the old browser redirect on request; anything else is refused with the choices", () => {
+    expect(parseArgs(["--return-mode", "browser-redirect"])).toMatchObject({ returnMode: "browser-redirect" })
+    expect(parseArgs(["--return-mode=server-post"])).toMatchObject({ returnMode: "server-post" })
+    expect(() => parseArgs(["--return-mode", "get"])).toThrow(/server-post, browser-redirect/)
+  })
+
   test("the banner names both API bases, the hosted page and the credentials", async () => {
     const sandbox = await start()
     try {

@@ -28,7 +28,8 @@ describe("sandbox hosted payment page and notification callbacks", () => {
   const received: Received[] = []
 
   beforeAll(async () => {
-    sandbox = await start()
+    // The old browser return (an option): the customer's documented return is in customer-return.test.ts.
+    sandbox = await start({ returnMode: "browser-redirect" })
     merchantServer = createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on("data", (c: Buffer) => chunks.push(c))
@@ -60,7 +61,7 @@ describe("sandbox hosted payment page and notification callbacks", () => {
     return { sessionId, paymentId: payment.body.paymentId as string, url: payment.body.url as string }
   }
 
-  test("the page shows the amount and both buttons; authorizing redirects to the success URL and signs the callback", async () => {
+  test("the page shows the amount and both buttons; authorizing signs the callback; in browser-redirect mode the browser goes to the success URL", async () => {
     const { paymentId, url } = await newPayment({ amount: 249.5, orderId: "order-9" })
     const page = await (await fetch(url)).text()
     expect(page).toContain('id="authorize"')
@@ -105,7 +106,7 @@ describe("sandbox hosted payment page and notification callbacks", () => {
     expect(sandbox.payment(paymentId)).toMatchObject({ status: "AUTHORIZED", transactionId, authType: "payment", maskedPan: "411111******1111" })
   })
 
-  test("declining redirects to the failure URL and reports the decline", async () => {
+  test("declining reports the decline; in browser-redirect mode the browser goes to the failure URL", async () => {
     const { url } = await newPayment()
     const submit = await fetch(url, { method: "POST", body: new URLSearchParams({ outcome: "decline" }), redirect: "manual" })
     expect(submit.status).toBe(303)

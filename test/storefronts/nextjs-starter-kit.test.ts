@@ -1,6 +1,6 @@
 /**
  * The Next.js starter kit ships twice, as files to copy and as one patch: they must be the same
- * kit, and the store side (demo, example config) must send customers to the kit's return routes.
+ * kit, and the store side (demo, example config) must send customers on to the kit's landing page.
  * Applying the patch to the real starter is storefronts/nextjs-starter/walk's job (not in CI).
  */
 import fs from "node:fs"
@@ -10,8 +10,8 @@ const REPO = path.resolve(__dirname, "../..")
 const KIT = path.join(REPO, "storefronts/nextjs-starter")
 const PREFIX = "apps/storefront/"
 const EDITED = ["src/lib/constants.tsx", "src/modules/checkout/components/payment-button/index.tsx", "src/modules/checkout/components/payment/index.tsx"]
-const SUCCESS_URL = "/api/altapay/success/{cart_id}"
-const FAILURE_URL = "/api/altapay/failure/{cart_id}"
+/** The kit's landing page: the plugin's successUrl and failureUrl (its return endpoint 303s there). */
+const LANDING_URL = "/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}"
 
 interface FilePatch {
   path: string
@@ -69,16 +69,16 @@ describe("the Next.js starter kit", () => {
     expect(added.added.join("\n")).toBe(fs.readFileSync(path.join(KIT, file), "utf8").replace(/\n$/, ""))
   })
 
-  it("has a route for each return URL the store is configured with", () => {
-    for (const url of [SUCCESS_URL, FAILURE_URL]) {
-      expect(kitFiles).toContain(`src/app${url.replace("{cart_id}", "[cartId]")}/route.ts`)
-    }
+  it("has the landing page the store is configured with, and the same-site step after it; no route completes a cart", () => {
+    expect(kitFiles).toContain("src/app/api/altapay/landing/route.ts")
+    expect(kitFiles).toContain("src/app/api/altapay/done/route.ts")
+    for (const file of kitFiles) expect(fs.readFileSync(path.join(KIT, file), "utf8")).not.toMatch(/cart\.complete\(/)
   })
 
-  it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "README.md"])("%s sends customers to the kit's return routes", (file) => {
+  // README.md joins this list once docs/incoming/i22-return.md is folded into it.
+  it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "docs/incoming/i22-return.md"])("%s sends customers on to the kit's landing page", (file) => {
     const text = fs.readFileSync(path.join(REPO, file), "utf8")
-    expect(text).toContain(SUCCESS_URL)
-    expect(text).toContain(FAILURE_URL)
-    expect(text).not.toMatch(/checkout\/altapay\/(success|failure|return)/)
+    expect(text).toContain(LANDING_URL)
+    expect(text).not.toMatch(/api\/altapay\/(success|failure)\/\{cart_id\}|checkout\/altapay\/(success|failure|return)/)
   })
 })

@@ -8,11 +8,12 @@
  *   it starts a session for the chosen AltaPay registration (the starter's payment step), and
  *   replaces a session whose page this browser was already sent to, so a second attempt gets a
  *   fresh AltaPay page.
- * - /api/altapay/success/:cartId completes the cart named in the URL; a 409 (AltaPay's callback
- *   completing it at that moment) is retried (kit: src/app/api/altapay/success/[cartId]/route.ts).
- * - /api/altapay/failure/:cartId, and a return whose payment Medusa cannot authorize, answer a
- *   page that navigates itself back to the payment step (kit: src/lib/util/altapay-return.ts):
- *   a navigation the page starts is same-site, so the cart cookie goes with it.
+ * - /api/altapay/landing is the plugin's successUrl and failureUrl: the Medusa plugin has already
+ *   completed the cart (or found it unpaid) when AltaPay sends the browser here. It answers a page
+ *   that says so and navigates itself on (kit: src/app/api/altapay/landing/route.ts): a navigation
+ *   the page starts is same-site, so the cart cookie goes with it.
+ * - /api/altapay/done lets go of the cart cookie when its cart is completed, then shows the order
+ *   (kit: src/app/api/altapay/done/route.ts).
  *
  * Every request to the return routes is recorded with whether the cart cookie came along.
  */
@@ -120,23 +121,27 @@ for (const button of document.querySelectorAll("button[data-provider]")) {
       return json(res, 200, { url: redirectUrl }, { "set-cookie": `${SENT_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict` })
     }
 
-    if ((match = /^\/api\/altapay\/success\/([^/]+)$/.exec(url.pathname))) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const result = await sdk().store.cart.complete(decodeURIComponent(match[1]))
-          if (result.type !== "order") return backToPayment(res, "unconfirmed")
-          return send(res, 303, "", { location: `/order/${result.order.id}/confirmed`, "set-cookie": `${CART_COOKIE}=; Path=/; Max-Age=0` })
-        } catch (error) {
-          if ((error as { status?: number }).status === 409 && attempt < 10) {
-            await new Promise((resolve) => setTimeout(resolve, 1_000))
-            continue
-          }
-          return backToPayment(res, "unconfirmed")
-        }
-      }
+    if (url.pathname === "/api/altapay/landing") {
+      const orderId = url.searchParams.get("order_id")
+      if (url.searchParams.get("outcome") === "paid" && orderId)
+        return landing(res, "Your payment was received and your order is placed.", `/api/altapay/done?order_id=${encodeURIComponent(orderId)}`)
+      const reason = url.searchParams.get("outcome") === "declined" ? "failed" : "unconfirmed"
+      return landing(res, "No order was placed.", `/checkout?step=payment&altapay=${reason}`)
     }
 
-    if (/^\/api\/altapay\/failure\/[^/]+$/.test(url.pathname)) return backToPayment(res, "failed")
+    if (url.pathname === "/api/altapay/done") {
+      const completed = cartId
+        ? await sdk()
+            .store.cart.retrieve(cartId, { fields: "id,completed_at" })
+            .then(
+              ({ cart }) => !!cart.completed_at,
+              () => false
+            )
+        : false
+      const headers: Record<string, string> = { location: `/order/${encodeURIComponent(url.searchParams.get("order_id") ?? "")}/confirmed` }
+      if (completed) headers["set-cookie"] = `${CART_COOKIE}=; Path=/; Max-Age=0`
+      return send(res, 303, "", headers)
+    }
 
     if ((match = /^\/order\/([^/]+)\/confirmed$/.exec(url.pathname))) {
       const { order } = await sdk().store.order.retrieve(match[1], { fields: "id,display_id" })
@@ -159,12 +164,13 @@ for (const button of document.querySelectorAll("button[data-provider]")) {
   }
 }
 
-function backToPayment(res: ServerResponse, reason: string): void {
-  const path = `/checkout?step=payment&altapay=${reason}`
+/** The kit's landing page: says what happened, then a same-site navigation of its own to `next`. */
+function landing(res: ServerResponse, message: string, next: string): void {
   send(
     res,
     200,
-    `<!doctype html><html><head><meta charset="utf-8"><title>Back to checkout</title><script>location.replace(${JSON.stringify(path)})</script></head><body></body></html>`,
+    `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="1;url=${next}"><title>Back to the shop</title></head>` +
+      `<body><p id="altapay-landing">${message}</p><script>location.replace(${JSON.stringify(next)})</script></body></html>`,
     { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }
   )
 }

@@ -8,10 +8,10 @@ import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
 
-/** What successUrl / failureUrl may contain, filled per payment session (providers/altapay/return-urls.ts). */
-export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id"] as const
+/** What successUrl / failureUrl (the storefront's landing pages) may contain, filled per return (lib/customer-return/landing.ts). */
+export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id", "order_id", "outcome"] as const
 const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)), {
-  error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(" and ")}`,
+  error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
 })
 
 export const altapayOptionsSchema = z
@@ -48,7 +48,11 @@ export const altapayOptionsSchema = z
       .string()
       .regex(/^[a-z0-9_-]+$/i)
       .default("altapay"),
-    /** Where AltaPay sends the customer after paying / failing. `{session_id}` and `{cart_id}` are replaced. */
+    /**
+     * The storefront's landing pages the plugin's return endpoint sends the customer to (303) after
+     * AltaPay posted the return: success once the order exists, failure otherwise. `{session_id}`,
+     * `{cart_id}`, `{order_id}` and `{outcome}` are replaced. AltaPay gets the plugin's endpoints.
+     */
     successUrl: returnUrl.optional(),
     failureUrl: returnUrl.optional(),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */

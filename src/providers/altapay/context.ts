@@ -20,7 +20,7 @@ import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys
 import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
 import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out/shared-state"
 import { RefundFlow } from "./refund-flow"
-import { ReturnUrls } from "./return-urls"
+import { returnUrlsFor } from "./return-urls"
 import { SessionLines } from "./session-lines"
 
 export type Cradle = Record<string, unknown> & { logger?: Logger }
@@ -33,7 +33,6 @@ export class ProviderContext {
   /** Medusa's cache module when the Payment module has one, else this process's store. */
   readonly store: SharedStore
   readonly sessionLines: SessionLines
-  readonly returnUrls: ReturnUrls
   readonly refunds: RefundFlow
   readonly sealKeys: ServerKeys
   readonly arrivalKeys: ServerKeys
@@ -46,7 +45,6 @@ export class ProviderContext {
     this.logger = optionalDependency<Logger>(cradle, ContainerRegistrationKeys.LOGGER)
     this.query = optionalDependency<Pick<RemoteQueryFunction, "graph">>(cradle, ContainerRegistrationKeys.QUERY)
     this.sessionLines = new SessionLines(this.query, this.logger, { productUrlTemplate: options.productUrlTemplate })
-    this.returnUrls = new ReturnUrls(options, this.query)
     this.scaleOut = scaleOutFrom((name) => optionalDependency(cradle, name))
     this.sealKeys = serverKeys(options, "payment-data-seal")
     this.arrivalKeys = serverKeys(options, "webhook-arrival")
@@ -90,8 +88,9 @@ export class ProviderContext {
     return { autoCapture, language: this.options.language, ...(this.options.country ? { country: this.options.country } : {}) }
   }
 
-  async callbackUrls(orderId: string) {
-    return { notification: notificationUrl(this.options), ...(await this.returnUrls.for(orderId)) }
+  // Async so the call sites stay as they are; the return endpoints need nothing per session.
+  async callbackUrls(_orderId: string) {
+    return { notification: notificationUrl(this.options), ...returnUrlsFor(this.options) }
   }
 
   minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {

@@ -1,67 +1,33 @@
 /**
- * Where AltaPay sends the customer after its payment page: the successUrl / failureUrl options with
- * their placeholders filled for one payment session.
+ * The success and failure URLs the provider gives AltaPay with every session (`callbacks.success`,
+ * `callbacks.failure`). AltaPay's gateway POSTs the signed callback form to them itself, server to
+ * server, and relays a 30X answer to the customer's browser (AltaPay's Merchant API callback
+ * settings for callback_ok / callback_fail; AltaPay/salesforce-headless-commerce-pwa
+ * lib/api/routes/index.js). So they name the plugin's return endpoint on this Medusa server,
+ * `<backendUrl>/altapay/return/<providerId>/success|failure` (src/api/altapay/return), which
+ * completes the cart and then sends the customer on to the storefront's landing page (the
+ * successUrl / failureUrl options).
  *
- *   {session_id}  the Medusa payment session id (AltaPay's shop_orderid)
- *   {cart_id}     the cart being paid, read through `query` (payment session -> payment collection
- *                 -> cart). The storefront's return route completes the cart with it: its own cart
- *                 cookie is SameSite=Strict, so the browser does not send it on the way back from
- *                 AltaPay's site.
- *
- * A session without a cart (a payment link for an order) gets no URL that needs {cart_id}; AltaPay
- * then shows its own result page.
+ * Without successUrl / failureUrl no return endpoint is named: AltaPay then shows its own result page.
  */
-import type { RemoteQueryFunction } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
 import type { AltaPayOptions } from "../../lib/registrations/options"
-
-type Query = Pick<RemoteQueryFunction, "graph">
 
 export interface ReturnUrlsFor {
   success?: string
   failure?: string
 }
 
-export class ReturnUrls {
-  private readonly needsCart: boolean
+export type ReturnKind = "success" | "failure"
 
-  constructor(
-    private readonly options: Pick<AltaPayOptions, "successUrl" | "failureUrl">,
-    private readonly query: Query | undefined
-  ) {
-    this.needsCart = [options.successUrl, options.failureUrl].some((url) => url?.includes("{cart_id}"))
-    if (this.needsCart && !query) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_ARGUMENT,
-        "AltaPay: successUrl/failureUrl use {cart_id}, which the provider reads through `query`. Add dependencies: [ContainerRegistrationKeys.QUERY] to the Payment module in medusa-config."
-      )
-    }
-  }
+/** The plugin's return endpoint of one registration. */
+export function returnEndpoint(options: Pick<AltaPayOptions, "backendUrl" | "providerId">, kind: ReturnKind): string {
+  return `${options.backendUrl.replace(/\/+$/, "")}/altapay/return/${encodeURIComponent(options.providerId)}/${kind}`
+}
 
-  async for(paymentSessionId: string): Promise<ReturnUrlsFor> {
-    const values: Record<string, string | undefined> = {
-      session_id: paymentSessionId,
-      cart_id: this.needsCart ? await this.cartIdOf(paymentSessionId) : undefined,
-    }
-    const fill = (template?: string): string | undefined => {
-      if (!template) return undefined
-      let missing = false
-      const filled = template.replace(/\{(session_id|cart_id)\}/g, (_, name: string) => {
-        const value = values[name]
-        if (value === undefined) missing = true
-        return encodeURIComponent(value ?? "")
-      })
-      return missing ? undefined : filled
-    }
-    return { success: fill(this.options.successUrl), failure: fill(this.options.failureUrl) }
-  }
-
-  private async cartIdOf(paymentSessionId: string): Promise<string | undefined> {
-    const { data } = await this.query!.graph({
-      entity: "payment_session",
-      fields: ["id", "payment_collection.cart.id"],
-      filters: { id: paymentSessionId },
-    })
-    return (data[0] as { payment_collection?: { cart?: { id?: string } | null } | null } | undefined)?.payment_collection?.cart?.id ?? undefined
+/** The success/failure callback URLs for a session: only where a landing page is configured. */
+export function returnUrlsFor(options: Pick<AltaPayOptions, "backendUrl" | "providerId" | "successUrl" | "failureUrl">): ReturnUrlsFor {
+  return {
+    ...(options.successUrl ? { success: returnEndpoint(options, "success") } : {}),
+    ...(options.failureUrl ? { failure: returnEndpoint(options, "failure") } : {}),
   }
 }

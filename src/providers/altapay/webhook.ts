@@ -4,12 +4,13 @@
  * one, or when its signature is stale, nothing in it is trusted and AltaPay's own record decides. Either way, who reconciled is noted for authorize.
  */
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
-import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { PaymentActions } from "@medusajs/framework/utils"
 import { isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
+import { confirmedActionFor } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { toBigNumber } from "../../lib/medusa-mapping/amounts"
-import { sessionStatusFor, transactionForOrder as forOrder, webhookActionFor } from "../../lib/medusa-mapping/status"
+import { webhookActionFor } from "../../lib/medusa-mapping/status"
 import type { ProviderContext } from "./context"
 
 export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -56,19 +57,7 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
  * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
  */
 async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<WebhookActionResult> {
-  const transaction = forOrder(shopOrderId, await ctx.lookup({ shopOrderId }, "callback confirmation"))
-  const reserved = transaction?.reservedAmount
-  if (!transaction || !reserved?.currency) return { action: PaymentActions.NOT_SUPPORTED }
-  const { status } = sessionStatusFor(transaction, { amountMinor: reserved.minor, currency: reserved.currency })
-  const action =
-    status === PaymentSessionStatus.CAPTURED
-      ? PaymentActions.SUCCESSFUL
-      : status === PaymentSessionStatus.AUTHORIZED
-        ? PaymentActions.AUTHORIZED
-        : status === PaymentSessionStatus.ERROR
-          ? PaymentActions.FAILED
-          : PaymentActions.NOT_SUPPORTED
-  return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+  return confirmedActionFor(shopOrderId, await ctx.lookup({ shopOrderId }, "callback confirmation"))
 }
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {

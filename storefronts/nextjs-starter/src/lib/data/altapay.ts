@@ -4,6 +4,7 @@ import { sdk } from "@lib/config"
 import { isAltaPay } from "@lib/constants"
 import { HttpTypes } from "@medusajs/types"
 import { cookies as nextCookies } from "next/headers"
+import { randomUUID } from "node:crypto"
 import { initiatePaymentSession } from "./cart"
 import { getAuthHeaders, getCartId } from "./cookies"
 
@@ -72,6 +73,9 @@ export async function altapayPaymentPage(): Promise<AltaPayPaymentPage> {
     })
     return { url }
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) }
+    // Details stay on the server: Medusa's and AltaPay's messages are not for the shopper.
+    const reference = randomUUID().slice(0, 8)
+    console.error(`AltaPay: the payment page for cart ${cartId} could not be prepared (ref ${reference}):`, error)
+    return { error: `The payment could not be started. Please try again. (Reference ${reference})` }
   }
 }

@@ -2,12 +2,12 @@
 
 import { useSearchParams } from "next/navigation"
 
-// Set by the kit's return routes (src/lib/util/altapay-return.ts) when no order was placed.
+// Set by the kit's landing page (src/app/api/altapay/landing) when no order was placed.
 const MESSAGES: Record<string, string> = {
   failed:
     "Your payment was not completed: it was declined or cancelled, and no order was placed. You can try again with the same or another payment method.",
   unconfirmed:
-    "We could not confirm your payment, so no order was placed. Anything reserved on your card will be released. Please try again.",
+    "We could not confirm your payment yet, so no order was placed here. If it went through after all, the store places the order for you; otherwise anything reserved on your card is released. You can try again.",
 }
 
 /** The payment step's message after a payment at AltaPay did not go through. */

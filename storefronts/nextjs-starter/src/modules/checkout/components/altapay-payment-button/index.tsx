@@ -7,8 +7,9 @@ import ErrorMessage from "../error-message"
 
 /**
  * Place order with AltaPay (medusa-payment-altapay storefront kit): after the starter's own
- * checks (notReady) the customer goes to AltaPay's payment page. The order is placed when they
- * come back (src/app/api/altapay/success) or, if they never do, by AltaPay's callback to Medusa.
+ * checks (notReady) the customer goes to AltaPay's payment page. The order is placed by the Medusa
+ * plugin when AltaPay posts the customer's return to it (or its notification callback, whichever
+ * comes first); AltaPay then sends the customer to src/app/api/altapay/landing.
  */
 const AltaPayPaymentButton = ({
   notReady,

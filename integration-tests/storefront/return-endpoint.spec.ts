@@ -1,0 +1,137 @@
+/**
+ * The plugin's return endpoint (<backendUrl>/altapay/return/<id>/success|failure) is public: AltaPay
+ * posts to it, and so can anyone. Nothing a sender posts is trusted: an unsigned or forged post, and
+ * a plain browser GET, only name a payment session AltaPay is then asked about; without AltaPay's
+ * confirmation nothing changes. With it (the customer really paid), the same request completes the cart.
+ */
+import Medusa from "@medusajs/js-sdk"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { signCallbackBody } from "../../src/altapay"
+import { PROVIDER_ID } from "../setup/altapay-sandbox"
+import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
+import { orderForCart, orderPayments, seedStore, type SeededStore } from "../setup/store"
+import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
+
+jest.setTimeout(180_000)
+
+const store = useAltaPayStore({ flow: "redirect" })
+
+const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", country_code: "dk" }
+
+/** What a forger posts: AltaPay's field names, a payment that "succeeded" for the whole amount. */
+function forgedForm(sessionId: string): string {
+  return new URLSearchParams({
+    shop_orderid: sessionId,
+    status: "succeeded",
+    payment_status: "preauth",
+    amount: "275.00",
+    currency: "208",
+    type: "payment",
+    transaction_id: "abc123",
+    payment_id: "00000000-0000-0000-0000-000000000000",
+  }).toString()
+}
+
+const returnUrl = (kind: "success" | "failure") => `${store.medusaUrl()}/altapay/return/altapay/${kind}`
+
+async function postReturn(kind: "success" | "failure", body: string, headers: Record<string, string> = {}) {
+  const answer = await fetch(returnUrl(kind), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body, redirect: "manual" })
+  await answer.text()
+  return { status: answer.status, landing: answer.headers.get("location") ? new URL(answer.headers.get("location")!) : undefined }
+}
+
+const lookUps = () =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === "payments")
+
+medusaIntegrationTestRunner({
+  cwd: STORE_APP_DIR,
+  testSuite: ({ getContainer }) => {
+    let seed: SeededStore
+    let sdk: Medusa
+    beforeEach(async () => {
+      seed = await seedStore(getContainer())
+      sdk = new Medusa({ baseUrl: store.medusaUrl(), publishableKey: seed.publishableKey })
+    })
+
+    async function unpaidSession() {
+      const cart = await starterCartAtPayment(sdk, seed, ADDRESS)
+      const { paymentSessionId, redirectUrl } = await initiateRedirectSession(sdk, cart.id, PROVIDER_ID)
+      return { cartId: cart.id, paymentSessionId, redirectUrl }
+    }
+
+    it("an unsigned or forged 'succeeded' post for an unpaid session changes nothing: AltaPay is asked and says no", async () => {
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const body = forgedForm(paymentSessionId)
+      const before = lookUps().length
+
+      const unsigned = await postReturn("success", body)
+      const forged = await postReturn("success", body, { "altapay-signature": signCallbackBody(body, "not-the-store-callback-secret", Math.floor(Date.now() / 1000)) })
+
+      for (const answer of [unsigned, forged]) {
+        expect(answer.status).toBe(303)
+        expect(answer.landing?.searchParams.get("outcome")).toBe("unconfirmed")
+        expect(answer.landing?.searchParams.get("order_id")).toBe("")
+      }
+      // Each was checked at AltaPay, by the session it names; nothing was completed.
+      expect(
+        lookUps()
+          .slice(before)
+          .map((e) => e.params.shop_orderid)
+      ).toEqual([paymentSessionId, paymentSessionId])
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+      const { cart } = await sdk.store.cart.retrieve(cartId, { fields: "id,completed_at,payment_collection.payment_sessions.status" })
+      expect(cart.completed_at ?? null).toBeNull()
+      expect(cart.payment_collection?.payment_sessions?.[0]?.status).toBe("pending")
+    })
+
+    it("a plain browser GET changes nothing without AltaPay's confirmation; without a session it is a 400", async () => {
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const get = await fetch(`${returnUrl("success")}?shop_orderid=${paymentSessionId}&status=succeeded`, { redirect: "manual" })
+      expect(get.status).toBe(303)
+      expect(new URL(get.headers.get("location")!).searchParams.get("outcome")).toBe("unconfirmed")
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+
+      expect((await fetch(returnUrl("success"), { redirect: "manual" })).status).toBe(400)
+      expect((await fetch(`${store.medusaUrl()}/altapay/return/nosuch/success?shop_orderid=${paymentSessionId}`, { redirect: "manual" })).status).toBe(404)
+    })
+
+    it("an unsigned post for a session AltaPay reports paid completes the cart: AltaPay's record, not the post, decided", async () => {
+      const { cartId } = await unpaidSession()
+      // The customer paid; neither the callback nor the return reached the store.
+      const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      const paid = await store.sandbox().simulatePayment(session.data.altapay_session_id as string, { callback: false })
+      // The signed form AltaPay would post, sent without its signature, with a wrong amount.
+      const { rawBody } = store.sandbox().callbackFor(paid.paymentId)
+      const tampered = rawBody.replace(/amount=[^&]*/, "amount=1.00")
+
+      const answer = await postReturn("failure", tampered)
+      const order = await orderForCart(getContainer(), cartId)
+      expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
+      expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+      const [payment] = await orderPayments(getContainer(), order!.id)
+      // The amount is AltaPay's reservation, not the posted 1.00.
+      expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, amount_minor: store.sandbox().transaction(paid.transactionId!)!.reservedMinor })
+    })
+
+    it("a correctly signed success post completes the cart without a look-up of its own", async () => {
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      const paid = await store.sandbox().simulatePayment(session.data.altapay_session_id as string, { callback: false })
+      const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
+      expect(headers["altapay-signature"]).toContain("s0=")
+
+      const asked = () => lookUps().filter((e) => e.params.shop_orderid === paymentSessionId).length
+      const before = asked()
+      const answer = await postReturn("success", rawBody, { "altapay-signature": headers["altapay-signature"] })
+      // One read only: the provider's own at authorization (the raw body reached the signature check).
+      expect(asked() - before).toBe(1)
+      const order = await orderForCart(getContainer(), cartId)
+      expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
+      expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+      expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
+    })
+  },
+})

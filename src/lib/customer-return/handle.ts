@@ -1,0 +1,76 @@
+/**
+ * The plugin's return endpoint (src/api/altapay/return/[provider]/[kind]/route.ts): AltaPay's
+ * gateway posts here when the customer leaves its payment page, and sends the customer wherever
+ * this answers with a 303. Nothing here depends on the shopper's cookies (the request comes from
+ * AltaPay, not the browser), and nothing changes unless AltaPay confirms a payment: a verified
+ * signature, or AltaPay's own record (confirm.ts). A confirmed payment completes the cart through
+ * Medusa's processPaymentWorkflow, the same workflow AltaPay's notification callback runs, which
+ * locks the cart: whichever arrives first makes the order, the other finds it. Exactly one order.
+ */
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { altapayFromConfig } from "../registrations/from-config"
+import { confirmReturn, type ConfirmedReturn } from "./confirm"
+import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
+
+export type ReturnKind = "success" | "failure"
+
+export interface ReturnRequest {
+  scope: MedusaContainer
+  /** The registration id in the URL: `card` for pp_altapay_card. */
+  registration: string
+  kind: ReturnKind
+  /** shop_orderid from the form (POST) or the query string (GET). */
+  sessionId: string | undefined
+  rawBody?: Buffer
+  signatureHeader?: string
+}
+
+export type ReturnAnswer = { status: 303; location: string } | { status: number; text: string }
+
+const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
+
+export async function handleCustomerReturn(request: ReturnRequest): Promise<ReturnAnswer> {
+  let registration: ReturnType<typeof altapayFromConfig>
+  try {
+    registration = altapayFromConfig(request.scope, `pp_altapay_${request.registration}`)
+  } catch {
+    return { status: 404, text: "No such AltaPay registration." }
+  }
+  const sessionId = request.sessionId
+  if (!sessionId || !/^[\w-]{1,100}$/.test(sessionId)) return { status: 400, text: "shop_orderid is missing or malformed." }
+  const logger = loggerOf(request.scope)
+  const query = request.scope.resolve(ContainerRegistrationKeys.QUERY)
+
+  let confirmed: ConfirmedReturn | undefined
+  try {
+    confirmed = await confirmReturn({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options, registration.client)
+  } catch (error) {
+    logger?.warn(
+      `AltaPay return (${request.kind}) for payment session ${sessionId}: AltaPay could not be asked (${error instanceof Error ? error.message : String(error)}); nothing changed.`
+    )
+  }
+  const action = confirmed?.result.action
+  if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
+    const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
+    if (errors.length > 0)
+      logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+  }
+  const { cartId, orderId } = await cartAndOrderOf(query, sessionId)
+  const outcome: ReturnOutcome = orderId ? "paid" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
+  logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
+
+  const template = outcome === "paid" ? registration.options.successUrl : registration.options.failureUrl
+  if (!template)
+    return { status: 200, text: outcome === "paid" ? "Your payment was received and your order was placed." : "Your payment was not completed, and no order was placed." }
+  return { status: 303, location: landingUrl(template, { session_id: sessionId, cart_id: cartId, order_id: orderId, outcome }) }
+}
+
+function loggerOf(scope: MedusaContainer): Logger | undefined {
+  try {
+    return scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The storefront landing page a customer's return ends on: the successUrl / failureUrl options with
+ * their placeholders filled. The plugin answers AltaPay's return post with a 303 to it, and AltaPay
+ * sends the browser there, so it must be an absolute URL (a relative Location would resolve against
+ * AltaPay's site, if at all).
+ *
+ *   {cart_id}     the cart being paid (payment session -> payment collection -> cart)
+ *   {session_id}  the Medusa payment session id (AltaPay's shop_orderid)
+ *   {order_id}    the order the cart became; empty when there is none
+ *   {outcome}     paid | declined | unconfirmed
+ */
+import type { RemoteQueryFunction } from "@medusajs/framework/types"
+
+type Query = Pick<RemoteQueryFunction, "graph">
+
+export type ReturnOutcome = "paid" | "declined" | "unconfirmed"
+
+export interface LandingValues {
+  session_id: string
+  cart_id?: string
+  order_id?: string
+  outcome: ReturnOutcome
+}
+
+export function landingUrl(template: string, values: LandingValues): string {
+  return template.replace(/\{(session_id|cart_id|order_id|outcome)\}/g, (_, name: keyof LandingValues) => encodeURIComponent(values[name] ?? ""))
+}
+
+/** The cart a payment session pays for, and the order that cart became (if any). */
+export async function cartAndOrderOf(query: Query, sessionId: string): Promise<{ cartId?: string; orderId?: string }> {
+  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.id"], filters: { id: sessionId } })
+  const cartId = (data[0] as { payment_collection?: { cart?: { id?: string } | null } | null } | undefined)?.payment_collection?.cart?.id ?? undefined
+  if (!cartId) return {}
+  const orders = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return { cartId, orderId: (orders.data[0] as { order_id?: string } | undefined)?.order_id ?? undefined }
+}

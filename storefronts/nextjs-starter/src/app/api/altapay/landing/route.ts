@@ -1,0 +1,38 @@
+import { sdk } from "@lib/config"
+import { countryPath, landingPage, medusaId } from "@lib/util/altapay-landing"
+
+export const dynamic = "force-dynamic"
+
+/**
+ * The landing page of medusa-payment-altapay (its successUrl and failureUrl):
+ *   `${STORE_URL}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`
+ * The Medusa plugin has already completed the cart (or found it unpaid) when AltaPay sends the
+ * customer here. This page only says so and moves on: to the order confirmation through
+ * /api/altapay/done (which lets go of the cart cookie), or back to the payment step.
+ */
+export async function GET(request: Request) {
+  const params = new URL(request.url).searchParams
+  const orderId = medusaId(params.get("order_id"), "order")
+  if (params.get("outcome") === "paid" && orderId) {
+    return landingPage(
+      "Thank you: your payment was received and your order is placed.",
+      `/api/altapay/done?order_id=${orderId}`,
+      "See your order"
+    )
+  }
+  const cartId = medusaId(params.get("cart_id"), "cart")
+  const cart = cartId
+    ? await sdk.store.cart
+        .retrieve(cartId, { fields: "id,shipping_address.country_code" })
+        .then(({ cart }) => cart)
+        .catch(() => null)
+    : null
+  const reason = params.get("outcome") === "declined" ? "failed" : "unconfirmed"
+  return landingPage(
+    reason === "failed"
+      ? "Your payment was not completed, and no order was placed."
+      : "We could not confirm your payment, so no order was placed here.",
+    `${countryPath(cart?.shipping_address?.country_code)}/checkout?step=payment&altapay=${reason}`,
+    "Back to checkout"
+  )
+}

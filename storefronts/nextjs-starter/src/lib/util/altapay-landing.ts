@@ -1,0 +1,31 @@
+import "server-only"
+
+const escape = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+/**
+ * A small page that says what happened and moves on to `next` by itself (medusa-payment-altapay
+ * storefront kit). It is reached by AltaPay's redirect, a cross-site navigation that carries no
+ * SameSite=Strict cookie; the navigation this page starts is same-site, so the cart cookie goes
+ * along to `next`. Served straight to the browser (not through AltaPay), so a script may help.
+ */
+export function landingPage(message: string, next: string, linkText: string): Response {
+  const href = escape(next)
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+    `<meta http-equiv="refresh" content="1;url=${href}"><title>${escape(linkText)}</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem">` +
+    `<p id="altapay-landing" role="status">${escape(message)}</p><p><a href="${href}">${escape(linkText)}</a></p>` +
+    `<script>location.replace(${JSON.stringify(next)})</script></body></html>`
+  return new Response(html, {
+    status: 200,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  })
+}
+
+/** The id Medusa gave a cart or an order, or null for anything else. */
+export const medusaId = (value: string | null, prefix: "cart" | "order") =>
+  value && new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`).test(value) ? value : null
+
+export const countryPath = (countryCode?: string | null) =>
+  countryCode && /^[a-z]{2}$/i.test(countryCode) ? `/${countryCode.toLowerCase()}` : ""
