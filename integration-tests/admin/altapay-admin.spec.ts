@@ -5,7 +5,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createProductsWorkflow, createShippingOptionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { createProductsWorkflow, createShippingOptionsWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
@@ -392,10 +392,17 @@ medusaIntegrationTestRunner({
         expect(again.data.payment_session_id).toBe(data.payment_session_id) // the same session, a new link
         expect(ledger("link.create")).toHaveLength(2)
 
-        // The customer pays; what Medusa's webhook subscriber runs for AltaPay's callback
-        // (processPaymentWorkflow) attaches the payment to the order's own collection.
+        // The customer pays and AltaPay posts the return (no callback): the plugin's return endpoint
+        // runs processPaymentWorkflow, which attaches the payment to the order's own collection, and
+        // tells the payer it was received (the session has no cart; its order is the link's).
         await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
-        await processPaymentWorkflow(getContainer()).run({ input: { action: "authorized", data: { session_id: data.payment_session_id, amount: dueMinor / 100 } } })
+        const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ shop_orderid: data.payment_session_id }).toString(),
+          redirect: "manual",
+        })
+        expect([returned.status, await returned.text()]).toEqual([200, "Your payment was received and your order was placed."])
         const payments = await orderPayments(getContainer(), order.orderId)
         expect(payments.find((p) => p.payment_session_id === data.payment_session_id)).toMatchObject({ data: { transaction_status: "preauth", amount_minor: dueMinor } })
         const { data: after } = await query.graph({ entity: "payment_collection", fields: ["status"], filters: { id: data.payment_collection_id } })

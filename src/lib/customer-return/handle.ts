@@ -52,13 +52,16 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
     )
   }
   const action = confirmed?.result.action
+  let recorded = false
   if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
     const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
-    if (errors.length > 0)
-      logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+    recorded = errors.length === 0
+    if (!recorded) logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
   }
-  const { cartId, orderId } = await cartAndOrderOf(query, sessionId)
-  const outcome: ReturnOutcome = orderId ? "paid" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
+  const { cartId, orderId, linkOrder } = await cartAndOrderOf(query, sessionId)
+  // A cart is paid once it became an order; a payment link's order once Medusa recorded the payment.
+  const paid = linkOrder ? recorded : !!orderId
+  const outcome: ReturnOutcome = paid ? "paid" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
 
   const template = outcome === "paid" ? registration.options.successUrl : registration.options.failureUrl

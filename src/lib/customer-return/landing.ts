@@ -26,11 +26,15 @@ export function landingUrl(template: string, values: LandingValues): string {
   return template.replace(/\{(session_id|cart_id|order_id|outcome)\}/g, (_, name: keyof LandingValues) => encodeURIComponent(values[name] ?? ""))
 }
 
-/** The cart a payment session pays for, and the order that cart became (if any). */
-export async function cartAndOrderOf(query: Query, sessionId: string): Promise<{ cartId?: string; orderId?: string }> {
-  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.id"], filters: { id: sessionId } })
-  const cartId = (data[0] as { payment_collection?: { cart?: { id?: string } | null } | null } | undefined)?.payment_collection?.cart?.id ?? undefined
-  if (!cartId) return {}
+/**
+ * The cart a payment session pays for and the order that cart became, or, for a payment link's
+ * session (no cart), the order whose payment collection it belongs to (`linkOrder`).
+ */
+export async function cartAndOrderOf(query: Query, sessionId: string): Promise<{ cartId?: string; orderId?: string; linkOrder?: boolean }> {
+  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.id", "payment_collection.order.id"], filters: { id: sessionId } })
+  const collection = (data[0] as { payment_collection?: { cart?: { id?: string } | null; order?: { id?: string } | null } | null } | undefined)?.payment_collection
+  const cartId = collection?.cart?.id ?? undefined
+  if (!cartId) return collection?.order?.id ? { orderId: collection.order.id, linkOrder: true } : {}
   const orders = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   return { cartId, orderId: (orders.data[0] as { order_id?: string } | undefined)?.order_id ?? undefined }
 }
