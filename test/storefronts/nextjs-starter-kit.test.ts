@@ -75,10 +75,12 @@ describe("the Next.js starter kit", () => {
     for (const file of kitFiles) expect(fs.readFileSync(path.join(KIT, file), "utf8")).not.toMatch(/cart\.complete\(/)
   })
 
-  // README.md joins this list once docs/incoming/i22-return.md is folded into it.
-  it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "docs/incoming/i22-return.md"])("%s sends customers on to the kit's landing page", (file) => {
-    const text = fs.readFileSync(path.join(REPO, file), "utf8")
-    expect(text).toContain(LANDING_URL)
-    expect(text).not.toMatch(/api\/altapay\/(success|failure)\/\{cart_id\}|checkout\/altapay\/(success|failure|return)/)
-  })
+  it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "README.md", "docs/merchant.md", "docs/storefront.md"])(
+    "%s sends customers on to the kit's landing page",
+    (file) => {
+      const text = fs.readFileSync(path.join(REPO, file), "utf8")
+      expect(text).toContain(LANDING_URL)
+      expect(text).not.toMatch(/api\/altapay\/(success|failure)\/\{cart_id\}|checkout\/altapay\/(success|failure|return)/)
+    }
+  )
 })
