@@ -138,11 +138,16 @@ export function launch(command: string, args: string[], options: { cwd: string; 
   fs.appendFileSync(options.log, `\n$ ${command} ${args.join(" ")}   (in ${options.cwd})\n`)
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true })
   let text = ""
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  // "close", not "exit": output can still arrive after the exit, and the log folder may be gone by then.
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()))
   for (const stream of [child.stdout, child.stderr]) {
     stream.on("data", (chunk: Buffer) => {
       text += chunk.toString()
-      fs.appendFileSync(options.log, chunk)
+      try {
+        fs.appendFileSync(options.log, chunk)
+      } catch {
+        // The log folder is removed after the spec: a late line is kept in `text` only.
+      }
     })
   }
   const signal = (name: NodeJS.Signals) => {
