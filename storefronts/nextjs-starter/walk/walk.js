@@ -119,6 +119,8 @@ async function checkoutUpToReview(page, step, email, option) {
     await page.goto(`${STOREFRONT}/${COUNTRY}/products/${PRODUCT}`)
     // The page may render the button twice (the product column and a sticky bar): take the first.
     await page.getByTestId("add-product-button").first().waitFor({ timeout: STEP_TIMEOUT_MS })
+    // A click before React has hydrated the button is lost (seen once in three walks): wait for the page to settle.
+    await page.waitForLoadState("networkidle", { timeout: STEP_TIMEOUT_MS })
   })
   await step("add to cart", async () => {
     const add = page.getByTestId("add-product-button").first()
