@@ -39,6 +39,15 @@ export interface HttpResponse {
   body: string
 }
 
+/** An answer whose body is read as it arrives (funding files): consume or `cancel()` it. */
+export interface HttpStreamResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: AsyncIterable<Buffer>
+  /** Drops the rest of the body and frees the connection. */
+  cancel(): void
+}
+
 export interface HttpLogger {
   debug?(message: string): void
   warn?(message: string): void
@@ -97,6 +106,23 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * One GET whose body is handed over unread, for large downloads; never retried here (the
+   * caller restarts the read). Transport failures while connecting become typed errors; while
+   * the body streams they surface from iterating it.
+   */
+  async stream(req: Omit<HttpRequest, "body" | "safeToRetry" | "method">): Promise<HttpStreamResponse> {
+    const started = Date.now()
+    try {
+      const res = await this.pool(req.url.origin).request({ method: "GET", path: `${req.url.pathname}${req.url.search}`, headers: req.headers })
+      this.logger?.debug?.(`altapay ${req.operation} -> ${res.statusCode} in ${Date.now() - started} ms (streaming)`)
+      const body = res.body
+      return { status: res.statusCode, headers: res.headers, body, cancel: () => body.destroy() }
+    } catch (error) {
+      throw transportError(error, { ...req, method: "GET", safeToRetry: true })
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true
     const pools = [...this.pools.values()]
@@ -144,7 +170,8 @@ export class HttpTransport {
   }
 }
 
-async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
+/** The whole body as text, at most MAX_BODY_BYTES (also for an error answer to a stream). */
+export async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body) {
