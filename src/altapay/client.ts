@@ -4,7 +4,7 @@ import { CheckoutApi } from "./checkout"
 import { AltaPayValidationError } from "./errors"
 import { FundingsApi } from "./fundings"
 import { GatewayApi } from "./gateway"
-import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, HttpTransport, type HttpLogger } from "./http"
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, HttpTransport, merchantEndpoint, type HttpLogger } from "./http"
 import { TokenProvider, type TokenStore } from "./tokens"
 
 const optionsSchema = z.object({
@@ -74,7 +74,7 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
     tokens,
     checkout: new CheckoutApi(http, tokens, o.checkoutUrl),
     gateway: new GatewayApi(http, { gatewayUrl: o.gatewayUrl, username: o.username, password: o.password }),
-    fundings: new FundingsApi(http, { gatewayUrl: o.gatewayUrl, username: o.username, password: o.password }),
+    fundings: new FundingsApi(http, merchantEndpoint(o)),
     close: () => http.close(),
   }
 }

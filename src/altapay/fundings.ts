@@ -7,7 +7,7 @@ import { AltaPayBadResponseError, AltaPayGatewayError, AltaPayValidationError, e
 import { FundingFileError, readFundingFile } from "./funding-csv"
 import { FundingListShapeError, readFundingList } from "./funding-list"
 import type { FundingFileEntry, FundingListPage } from "./funding-types"
-import { apiUrl, basicAuthorization, readBody, type HttpTransport } from "./http"
+import { apiUrl, readBody, type HttpTransport, type MerchantEndpoint } from "./http"
 import { parseGatewayResponse } from "./xml"
 
 const LIST_OPERATION = "GET /merchant/API/fundingList"
@@ -15,16 +15,10 @@ const DOWNLOAD_OPERATION = "GET /merchant/API/fundingDownload"
 const MAX_PAGE = 1_000_000
 
 export class FundingsApi {
-  private readonly authorization: string
-  private readonly base: URL
-
   constructor(
     private readonly http: HttpTransport,
-    options: { gatewayUrl: string; username: string; password: string }
-  ) {
-    this.base = new URL(options.gatewayUrl)
-    this.authorization = basicAuthorization(options.username, options.password)
-  }
+    private readonly endpoint: MerchantEndpoint
+  ) {}
 
   /** One page of fundings, newest as AltaPay orders them; `page` 0 is the first (AltaPay's example). */
   async fundingList(input: { page?: number } = {}): Promise<FundingListPage> {
@@ -32,12 +26,12 @@ export class FundingsApi {
     if (!Number.isSafeInteger(page) || page < 0 || page > MAX_PAGE) {
       throw new AltaPayValidationError(`The fundingList page must be a whole number from 0 (got ${String(page)}).`, [{ field: "page", message: "must be an integer >= 0" }])
     }
-    const url = apiUrl(this.base, "/merchant/API/fundingList")
+    const url = apiUrl(this.endpoint.base, "/merchant/API/fundingList")
     url.search = new URLSearchParams({ page: String(page) }).toString()
     const res = await this.http.request({
       method: "GET",
       url,
-      headers: { authorization: this.authorization, accept: "application/xml, text/xml" },
+      headers: { authorization: this.endpoint.authorization, accept: "application/xml, text/xml" },
       safeToRetry: true,
       operation: LIST_OPERATION,
     })
@@ -66,7 +60,7 @@ export class FundingsApi {
    */
   async *fundingDownload(downloadLink: string): AsyncGenerator<FundingFileEntry> {
     const url = this.downloadUrl(downloadLink)
-    const res = await this.http.stream({ url, headers: { authorization: this.authorization, accept: "text/csv, text/plain, */*" }, operation: DOWNLOAD_OPERATION })
+    const res = await this.http.stream({ url, headers: { authorization: this.endpoint.authorization, accept: "text/csv, text/plain, */*" }, operation: DOWNLOAD_OPERATION })
     try {
       if (res.status < 200 || res.status >= 300) {
         throw errorForHttpStatus(res.status, await readBody(res.body).catch(() => ""), DOWNLOAD_OPERATION, false)
@@ -98,14 +92,15 @@ export class FundingsApi {
     } catch {
       throw new AltaPayValidationError("The funding's DownloadLink is not a URL.", [{ field: "downloadLink", message: "must be an absolute URL" }])
     }
-    if (link.hostname.toLowerCase() !== this.base.hostname.toLowerCase()) {
-      throw new AltaPayValidationError(`The DownloadLink's host ${link.hostname} is not the gateway's (${this.base.hostname}); the API credentials are only sent to the gateway.`, [
-        { field: "downloadLink", message: "must be on the gateway's host" },
-      ])
+    if (link.hostname.toLowerCase() !== this.endpoint.base.hostname.toLowerCase()) {
+      throw new AltaPayValidationError(
+        `The DownloadLink's host ${link.hostname} is not the gateway's (${this.endpoint.base.hostname}); the API credentials are only sent to the gateway.`,
+        [{ field: "downloadLink", message: "must be on the gateway's host" }]
+      )
     }
     // AltaPay's documented examples link over http; the credentials still travel the gateway's way.
-    link.protocol = this.base.protocol
-    link.port = this.base.port
+    link.protocol = this.endpoint.base.protocol
+    link.port = this.endpoint.base.port
     return link
   }
 }

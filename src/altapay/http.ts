@@ -71,6 +71,17 @@ export function apiUrl(base: string | URL, path: string): URL {
 /** The HTTP Basic `authorization` header value for an API user. */
 export const basicAuthorization = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
 
+/** Where the merchant API lives and the API user's header for it (gateway and fundings calls). */
+export interface MerchantEndpoint {
+  base: URL
+  authorization: string
+}
+
+export const merchantEndpoint = (options: { gatewayUrl: string; username: string; password: string }): MerchantEndpoint => ({
+  base: new URL(options.gatewayUrl),
+  authorization: basicAuthorization(options.username, options.password),
+})
+
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504])
 const MAX_BODY_BYTES = 10 * 1024 * 1024
 

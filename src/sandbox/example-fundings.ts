@@ -26,18 +26,20 @@ function transactionLine(
     date,
     type,
     id,
-    // AltaPay's page types these as a UUID and [0-9a-f](1-40): fixed values derived from the line id.
-    reconciliationIdentifier: `00000000-0000-4000-8000-${id.slice(2).padStart(12, "0")}`,
-    paymentId: `e0a1${id.slice(2).padStart(28, "0")}`,
-    shopOrderId: order,
-    terminal: "AltaPay Sandbox Terminal",
-    shop: "AltaPay Sandbox Shop",
-    transactionCurrency: currency,
-    transactionAmountMinor: signed,
-    exchangeRate: exchangeRate(currency, settlementCurrency),
+    transaction: {
+      // AltaPay's page types these as a UUID and [0-9a-f](1-40): fixed values derived from the line id.
+      reconciliationIdentifier: `00000000-0000-4000-8000-${id.slice(2).padStart(12, "0")}`,
+      paymentId: `e0a1${id.slice(2).padStart(28, "0")}`,
+      shopOrderId: order,
+      terminal: "AltaPay Sandbox Terminal",
+      shop: "AltaPay Sandbox Shop",
+      currency,
+      amountMinor: signed,
+      exchangeRate: exchangeRate(currency, settlementCurrency),
+    },
     settlementCurrency,
     settlementAmountMinor: settlement,
-    ...(rejected ? {} : fees(settlement, settlementCurrency, kind)),
+    ...(rejected ? {} : { fees: fees(settlement, settlementCurrency, kind) }),
   }
 }
 

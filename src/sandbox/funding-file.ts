@@ -6,46 +6,35 @@
 import { currencyInfo, divRound, minorToDecimal } from "../altapay/money"
 
 /** The header row: the columns AltaPay's fundingDownload page lists, in its order. */
-export const FUNDING_HEADER = [
-  "Date",
-  "Type",
-  "ID",
-  "Reconciliation Identifier",
-  "Payment",
-  "Order",
-  "Terminal",
-  "Shop",
-  "Transaction Currency",
-  "Transaction Amount",
-  "Exchange Rate",
-  "Settlement Currency",
-  "Settlement Amount",
-  "Fixed Fee",
-  "Fixed Fee VAT",
-  "Rate Based Fee",
-  "Rate Based Fee VAT",
-] as const
+export const FUNDING_HEADER =
+  "Date,Type,ID,Reconciliation Identifier,Payment,Order,Terminal,Shop,Transaction Currency,Transaction Amount,Exchange Rate,Settlement Currency,Settlement Amount,Fixed Fee,Fixed Fee VAT,Rate Based Fee,Rate Based Fee VAT"
 
-/** One line as the sandbox holds it; amounts in minor units of the currency beside them. */
+/** The cells that tie a line to a capture or refund (absent on fees, adjustments, unknown lines). */
+export interface FundingTransactionCells {
+  reconciliationIdentifier: string
+  paymentId: string
+  shopOrderId: string
+  terminal: string
+  shop: string
+  currency: string
+  /** Signed: a refund is negative. */
+  amountMinor: number
+  /** Decimal text, 1:1 = "100". */
+  exchangeRate: string
+}
+
+/** Fixed fee, its VAT, rate-based fee, its VAT: minor units of the settlement currency. */
+export type FundingFees = [fixed: number, fixedVat: number, rateBased: number, rateBasedVat: number]
+
+/** One line as the sandbox holds it. */
 export interface SandboxFundingLine {
   date: string
   type: string
   id: string
-  reconciliationIdentifier?: string
-  paymentId?: string
-  shopOrderId?: string
-  terminal?: string
-  shop?: string
-  transactionCurrency?: string
-  transactionAmountMinor?: number
-  /** Decimal text, 1:1 = "100". */
-  exchangeRate?: string
+  transaction?: FundingTransactionCells
   settlementCurrency: string
   settlementAmountMinor: number
-  fixedFeeMinor?: number
-  fixedFeeVatMinor?: number
-  rateBasedFeeMinor?: number
-  rateBasedFeeVatMinor?: number
+  fees?: FundingFees
   /** Cells of extra columns (the example files' "Scheme"), by header. */
   extra?: Record<string, string>
 }
@@ -75,20 +64,16 @@ export function convert(minor: number, from: string, to: string): number {
 }
 
 /** The sandbox's price list: 0.25 a line (in the settlement currency), 1.5 % of a payment, 25 % VAT on each. */
-export function fees(
-  settlementMinor: number,
-  currency: string,
-  kind: "payment" | "refund"
-): Pick<SandboxFundingLine, "fixedFeeMinor" | "fixedFeeVatMinor" | "rateBasedFeeMinor" | "rateBasedFeeVatMinor"> {
+export function fees(settlementMinor: number, currency: string, kind: "payment" | "refund"): FundingFees {
   const exponent = BigInt(currencyInfo(currency).exponent)
   const fixed = Number(divRound(25n * 10n ** exponent, 100n))
   const rate = kind === "payment" ? Number(divRound(BigInt(Math.abs(settlementMinor)) * 15n, 1_000n)) : 0
-  return { fixedFeeMinor: fixed, fixedFeeVatMinor: Number(divRound(BigInt(fixed), 4n)), rateBasedFeeMinor: rate, rateBasedFeeVatMinor: Number(divRound(BigInt(rate), 4n)) }
+  return [fixed, Number(divRound(BigInt(fixed), 4n)), rate, Number(divRound(BigInt(rate), 4n))]
 }
 
 /** What the bank receives for a line: its settlement amount less its fees and their VAT. */
 export function netOf(line: SandboxFundingLine): number {
-  return line.settlementAmountMinor - (line.fixedFeeMinor ?? 0) - (line.fixedFeeVatMinor ?? 0) - (line.rateBasedFeeMinor ?? 0) - (line.rateBasedFeeVatMinor ?? 0)
+  return (line.fees ?? []).reduce((net, fee) => net - fee, line.settlementAmountMinor)
 }
 
 const quote = (cell: string): string => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)
@@ -96,29 +81,21 @@ const money = (minor: number | undefined, currency: string | undefined): string 
 
 /** The file as CSV: comma-separated (AltaPay's page says "comma separated value"), one header row, `\n` endings. */
 export function fundingCsv(lines: SandboxFundingLine[], extraColumns: string[] = []): string {
-  const rows = lines.map((l) =>
+  const rows = lines.map(({ transaction: t, ...l }) =>
     [
       l.date,
       l.type,
       l.id,
-      l.reconciliationIdentifier ?? "",
-      l.paymentId ?? "",
-      l.shopOrderId ?? "",
-      l.terminal ?? "",
-      l.shop ?? "",
-      l.transactionCurrency ?? "",
-      money(l.transactionAmountMinor, l.transactionCurrency),
-      l.exchangeRate ?? "",
+      ...(t
+        ? [t.reconciliationIdentifier, t.paymentId, t.shopOrderId, t.terminal, t.shop, t.currency, money(t.amountMinor, t.currency), t.exchangeRate]
+        : Array<string>(8).fill("")),
       l.settlementCurrency,
       money(l.settlementAmountMinor, l.settlementCurrency),
-      money(l.fixedFeeMinor, l.settlementCurrency),
-      money(l.fixedFeeVatMinor, l.settlementCurrency),
-      money(l.rateBasedFeeMinor, l.settlementCurrency),
-      money(l.rateBasedFeeVatMinor, l.settlementCurrency),
+      ...(l.fees ?? [undefined, undefined, undefined, undefined]).map((fee) => money(fee, l.settlementCurrency)),
       ...extraColumns.map((column) => l.extra?.[column] ?? ""),
     ]
       .map(quote)
       .join(",")
   )
-  return [[...FUNDING_HEADER, ...extraColumns].map(quote).join(","), ...rows].join("\n") + "\n"
+  return [[FUNDING_HEADER, ...extraColumns.map(quote)].join(","), ...rows].join("\n") + "\n"
 }

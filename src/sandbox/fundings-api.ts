@@ -15,13 +15,13 @@ const downloadLink = (ex: Exchange, file: StoredFunding): string => `${ex.env.ur
 function fundingXml(ex: Exchange, file: StoredFunding): string {
   return el("Funding", [
     textEl("Filename", file.filename),
-    textEl("ContractIdentifier", file.contractIdentifier),
+    textEl("ContractIdentifier", "SANDBOX-CONTRACT-0001"),
     ...(file.fundingType ? [textEl("FundingType", file.fundingType)] : []),
     el(
       "Shops",
       file.shops.map((shop) => textEl("Shop", shop))
     ),
-    textEl("Acquirer", file.acquirer),
+    textEl("Acquirer", "SandboxAcquirer"),
     textEl("FundingDate", file.fundingDate),
     textEl("Amount", amountText(file)),
     textEl("CreatedDate", file.createdDate),

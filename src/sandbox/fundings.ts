@@ -23,10 +23,8 @@ export interface FundingConfig {
 export interface StoredFunding {
   id: string
   filename: string
-  contractIdentifier: string
   fundingType?: string
   shops: string[]
-  acquirer: string
   fundingDate: string
   createdDate: string
   currency: string
@@ -72,10 +70,8 @@ export class FundingBook {
     const file: StoredFunding = {
       id,
       filename: input.filename ?? `Sandbox_Shop_${fundingDate}_${id.padStart(4, "0")}_${currency}`,
-      contractIdentifier: "SANDBOX-CONTRACT-0001",
       ...(input.fundingType ? { fundingType: input.fundingType } : {}),
       shops: input.shops ?? ["AltaPay Sandbox Shop"],
-      acquirer: "SandboxAcquirer",
       fundingDate,
       createdDate: dayOf(now),
       currency,
@@ -151,17 +147,19 @@ export class FundingBook {
       date: dayOf(Math.min(entry.at + DAY_MS, now)),
       type: rejected ? `${kind}_rejected` : kind,
       id: this.nextLineId(),
-      reconciliationIdentifier: entry.id,
-      paymentId: t.paymentId,
-      shopOrderId: t.shopOrderId,
-      terminal: t.terminal,
-      shop: t.shop,
-      transactionCurrency: from,
-      transactionAmountMinor: sign * entry.amountMinor,
-      exchangeRate: exchangeRate(from, to),
+      transaction: {
+        reconciliationIdentifier: entry.id,
+        paymentId: t.paymentId,
+        shopOrderId: t.shopOrderId,
+        terminal: t.terminal,
+        shop: t.shop,
+        currency: from,
+        amountMinor: sign * entry.amountMinor,
+        exchangeRate: exchangeRate(from, to),
+      },
       settlementCurrency: to,
       settlementAmountMinor: settlement,
-      ...(rejected ? {} : fees(settlement, to, kind)),
+      ...(rejected ? {} : { fees: fees(settlement, to, kind) }),
     }
   }
 

@@ -32,7 +32,7 @@ describe("fundingList", () => {
     expect(first.fundings).toHaveLength(100)
     expect(second.fundings).toHaveLength(50)
     expect([...first.fundings, ...second.fundings].map((f) => f.filename)).toEqual(Array.from({ length: 150 }, (_, i) => `file-${i}`))
-    expect(second.fundings[49]).toMatchObject({ amountMinor: 14905, currency: "DKK", shops: ["AltaPay Sandbox Shop"], contractIdentifier: "SANDBOX-CONTRACT-0001" })
+    expect(second.fundings[49]).toMatchObject({ amountMinor: 14905, currency: "DKK", shops: ["AltaPay Sandbox Shop"] })
     expect(second.fundings[49].downloadLink).toMatch(new RegExp(`^${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload\\?id=150$`))
     expect((await pair.client.fundings.fundingList({ page: 2 })).fundings).toEqual([])
     expect(
