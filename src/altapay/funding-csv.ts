@@ -3,7 +3,8 @@
  * this file maps the header to AltaPay's documented columns and each record to a FundingLine with
  * exact money in minor units. A line that does not read is yielded as an issue with its line
  * number and the file goes on; a Type or a column AltaPay does not document is kept, not fatal.
- * Only a file without a usable header, or one cut inside a quoted field, stops the read.
+ * Only a file without a usable header, or one cut inside a quoted cell, stops the read (after
+ * yielding the lines before the cut).
  */
 import { Readable, pipeline } from "node:stream"
 import { StringDecoder } from "node:string_decoder"
@@ -130,15 +131,40 @@ export async function* readFundingFile(source: AsyncIterable<Buffer | string>): 
   const head = await readHead(iterator, decoder)
   if (head.trim() === "") throw new FundingFileError("the file is empty (no header line)", 1)
   const delimiter = detectDelimiter(head.split(/\r?\n|\r/)[0])
-  const parser = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: MAX_RECORD_CHARS })
+  // A record csv-parse cannot split is noted with how many records came before it, so it is
+  // reported in its place: as an issue, or (a quoted cell never closed: the file is cut) fatally.
+  const skipped: Array<{ after: number; code: string; line: number; message: string }> = []
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: MAX_RECORD_CHARS,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      if (error) skipped.push({ after: parser.info.records, code: error.code, line: Number(error.lines ?? 0), message: error.message })
+      return undefined
+    },
+  })
   const input = Readable.from(textOf(head, iterator, decoder))
   pipeline(input, parser, () => {
     // Errors reach the loop below through the parser; the callback only keeps pipeline from throwing.
   })
+  function* skippedUpTo(records: number): Generator<FundingFileEntry> {
+    while (skipped.length > 0 && skipped[0].after <= records) {
+      const { code, line, message } = skipped.shift() as (typeof skipped)[number]
+      if (code === "CSV_QUOTE_NOT_CLOSED") throw new FundingFileError(`the CSV breaks off at line ${line} inside a quoted cell (is the file cut short?)`, line)
+      yield { ok: false, issue: { line, message: `line ${line}: ${message}`, cells: {} } }
+    }
+  }
   let columns: Column[] | undefined
+  let consumed = 0
   const schema = lineSchema(delimiter !== ",")
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+      yield* skippedUpTo(consumed++)
       const line = info.lines - record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0)
       if (!columns) {
         columns = headerColumns(record, line)
@@ -146,13 +172,7 @@ export async function* readFundingFile(source: AsyncIterable<Buffer | string>): 
       }
       yield toEntry(record, line, columns, schema, delimiter !== ",")
     }
-  } catch (error) {
-    if (error instanceof FundingFileError) throw error
-    const csv = error as { code?: string; lines?: number; message?: string }
-    if (typeof csv.code === "string" && csv.code.startsWith("CSV_")) {
-      throw new FundingFileError(`the CSV breaks off at line ${csv.lines ?? "?"} (${csv.code}: ${csv.message ?? ""})`, csv.lines)
-    }
-    throw error
+    yield* skippedUpTo(Infinity)
   } finally {
     input.destroy()
   }

@@ -124,13 +124,22 @@ export class HttpTransport {
    */
   async stream(req: Omit<HttpRequest, "body" | "safeToRetry" | "method">): Promise<HttpStreamResponse> {
     const started = Date.now()
+    const request: HttpRequest = { ...req, method: "GET", safeToRetry: true }
     try {
       const res = await this.pool(req.url.origin).request({ method: "GET", path: `${req.url.pathname}${req.url.search}`, headers: req.headers })
       this.logger?.debug?.(`altapay ${req.operation} -> ${res.statusCode} in ${Date.now() - started} ms (streaming)`)
       const body = res.body
-      return { status: res.statusCode, headers: res.headers, body, cancel: () => body.destroy() }
+      // A connection lost or silent mid-body is a typed error too, not undici's own.
+      const chunks = async function* (): AsyncGenerator<Buffer> {
+        try {
+          for await (const chunk of body) yield chunk as Buffer
+        } catch (error) {
+          throw transportError(error, request)
+        }
+      }
+      return { status: res.statusCode, headers: res.headers, body: chunks(), cancel: () => body.destroy() }
     } catch (error) {
-      throw transportError(error, { ...req, method: "GET", safeToRetry: true })
+      throw transportError(error, request)
     }
   }
 

@@ -3,7 +3,7 @@
  * file of real captures and refunds read as a stream with exact money, and the lines a reader
  * must not choke on (an undocumented Type, an extra column, a malformed line).
  */
-import { AltaPayAuthError, AltaPayBadResponseError, AltaPayValidationError, type FundingFileEntry, type FundingLine } from "../../src/altapay"
+import { AltaPayAuthError, AltaPayBadResponseError, AltaPayNetworkError, AltaPayValidationError, type FundingFileEntry, type FundingLine } from "../../src/altapay"
 import { authorizedPayment, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 const DAY = 24 * 60 * 60 * 1000
@@ -135,6 +135,25 @@ describe("fundingDownload", () => {
     expect(issues[1].message).toMatch(/^line 4: Transaction Amount is not a decimal number/)
     expect(issues[2].message).toMatch(/^line 5: .*more than 0 decimals for JPY/)
     expect(issues[1].cells["Transaction Amount"]).toBe("ten")
+
+    // Stopping after the first line drops the download; the client goes on working.
+    for await (const entry of pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=${file.id}`)) {
+      expect(entry.ok).toBe(true)
+      break
+    }
+    expect((await pair.client.fundings.fundingList()).numberOfPages).toBe(1)
+  })
+
+  it("a file cut inside a quoted cell is an error naming the line, after the lines before it", async () => {
+    const cut = pair.sandbox.fundings.add({ csv: `${HEADER}\n2026-03-01,fee,A1,,,,,,,,,DKK,-1.00,,,,\n2026-03-01,fee,"A2`, currency: "DKK", amountMinor: 0 })
+    const seen: string[] = []
+    const reading = (async () => {
+      for await (const entry of pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=${cut.id}`))
+        if (entry.ok) seen.push(entry.line.id!)
+    })()
+    await expect(reading).rejects.toThrow(/The funding file cannot be read: the CSV breaks off at line 3/)
+    await expect(reading).rejects.toBeInstanceOf(AltaPayBadResponseError)
+    expect(seen).toEqual(["A1"])
   })
 
   it("reads a file bigger than the client's buffered-answer limit, as a stream", async () => {
@@ -159,6 +178,8 @@ describe("fundingDownload", () => {
     await expect(collect(pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=${noHeader.id}`))).rejects.toThrow(
       AltaPayBadResponseError
     )
+    pair.sandbox.faults.add({ route: "fundingDownload", kind: "reset" })
+    await expect(collect(pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=1`))).rejects.toBeInstanceOf(AltaPayNetworkError)
     await expect(collect(pair.clientWith({ password: "wrong" }).fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=1`))).rejects.toBeInstanceOf(
       AltaPayAuthError
     )
