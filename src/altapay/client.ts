@@ -1,9 +1,10 @@
-/** `createAltaPayClient`: validated options in, the three APIs (tokens, checkout, gateway) out. */
+/** `createAltaPayClient`: validated options in, the APIs (tokens, checkout, gateway, fundings) out. */
 import { z } from "zod"
 import { CheckoutApi } from "./checkout"
 import { AltaPayValidationError } from "./errors"
+import { FundingsApi } from "./fundings"
 import { GatewayApi } from "./gateway"
-import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, HttpTransport, type HttpLogger } from "./http"
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, HttpTransport, merchantEndpoint, type HttpLogger } from "./http"
 import { TokenProvider, type TokenStore } from "./tokens"
 
 const optionsSchema = z.object({
@@ -34,6 +35,8 @@ export interface AltaPayClient {
   tokens: TokenProvider
   checkout: CheckoutApi
   gateway: GatewayApi
+  /** Payouts: fundingList and fundingDownload (merchant API, Basic auth). */
+  fundings: FundingsApi
   /** Closes the keep-alive connections. */
   close(): Promise<void>
 }
@@ -71,6 +74,7 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
     tokens,
     checkout: new CheckoutApi(http, tokens, o.checkoutUrl),
     gateway: new GatewayApi(http, { gatewayUrl: o.gatewayUrl, username: o.username, password: o.password }),
+    fundings: new FundingsApi(http, merchantEndpoint(o)),
     close: () => http.close(),
   }
 }

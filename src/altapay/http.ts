@@ -39,6 +39,15 @@ export interface HttpResponse {
   body: string
 }
 
+/** An answer whose body is read as it arrives (funding files): consume or `cancel()` it. */
+export interface HttpStreamResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: AsyncIterable<Buffer>
+  /** Drops the rest of the body and frees the connection. */
+  cancel(): void
+}
+
 export interface HttpLogger {
   debug?(message: string): void
   warn?(message: string): void
@@ -61,6 +70,17 @@ export function apiUrl(base: string | URL, path: string): URL {
 
 /** The HTTP Basic `authorization` header value for an API user. */
 export const basicAuthorization = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`
+
+/** Where the merchant API lives and the API user's header for it (gateway and fundings calls). */
+export interface MerchantEndpoint {
+  base: URL
+  authorization: string
+}
+
+export const merchantEndpoint = (options: { gatewayUrl: string; username: string; password: string }): MerchantEndpoint => ({
+  base: new URL(options.gatewayUrl),
+  authorization: basicAuthorization(options.username, options.password),
+})
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504])
 const MAX_BODY_BYTES = 10 * 1024 * 1024
@@ -94,6 +114,32 @@ export class HttpTransport {
         }
         await this.backoff(req, attempt, error.message)
       }
+    }
+  }
+
+  /**
+   * One GET whose body is handed over unread, for large downloads; never retried here (the
+   * caller restarts the read). Transport failures while connecting become typed errors; while
+   * the body streams they surface from iterating it.
+   */
+  async stream(req: Omit<HttpRequest, "body" | "safeToRetry" | "method">): Promise<HttpStreamResponse> {
+    const started = Date.now()
+    const request: HttpRequest = { ...req, method: "GET", safeToRetry: true }
+    try {
+      const res = await this.pool(req.url.origin).request({ method: "GET", path: `${req.url.pathname}${req.url.search}`, headers: req.headers })
+      this.logger?.debug?.(`altapay ${req.operation} -> ${res.statusCode} in ${Date.now() - started} ms (streaming)`)
+      const body = res.body
+      // A connection lost or silent mid-body is a typed error too, not undici's own.
+      const chunks = async function* (): AsyncGenerator<Buffer> {
+        try {
+          for await (const chunk of body) yield chunk as Buffer
+        } catch (error) {
+          throw transportError(error, request)
+        }
+      }
+      return { status: res.statusCode, headers: res.headers, body: chunks(), cancel: () => body.destroy() }
+    } catch (error) {
+      throw transportError(error, request)
     }
   }
 
@@ -144,7 +190,8 @@ export class HttpTransport {
   }
 }
 
-async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
+/** The whole body as text, at most MAX_BODY_BYTES (also for an error answer to a stream). */
+export async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body) {

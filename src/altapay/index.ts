@@ -13,3 +13,6 @@ export type { CheckoutSession, CheckoutPayment, CheckoutCustomer, CreatedPayment
 export { TokenProvider, MemoryTokenStore, jwtExpiryMs, type IssuedToken, type TokenStore } from "./tokens"
 export type { HttpLogger, HttpTimeouts, RetryPolicy } from "./http"
 export * from "./callbacks"
+export type { FundingsApi } from "./fundings"
+export * from "./funding-types"
+export { readFundingFile, FUNDING_COLUMNS } from "./funding-csv"

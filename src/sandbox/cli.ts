@@ -15,9 +15,17 @@ export interface CliOptions {
   /** --quiet: no line per request (the ledger is still at GET /sandbox/ledger). */
   quiet?: boolean
   returnMode?: ReturnMode
+  /** --example-fundings: start with example funding files (payouts) to look at. */
+  exampleFundings?: boolean
+  /** --funding-delay <ms|off>: from a capture or refund to its funding file. */
+  fundingDelayMs?: number | false
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--quiet]`
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--quiet]
+
+  --example-fundings       start with example funding files (payouts: every line type, fees, a currency conversion)
+  --funding-delay <ms|off> time from a capture or refund to the funding file holding it (default 86400000, one day);
+                           off: no funding files from the sandbox's own payments`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -58,6 +66,16 @@ export function parseArgs(argv: string[]): CliOptions {
         options.returnMode = mode as ReturnMode
         break
       }
+      case "--example-fundings":
+        if (inline !== undefined) throw new Error(`--example-fundings takes no value.\n${USAGE}`)
+        options.exampleFundings = true
+        break
+      case "--funding-delay": {
+        const delay = value()
+        if (delay !== "off" && !/^\d{1,12}$/.test(delay)) throw new Error(`--funding-delay must be milliseconds or "off".\n${USAGE}`)
+        options.fundingDelayMs = delay === "off" ? false : Number(delay)
+        break
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -78,6 +96,7 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     `  password:         ${options.password}`,
     `  callback secret:  ${options.callbackSecret ?? "(none: callbacks are unsigned)"}`,
     `  ledger:           ${sandbox.url}/sandbox/ledger   (JSON; every request${options.quiet ? "" : ", also printed below one line each"})`,
+    `  fundings:         ${sandbox.gatewayUrl}/merchant/API/fundingList?page=0   (Basic auth; ${sandbox.fundings.list().length} funding file(s)${options.exampleFundings ? ", the examples" : ""})`,
     `  customer return:  ${options.returnMode ?? "server-post"}${(options.returnMode ?? "server-post") === "server-post" ? "   (signed POST to the success/failure URL, its redirect relayed)" : "   (browser sent to the success/failure URL)"}`,
     `Press Ctrl+C to stop.`,
   ].join("\n")

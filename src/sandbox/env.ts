@@ -1,6 +1,7 @@
 /** What every handler can reach: configuration, the in-memory world, tokens, ledger, faults, clock. */
 import type { IncomingHttpHeaders } from "node:http"
 import type { ActiveFault, FaultBook } from "./faults"
+import type { FundingBook } from "./fundings"
 import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
 import type { ReturnMode } from "./return-delivery"
 import type { Store } from "./state"
@@ -22,6 +23,8 @@ export interface SandboxEnv {
   readonly tokens: TokenService
   readonly ledger: Ledger
   readonly faults: FaultBook
+  /** Funding files (payouts) and the settlement of captures and refunds into them. */
+  readonly fundings: FundingBook
   /** Awaited before each customer return is posted (Sandbox.holdReturns): a test's "callback first". */
   beforeReturn?: (paymentId: string) => Promise<void>
   /** Public origin, e.g. http://127.0.0.1:8787; set once the server listens. */

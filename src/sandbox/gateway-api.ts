@@ -1,6 +1,7 @@
 /**
  * The gateway merchant API (form in, XML out, under /merchant/API): captureReservation,
- * refundCapturedReservation, releaseReservation and payments. Malformed requests get a non-zero
+ * refundCapturedReservation, releaseReservation and payments (fundingList and fundingDownload in
+ * fundings-api.ts). Malformed requests get a non-zero
  * Header ErrorCode; refusals a merchant can act on get ErrorCode 0 and a failed Body/Result.
  */
 import { randomUUID } from "node:crypto"
@@ -8,6 +9,7 @@ import { decimalToMinor, minorToDecimal } from "../altapay/money"
 import { basicAuth } from "./auth"
 import type { Exchange } from "./env"
 import { GatewayErrorCode } from "./gateway-errors"
+import { fundingDownload, fundingList } from "./fundings-api"
 import { apiResponse, transactionsXml } from "./gateway-xml"
 import { parseForm, xml, type Reply } from "./http"
 import type { LedgerEffect } from "./ledger"
@@ -66,6 +68,10 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
         return release(request)
       case "payments":
         return payments(request)
+      case "fundingList":
+        return fundingList(ex, method, request.fields)
+      case "fundingDownload":
+        return fundingDownload(ex, request.fields)
       default:
         return errorReply(ex, method, GatewayErrorCode.UNKNOWN_METHOD, `Unknown API method ${method}.`, 404)
     }

@@ -9,7 +9,9 @@
 import type { AddressInfo } from "node:net"
 import { buildCallback, deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"
 import type { SandboxEnv } from "./env"
+import { addExampleFundings } from "./example-fundings"
 import { FaultBook, type Faults } from "./faults"
+import { DEFAULT_FUNDING_DELAY_MS, FundingBook, type FundingFileInput, type StoredFunding } from "./fundings"
 import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
@@ -26,6 +28,7 @@ export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbac
 export type { Outcome } from "./payment-flow"
 export type { OpenOutcome } from "./open-settlement"
 export type { ReturnMode } from "./return-delivery"
+export type { FundingFileInput, StoredFunding } from "./fundings"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export { PAYMENT_METHODS } from "./state"
 export { GatewayErrorCode } from "./gateway-errors"
@@ -61,6 +64,29 @@ export interface SandboxOptions {
    * in the query string; no test of this plugin's own flow relies on it.
    */
   returnMode?: ReturnMode
+  /**
+   * Time from a capture or refund to the funding file (payout) that holds it, on the sandbox's
+   * clock; default one day. false: no funding files from the sandbox's own payments.
+   */
+  fundingDelayMs?: number | false
+  /** Currency payouts are made in (default EUR); others are converted at a fixed rate table. */
+  fundingCurrency?: string
+  /** Add an `unknown` line to every funding file made from payments (default true). */
+  fundingUnknownLine?: boolean
+  /** Start with example funding files (every line Type, fees, a conversion): `--example-fundings`. */
+  exampleFundings?: boolean
+}
+
+/** Payouts: funding files as fundingList lists them and fundingDownload serves them. */
+export interface SandboxFundings {
+  /** Makes the funding files that are due now (fundingList does this too) and returns them. */
+  settle(): StoredFunding[]
+  /** The capture or refund with this reconciliation identifier comes back rejected (payment_rejected, refund_rejected). */
+  reject(reconciliationIdentifier: string): void
+  /** Serves a funding file given whole, e.g. one with a malformed line. */
+  add(input: FundingFileInput): StoredFunding
+  /** Every funding file, oldest first. */
+  list(): StoredFunding[]
 }
 
 export interface SimulatePaymentOptions {
@@ -135,6 +161,7 @@ export interface Sandbox {
   /** The checkout payment record as GET /payment/{id} returns it. */
   payment(paymentId: string): Record<string, unknown> | undefined
   faults: Faults
+  fundings: SandboxFundings
   setClock(now: () => number): void
   close(): Promise<void>
 }
@@ -156,9 +183,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     tokens: new TokenService(now, options.username),
     ledger: new Ledger(options.onLedgerEntry),
     faults: new FaultBook(),
+    fundings: new FundingBook({
+      delayMs: options.fundingDelayMs ?? DEFAULT_FUNDING_DELAY_MS,
+      currency: options.fundingCurrency ?? "EUR",
+      unknownLine: options.fundingUnknownLine ?? true,
+    }),
     url: "",
     now,
   }
+  if (options.exampleFundings) addExampleFundings(env.fundings, now())
   const { server, destroySockets } = createSandboxServer(env)
   const host = options.host ?? "127.0.0.1"
   await new Promise<void>((resolve, reject) => {
@@ -287,6 +320,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       env.beforeReturn = gate
     },
     faults: env.faults,
+    fundings: {
+      settle: () => structuredClone(env.fundings.settle(env.store, env.now())),
+      reject: (id) => env.fundings.reject(id),
+      add: (input) => structuredClone(env.fundings.add(input, env.now())),
+      list: () => structuredClone(env.fundings.all()),
+    },
     setClock: (next) => {
       clock = next
     },

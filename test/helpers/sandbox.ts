@@ -1,6 +1,6 @@
 /** Starts a sandbox and a client pointed at it; every test file gets its own pair. */
 import { createAltaPayClient, type AltaPayClient, type AltaPayClientOptions } from "../../src/altapay"
-import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox"
 
 export const SANDBOX_USER = "api-user@shop.test"
 export const SANDBOX_PASSWORD = "s3cret-Password!"
@@ -14,8 +14,8 @@ export interface SandboxPair {
   close(): Promise<void>
 }
 
-export async function startSandboxAndClient(options: Partial<AltaPayClientOptions> = {}): Promise<SandboxPair> {
-  const sandbox = await startSandbox({ port: 0, username: SANDBOX_USER, password: SANDBOX_PASSWORD, callbackSecret: CALLBACK_SECRET })
+export async function startSandboxAndClient(options: Partial<AltaPayClientOptions> = {}, sandboxOptions: Partial<SandboxOptions> = {}): Promise<SandboxPair> {
+  const sandbox = await startSandbox({ port: 0, username: SANDBOX_USER, password: SANDBOX_PASSWORD, callbackSecret: CALLBACK_SECRET, ...sandboxOptions })
   const logLines: string[] = []
   const extraClients: AltaPayClient[] = []
   const clientWith = (overrides: Partial<AltaPayClientOptions> = {}) => {
