@@ -62,6 +62,13 @@ describe("the terminal", () => {
     const onWallet = await paidSession(both, MOBILEPAY.id)
     expect((await authorize(both, onWallet, onWallet.order_id)).status).toBe(PaymentSessionStatus.AUTHORIZED)
   })
+  it("a payment on the terminal the session was created for still authorizes after the merchant changes terminal", async () => {
+    const before = providerWith({ terminal: MOBILEPAY.terminalName })
+    const data = await paidSession(before, MOBILEPAY.id)
+    expect(data.terminal).toBe(MOBILEPAY.terminalName)
+    const after = providerWith()
+    expect((await authorize(after, data, data.order_id)).status).toBe(PaymentSessionStatus.AUTHORIZED)
+  })
 })
 
 describe("a session sealed under a previous key", () => {

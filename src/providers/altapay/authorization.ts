@@ -3,7 +3,7 @@ import type { AuthorizePaymentInput, AuthorizePaymentOutput } from "@medusajs/fr
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
 import { sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
-import { openPaymentData } from "../../lib/payment-data/data"
+import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
@@ -42,7 +42,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
   const transaction = forOrder(data.order_id, await ctx.lookup({ shopOrderId: data.order_id }, "authorization"))
-  const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: acceptedTerminals(ctx.options, data.currency) }
+  const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: terminalsFor(ctx, data) }
   const { status, reason } = sessionStatusFor(transaction, expected)
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
@@ -50,4 +50,13 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   const authorizedAt = authorized ? (data.authorized_at ?? now) : null
   const reconciled = { at: now, by: await reconcilerOf(ctx.store, data.order_id) }
   return { status, data: ctx.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt, reconciled }) }
+}
+
+/**
+ * The registration's terminals, plus the one this server sealed into the session when it created it:
+ * a payment made on the terminal we asked for still counts after the merchant changes `terminal(s)`.
+ */
+function terminalsFor(ctx: ProviderContext, data: AltaPayPaymentData): string[] | undefined {
+  const configured = acceptedTerminals(ctx.options, data.currency)
+  return configured && data.terminal && !configured.includes(data.terminal) ? [...configured, data.terminal] : configured
 }
