@@ -115,3 +115,26 @@ describe("an unsigned callback (no callbackSecret)", () => {
     expect((await provider.getWebhookActionAndData(arrived)).action).toBe("authorized")
   })
 })
+
+describe("a freshly signed callback without the amount or currency", () => {
+  it("is not dropped: AltaPay's record supplies them, so the order need not wait for the follow-up job", async () => {
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const { data, paymentId } = await paidPayment(provider)
+    const { rawBody } = sandbox.callbackFor(paymentId)
+    const fields = new URLSearchParams(rawBody)
+    fields.delete("amount")
+    fields.delete("currency")
+    const body = fields.toString()
+    const lookups = () => sandbox.ledger().filter((e) => e.operation === "payments").length
+    const before = lookups()
+
+    const result = await provider.getWebhookActionAndData({
+      data: Object.fromEntries(fields),
+      rawData: Buffer.from(body),
+      headers: { "altapay-signature": signCallbackBody(body, SECRET, Math.floor(Date.now() / 1000)) },
+    })
+
+    expect(result).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+    expect(lookups()).toBe(before + 1)
+  })
+})

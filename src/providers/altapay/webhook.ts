@@ -42,8 +42,11 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   let result: WebhookActionResult
   if (trusted) {
     const action = webhookActionFor(callback)
-    if (callback.amountMinor === undefined || !callback.currency) return { action: PaymentActions.NOT_SUPPORTED }
-    result = { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+    // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
+    result =
+      callback.amountMinor === undefined || !callback.currency
+        ? await confirmedAction(ctx, callback.shopOrderId)
+        : { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
   } else {
     result = await confirmedAction(ctx, callback.shopOrderId)
   }
