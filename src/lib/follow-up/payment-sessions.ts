@@ -28,7 +28,7 @@ import { randomUUID } from "node:crypto"
 import type { BigNumberInput, FilterablePaymentSessionProps, ILockingModule, IPaymentModuleService, Logger, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { completeCartWorkflow, deletePaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
+import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, REFUNDED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
 import { toBigNumber, toMinorUnits } from "../medusa-mapping/amounts"
 import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
@@ -245,7 +245,8 @@ class SessionFollowUp {
       const fresh = await this.session(session.id)
       // Authorized meanwhile: the reservation is a Medusa payment's, and only Medusa's cancel releases it.
       if (!fresh || fresh.payment?.id) return "settled meanwhile"
-      const captured = (transaction.capturedAmount?.minor ?? 0) > 0
+      // A captured status counts even when the answer leaves CapturedAmount out: releasing then would be refused, or free only the rest.
+      const captured = (transaction.capturedAmount?.minor ?? 0) > 0 || statusIn(transaction.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
       if (!captured) {
         await this.registration.store.set(reasonKey(transaction.transactionId), why, REASON_TTL_SECONDS).catch(() => undefined)
         await this.registration.scaleOut.paymentLock(paymentLockKey(transaction.transactionId), () => releaseReservation(this.registration.client, transaction.transactionId))
@@ -314,6 +315,11 @@ class SessionFollowUp {
   }
 
   private async expire(session: SessionRow): Promise<Outcome> {
+    // Deleting the session makes the provider release a reservation no Medusa payment owns: a
+    // customer who paid since this run asked must not lose it that way. Asked again just before;
+    // paid now, the next run records the payment instead.
+    const latest = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
+    if (latest && isPaid(latest)) return "waiting"
     await this.retire(session)
     await this.memory.stillUsed(session.id)
     return "expired"
