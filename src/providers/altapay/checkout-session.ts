@@ -52,7 +52,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       orderLines: lines,
       customer: sessionCustomer(input.context),
       transactionInfo: { medusa_payment_session_id: orderId },
-      callbacks: await ctx.callbackUrls(orderId),
+      callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(ctx.options.autoCapture),
     })
     // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
@@ -108,7 +108,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       currency,
       orderLines: lines,
       customer: sessionCustomer(input.context),
-      callbacks: await ctx.callbackUrls(data.order_id),
+      callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(data.auto_capture),
     })
     // The old payment page was for the old amount; a new one replaces it.
@@ -174,7 +174,7 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
         amountMinor: data.amount_minor,
         currency: data.currency,
         orderLines: data.order_lines,
-        callbacks: await ctx.callbackUrls(data.order_id),
+        callbacks: ctx.callbackUrls(),
         configuration: ctx.sessionConfiguration(data.auto_capture),
       })
     }

@@ -88,8 +88,8 @@ export class ProviderContext {
     return { autoCapture, language: this.options.language, ...(this.options.country ? { country: this.options.country } : {}) }
   }
 
-  // Async so the call sites stay as they are; the return endpoints need nothing per session.
-  async callbackUrls(_orderId: string) {
+  /** The same for every session: the notification URL and the plugin's return endpoints. */
+  callbackUrls() {
     return { notification: notificationUrl(this.options), ...returnUrlsFor(this.options) }
   }
 
