@@ -10,14 +10,13 @@
  *
  * Without successUrl / failureUrl no return endpoint is named: AltaPay then shows its own result page.
  */
+import type { ReturnKind } from "../../lib/customer-return/handle"
 import type { AltaPayOptions } from "../../lib/registrations/options"
 
 export interface ReturnUrlsFor {
   success?: string
   failure?: string
 }
-
-export type ReturnKind = "success" | "failure"
 
 /** The plugin's return endpoint of one registration. */
 export function returnEndpoint(options: Pick<AltaPayOptions, "backendUrl" | "providerId">, kind: ReturnKind): string {
