@@ -65,15 +65,14 @@ export default tseslint.config(
     rules: { "preserve-caught-error": "off" },
   },
   {
-    // The benchmark loads the test setup late on purpose: test-utils reads the database settings
+    // The benchmark loads the test store late on purpose: test-utils reads the database settings
     // from process.env when it loads, and the notes are read when the run ends.
     files: ["bench/**"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   // One no-restricted-imports per file (a later block replaces an earlier one's options), so each
-  // block lists every pattern that applies to its files. The store benchmark (bench/) is exempt
-  // from offTestSetup: it boots the integration tests' store app under Medusa's test runner.
-  { files: ["demo/**", "tools/**", "scripts/**", "bin/**", "storefronts/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup] }] } },
+  // block lists every pattern that applies to its files.
+  { files: ["demo/**", "bench/**", "tools/**", "scripts/**", "bin/**", "storefronts/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup] }] } },
   { files: ["src/**"], rules: { "no-restricted-imports": ["error", { patterns: [offTestSetup, offTools] }] } },
   { files: ["src/altapay/**"], rules: { "no-restricted-imports": ["error", { patterns: [medusaFree, offTestSetup, offTools] }] } },
   {

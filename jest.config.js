@@ -44,7 +44,7 @@ module.exports = {
       testMatch: ["<rootDir>/integration-tests/**/*.spec.ts"],
       globalSetup: "<rootDir>/integration-tests/setup/global-setup.ts",
       globalTeardown: "<rootDir>/integration-tests/setup/global-teardown.ts",
-      setupFilesAfterEnv: ["<rootDir>/integration-tests/setup/jest.setup.ts"],
+      setupFilesAfterEnv: ["<rootDir>/tools/test-store/jest.setup.ts"],
     },
   ],
 }

@@ -7,7 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Sandbox } from "../src/sandbox"
-import type { Api } from "../integration-tests/setup/store"
+import type { Api } from "../tools/test-store/store"
 import type { SeededStore } from "../tools/store/seed"
 import type { Row } from "./lib/report"
 import { heapAfterGc } from "./memory"
@@ -53,7 +53,7 @@ interface Store {
 async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Promise<Store> {
   process.env.MEDUSA_DISABLE_TELEMETRY ??= "true"
   process.env.LOG_LEVEL ??= "error"
-  const { startPostgres } = require("../integration-tests/setup/postgres") as typeof import("../integration-tests/setup/postgres")
+  const { startPostgres } = require("../tools/test-store/postgres") as typeof import("../tools/test-store/postgres")
   const postgres = await startPostgres()
   log(`store: embedded Postgres on port ${postgres.port}`)
 
@@ -62,11 +62,10 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
   let options!: { api: Api; getContainer: () => MedusaContainer }
   try {
     // The integration tests' setup file: quiets knex's expected "Connection ended" after each restore.
-    require("../integration-tests/setup/jest.setup")
+    require("../tools/test-store/jest.setup")
     // Loaded now: test-utils reads the database settings from process.env when it loads.
     const { medusaIntegrationTestRunner } = require("@medusajs/test-utils") as typeof import("@medusajs/test-utils")
-    const { STORE_APP_DIR, useAltaPayStore, storeAltaPay } =
-      require("../integration-tests/setup/store-app/altapay-store") as typeof import("../integration-tests/setup/store-app/altapay-store")
+    const { STORE_APP_DIR, useAltaPayStore, storeAltaPay } = require("../tools/test-store/store-app/altapay-store") as typeof import("../tools/test-store/store-app/altapay-store")
     useAltaPayStore()
     // Point the store at the sandbox process (its CPU stays out of the store's process, as AltaPay's would).
     beforeAll(() => {
@@ -81,7 +80,7 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
   await hooks.beforeEach()
   log(`store: Medusa app up in ${(nsToMs(nowNs() - started) / 1000).toFixed(0)} s`)
 
-  const { seedStore, createAdminUser } = require("../integration-tests/setup/store") as typeof import("../integration-tests/setup/store")
+  const { seedStore, createAdminUser } = require("../tools/test-store/store") as typeof import("../tools/test-store/store")
   const container = options.getContainer()
   const seed = await seedStore(container)
   const admin = (await createAdminUser(options.api, container)).headers
@@ -98,7 +97,7 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
 }
 
 function checkoutWith(store: Pick<Store, "api" | "container" | "seed" | "admin">, sandbox: RemoteSandbox): Store["checkout"] {
-  const helpers = require("../integration-tests/setup/store") as typeof import("../integration-tests/setup/store")
+  const helpers = require("../tools/test-store/store") as typeof import("../tools/test-store/store")
   const { api, container, seed, admin } = store
   const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(event: "query", fn: () => void): void }
   let queries = 0

@@ -48,9 +48,9 @@ export const NOTES = `## Notes
 
 ### A whole checkout in a Medusa store (second table)
 
-- Medusa 2.21 boots from the integration tests' store app (\`integration-tests/setup/store-app\`) with
+- Medusa 2.21 boots from the tests' store app (\`tools/test-store/store-app\`) with
   Medusa's own \`medusaIntegrationTestRunner\`, run outside jest by a small shim for its hooks
-  (\`bench/lib/test-hooks.ts\`), on embedded Postgres (\`integration-tests/setup/postgres.ts\`), seeded by
+  (\`bench/lib/test-hooks.ts\`), on embedded Postgres (\`tools/test-store/postgres.ts\`), seeded by
   \`seedStore\` (Denmark, DKK, 25 % VAT, two products, a shipping option). In-memory cache, event bus,
   workflow engine and locking, as the tests have them. The provider talks to the bench's sandbox
   process, so AltaPay's own work is not in Medusa's process.

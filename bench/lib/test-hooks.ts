@@ -20,7 +20,7 @@ export class TestHooks {
       beforeEach: (fn: Hook) => this.hooks.beforeEach.push(fn),
       afterEach: (fn: Hook) => this.hooks.afterEach.push(fn),
       afterAll: (fn: Hook) => this.hooks.afterAll.push(fn),
-      // integration-tests/setup/jest.setup.ts sets a timeout; there is none here.
+      // tools/test-store/jest.setup.ts sets a timeout; there is none here.
       jest: { setTimeout: () => undefined },
     }
     for (const [name, value] of Object.entries(globals)) {

@@ -9,8 +9,8 @@ import { createProductsWorkflow, createShippingOptionsWorkflow } from "@medusajs
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../setup/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../setup/store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const store = useAltaPayStore()
 

@@ -10,8 +10,8 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
-import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, orderPayments, seedStore, type Api, type SeededStore } from "../setup/store"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { createAdminUser, createAltaPayOrder, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const store = useAltaPayStore()
 

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { findFreePort } from "../setup/postgres"
+import { findFreePort } from "../../tools/test-store/postgres"
 
 const REPO = path.resolve(__dirname, "../..")
 

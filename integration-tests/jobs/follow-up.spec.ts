@@ -35,8 +35,8 @@ import {
   waitForOrder,
   type Api,
   type SeededStore,
-} from "../setup/store"
-import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
+} from "../../tools/test-store/store"
+import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 

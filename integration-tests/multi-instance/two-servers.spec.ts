@@ -28,7 +28,7 @@ import path from "node:path"
 import Redis from "ioredis"
 import { Client } from "pg"
 import { startSandbox, type LedgerEntry, type Sandbox } from "../../src/sandbox"
-import { findFreePort } from "../setup/postgres"
+import { findFreePort } from "../../tools/test-store/postgres"
 import type { PreparedStore } from "./prepare-store"
 import { REDIS_SERVER, describeNeeding } from "../setup/system-programs"
 

@@ -10,7 +10,7 @@ import type { IPaymentModuleService } from "@medusajs/framework/types"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { orderLinesTotalMinor, type OrderLine } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import { PROVIDER_ID, PROVIDER_RESOLVE, sandboxedAltaPay } from "../setup/altapay-sandbox"
+import { PROVIDER_ID, PROVIDER_RESOLVE, sandboxedAltaPay } from "../../tools/test-store/altapay-sandbox"
 
 jest.setTimeout(60_000)
 

@@ -6,7 +6,7 @@
  * Jest only runs a project's globalSetup when that project has test files in the run, so
  * `npx jest test/altapay/xml.test.ts` never starts Postgres.
  */
-import { startPostgres, type RunningPostgres } from "./postgres"
+import { startPostgres, type RunningPostgres } from "../../tools/test-store/postgres"
 
 declare global {
   // shared with global-teardown.ts (same process)

@@ -4,7 +4,7 @@
  * storefront pays with AltaPay share them (the whole-store redirect spec, the scratch-store install).
  */
 import type Medusa from "@medusajs/js-sdk"
-import type { SeededStore } from "./store"
+import type { SeededStore } from "../../tools/test-store/store"
 
 export interface StarterAddress {
   first_name: string

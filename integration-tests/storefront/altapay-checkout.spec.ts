@@ -13,7 +13,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../setup/store-app/altapay-store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import {
   createCart,
   createCustomer,
@@ -26,7 +26,7 @@ import {
   waitForOrder,
   type Api,
   type SeededStore,
-} from "../setup/store"
+} from "../../tools/test-store/store"
 
 const TERMINAL = "AltaPay Sandbox Test Terminal"
 const PRODUCT_URLS = "https://shop.example/products/{handle}"

@@ -11,10 +11,10 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { toCheckoutOrderLines } from "../../src/altapay"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../src/lib/medusa-mapping/cart-lines"
-import { PROVIDER_ID } from "../setup/altapay-sandbox"
+import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../setup/store"
-import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../setup/store-app/altapay-store"
+import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../../tools/test-store/store"
+import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 

@@ -7,10 +7,10 @@
 import Medusa from "@medusajs/js-sdk"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { signCallbackBody } from "../../src/altapay"
-import { PROVIDER_ID } from "../setup/altapay-sandbox"
+import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, seedStore, type SeededStore } from "../setup/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
+import { orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 

@@ -12,7 +12,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
-import { PROVIDER_ID } from "../setup/altapay-sandbox"
+import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import {
   createAdminUser,
   createAltaPayOrder,
@@ -26,8 +26,8 @@ import {
   waitForOrder,
   type Api,
   type SeededStore,
-} from "../setup/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../setup/store-app/altapay-store"
+} from "../../tools/test-store/store"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 

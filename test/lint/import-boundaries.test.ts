@@ -63,7 +63,7 @@ test("routes, workflows, src/lib and the admin may not import from src/providers
   expect(restricted(reports[5])).toEqual([])
 }, 60_000)
 
-test("only tests import integration-tests/; the demo, tools and the plugin use tools/", async () => {
+test("only tests import integration-tests/; the demo, the bench, tools and the plugin use tools/", async () => {
   const fromTests = (up: string) => `import { seedStore } from "${up}integration-tests/setup/store"\nexport const seed = seedStore\n`
   const reports = await lint([
     ["demo/src/scripts/probe.ts", fromTests("../../../")],
@@ -71,12 +71,13 @@ test("only tests import integration-tests/; the demo, tools and the plugin use t
     ["tools/store/probe.ts", fromTests("../../")],
     ["src/lib/payment-data/probe.ts", fromTests("../../../")],
     ["src/altapay/probe.ts", fromTests("../../")],
+    ["bench/probe.ts", fromTests("../")],
     ["integration-tests/admin/probe.ts", 'import { seedStore } from "../setup/store"\nexport const seed = seedStore\n'],
     ["test/lib/probe.ts", fromTests("../../")],
     ["demo/src/scripts/probe.ts", 'import { seedStore } from "../../../tools/store/seed"\nexport const seed = seedStore\n'],
   ])
-  for (const report of reports.slice(0, 5)) expect(restricted(report)).toEqual([expect.stringContaining("Only tests import integration-tests/")])
-  for (const report of reports.slice(5)) expect(restricted(report)).toEqual([])
+  for (const report of reports.slice(0, 6)) expect(restricted(report)).toEqual([expect.stringContaining("Only tests import integration-tests/")])
+  for (const report of reports.slice(6)) expect(restricted(report)).toEqual([])
 }, 60_000)
 
 test("src/ may not import tools/ (the package ships src/ only); the demo and the tests may", async () => {

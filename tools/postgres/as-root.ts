@@ -4,7 +4,7 @@
  * <platform>/native) and the data folder. In a clone under a private folder (root's home, a
  * `mktemp -d` folder: mode 0700) it reaches neither, and initdb dies with `spawn ... EACCES`.
  *
- * Used by the tests' Postgres (integration-tests/setup/postgres.ts) and the demo's (demo/lib/postgres.ts): as root, when
+ * Used by the tests' Postgres (tools/test-store/postgres.ts) and the demo's (demo/lib/postgres.ts): as root, when
  * the binaries are out of the postgres user's reach, they run from a copy in the temp folder,
  * which every user can traverse. Other users run Postgres as themselves: nothing changes.
  */

@@ -2,7 +2,7 @@
  * A small store for the AltaPay plugin, made with Medusa's own core-flows workflows as Medusa's
  * seed script does: a region with tax, a sales channel and publishable key, a stock location,
  * a shipping option and two products. Shared by the integration tests
- * (integration-tests/setup/store.ts re-exports it) and the demo (demo/src/scripts/seed.ts), so
+ * (tools/test-store/store.ts re-exports it) and the demo (demo/src/scripts/seed.ts), so
  * the demo's store is the one the tests check.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"

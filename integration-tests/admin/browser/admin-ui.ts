@@ -13,7 +13,7 @@ import fs from "node:fs"
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import path from "node:path"
-import { REPO_ROOT } from "../../setup/app/config"
+import { REPO_ROOT } from "../../../tools/test-store/app/config"
 
 const ADMIN_SOURCE = path.join(REPO_ROOT, "src/admin")
 const CACHE_ROOT = path.join(REPO_ROOT, ".cache/admin-ui")

@@ -7,8 +7,8 @@
  * Options come from the spec's `useAltaPayStore()`, read when the runner loads this file.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../../setup/app/config"
-import { storeAltaPay } from "../../setup/store-app/altapay-store"
+import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../../../tools/test-store/app/config"
+import { storeAltaPay } from "../../../tools/test-store/store-app/altapay-store"
 import { TERMINALS } from "../../storefront/two-terminals/terminals"
 
 const CARD_DATA_SECRET = "card-payment-data-secret-0123456789abcdef"

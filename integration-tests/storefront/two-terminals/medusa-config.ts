@@ -6,8 +6,8 @@
  * when the runner loads this file in its beforeAll: a spec must not import this file itself.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../../setup/app/config"
-import { storeAltaPay } from "../../setup/store-app/altapay-store"
+import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../../../tools/test-store/app/config"
+import { storeAltaPay } from "../../../tools/test-store/store-app/altapay-store"
 import { TERMINALS } from "./terminals"
 
 export default createTestAppConfig({

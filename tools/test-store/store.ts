@@ -1,6 +1,6 @@
 /**
  * Seeding and shopping helpers for whole-app specs on the AltaPay test store
- * (integration-tests/setup/store-app). The runner restores the database before every test, so
+ * (tools/test-store/store-app). The runner restores the database before every test, so
  * seed in `beforeEach` (or at the start of each test):
  *
  *   const store = useAltaPayStore()                          // top level of the spec
