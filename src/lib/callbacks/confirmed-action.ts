@@ -1,14 +1,15 @@
 /**
- * What AltaPay's own record says about a payment session, as Medusa's webhook action: used where
+ * A callback as Medusa's webhook action, from one of two sources. statedAction: the callback's own
+ * fields, once its signature is verified and fresh. confirmedActionFor: AltaPay's own record, used where
  * nothing a sender posted may be trusted (a callback without a callback secret, a customer's return
  * whose signature does not verify, a plain browser GET). Only a reservation AltaPay states with
  * its amount and currency, for a transaction whose shop_orderid is this session, counts.
  */
 import type { WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { GatewayTransaction } from "../../altapay"
+import type { AltaPayCallback, GatewayTransaction } from "../../altapay"
 import { toBigNumber } from "../medusa-mapping/amounts"
-import { sessionStatusFor, transactionForOrder } from "../medusa-mapping/status"
+import { sessionStatusFor, transactionForOrder, webhookActionFor } from "../medusa-mapping/status"
 
 export function confirmedActionFor(shopOrderId: string, transactions: GatewayTransaction[]): WebhookActionResult {
   const transaction = transactionForOrder(shopOrderId, transactions)
@@ -24,4 +25,13 @@ export function confirmedActionFor(shopOrderId: string, transactions: GatewayTra
           ? PaymentActions.FAILED
           : PaymentActions.NOT_SUPPORTED
   return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+}
+
+/**
+ * The action a verified, fresh callback states for its own session, from its own fields; undefined
+ * when it leaves out the amount or currency Medusa needs (AltaPay's record must supply them then).
+ */
+export function statedAction(callback: AltaPayCallback): WebhookActionResult | undefined {
+  if (callback.amountMinor === undefined || !callback.currency) return undefined
+  return { action: webhookActionFor(callback), data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
 }

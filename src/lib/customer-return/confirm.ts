@@ -9,10 +9,8 @@
 import type { WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
 import { parseCallback, verifyCallbackSignature, type AltaPayClient } from "../../altapay"
-import { toBigNumber } from "../medusa-mapping/amounts"
-import { confirmedActionFor } from "../callbacks/confirmed-action"
+import { confirmedActionFor, statedAction } from "../callbacks/confirmed-action"
 import type { AltaPayOptions } from "../registrations/options"
-import { webhookActionFor } from "../medusa-mapping/status"
 
 const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
 
@@ -50,9 +48,7 @@ function signedResult(post: ReturnPost, options: Pick<AltaPayOptions, "callbackS
   try {
     verifyCallbackSignature({ rawBody: post.rawBody, signatureHeader: post.signatureHeader, secret: options.callbackSecret, toleranceSeconds: options.callbackToleranceSeconds })
     const callback = parseCallback(post.rawBody.toString("utf8"))
-    if (callback.shopOrderId !== post.sessionId || callback.amountMinor === undefined || !callback.currency) return undefined
-    const action = webhookActionFor(callback)
-    return { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+    return callback.shopOrderId === post.sessionId ? statedAction(callback) : undefined
   } catch {
     return undefined
   }

@@ -7,10 +7,8 @@ import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/fram
 import { PaymentActions } from "@medusajs/framework/utils"
 import { isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
-import { confirmedActionFor } from "../../lib/callbacks/confirmed-action"
+import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
-import { toBigNumber } from "../../lib/medusa-mapping/amounts"
-import { webhookActionFor } from "../../lib/medusa-mapping/status"
 import type { ProviderContext } from "./context"
 
 export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -41,12 +39,8 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   }
   let result: WebhookActionResult
   if (trusted) {
-    const action = webhookActionFor(callback)
     // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
-    result =
-      callback.amountMinor === undefined || !callback.currency
-        ? await confirmedAction(ctx, callback.shopOrderId)
-        : { action, data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+    result = statedAction(callback) ?? (await confirmedAction(ctx, callback.shopOrderId))
   } else {
     result = await confirmedAction(ctx, callback.shopOrderId)
   }
