@@ -12,7 +12,8 @@
  *   medusaIntegrationTestRunner({ cwd: STORE_APP_DIR, testSuite: ... })
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { ALTAPAY_PROVIDER_SOURCE, createTestAppConfig } from "../app/config"
+import path from "node:path"
+import { ALTAPAY_PROVIDER_SOURCE, REPO_ROOT, createTestAppConfig } from "../app/config"
 import { storeAltaPay } from "./altapay-store"
 
 export default createTestAppConfig({
@@ -25,5 +26,7 @@ export default createTestAppConfig({
         providers: [{ resolve: ALTAPAY_PROVIDER_SOURCE, id: "altapay", options: storeAltaPay.options }],
       },
     },
+    // The plugin's payouts module from source (a store gets it from the plugin's build, by itself).
+    { resolve: path.join(REPO_ROOT, "src/modules/altapay-payouts") },
   ],
 })

@@ -1,0 +1,3 @@
+export { FundingFile } from "./funding-file"
+export { FundingLine } from "./funding-line"
+export { MoneyMovement } from "./money-movement"

@@ -1,0 +1,92 @@
+/**
+ * The payouts module: AltaPay funding files and their lines, Medusa's captures and refunds on
+ * AltaPay payments, and how they match. The generated CRUD methods (MedusaService) stay; the
+ * import, the matching and the reports are SQL (./sql), since a file has thousands of lines.
+ */
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { MedusaService } from "@medusajs/framework/utils"
+import { FundingFile, FundingLine, MoneyMovement } from "./models"
+import { hasFundingFile, importFundingFile } from "./sql/import"
+import { latestMovementAt, recordMovements } from "./sql/movements"
+import { matchLines } from "./sql/match"
+import { listPayoutFiles, listPayoutFileLines, retrievePayoutFile } from "./sql/files"
+import { listPayoutExceptions } from "./sql/exceptions"
+import { payoutsForPayments } from "./sql/payment-payouts"
+import type {
+  ExceptionQuery,
+  FundingFileSummary,
+  FundingLineView,
+  ImportFundingFileInput,
+  ImportFundingFileResult,
+  MatchResult,
+  MoneyMovementInput,
+  MovementPayout,
+  Page,
+  PayoutException,
+} from "./types"
+
+interface EntityManagerWithKnex {
+  getKnex(): Knex
+}
+
+class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, MoneyMovement }) {
+  private readonly manager_: EntityManagerWithKnex
+
+  constructor(container: { manager: EntityManagerWithKnex }, ...rest: unknown[]) {
+    // eslint-disable-next-line prefer-rest-params
+    super(container, ...rest)
+    this.manager_ = container.manager
+  }
+
+  private get knex(): Knex {
+    return this.manager_.getKnex()
+  }
+
+  /** Whether this account's file is stored already (so the job need not download it). */
+  hasFundingFile(account: string, filename: string): Promise<boolean> {
+    return hasFundingFile(this.knex, account, filename)
+  }
+
+  /** Stores a funding file and its lines in one transaction; a file stored before (by any server) is left alone. */
+  importFundingFile(input: ImportFundingFileInput): Promise<ImportFundingFileResult> {
+    return importFundingFile(this.knex, input)
+  }
+
+  /** Adds captures and refunds not stored yet (by Medusa id); returns how many were new. */
+  recordMovements(movements: MoneyMovementInput[]): Promise<number> {
+    return recordMovements(this.knex, movements)
+  }
+
+  /** When the newest stored capture or refund was recorded (the job reads Medusa from a little before). */
+  latestMovementAt(): Promise<Date | null> {
+    return latestMovementAt(this.knex)
+  }
+
+  /** Ties lines still unmatched to captures and refunds: by reconciliation identifier, then by AltaPay payment and amount. */
+  matchLines(): Promise<MatchResult> {
+    return matchLines(this.knex)
+  }
+
+  listPayoutFiles(page: Page): Promise<{ files: FundingFileSummary[]; count: number }> {
+    return listPayoutFiles(this.knex, page)
+  }
+
+  retrievePayoutFile(id: string): Promise<FundingFileSummary | null> {
+    return retrievePayoutFile(this.knex, id)
+  }
+
+  listPayoutFileLines(fileId: string, page: Page): Promise<{ lines: FundingLineView[]; count: number }> {
+    return listPayoutFileLines(this.knex, fileId, page)
+  }
+
+  listPayoutExceptions(query: ExceptionQuery): Promise<{ exceptions: PayoutException[]; count: number }> {
+    return listPayoutExceptions(this.knex, query)
+  }
+
+  /** For each Medusa payment id: its captures and refunds and the payout lines each went into. */
+  payoutsForPayments(paymentIds: string[]): Promise<Record<string, MovementPayout[]>> {
+    return payoutsForPayments(this.knex, paymentIds)
+  }
+}
+
+export default AltaPayPayoutsService

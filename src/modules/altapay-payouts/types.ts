@@ -1,0 +1,198 @@
+/**
+ * What the payouts module stores and answers. Money is integer minor units (numbers, exact below
+ * 2^53) of the currency named beside it; dates AltaPay writes as `YYYY-MM-DD` stay text.
+ */
+import type { Funding, FundingFileEntry } from "../../altapay"
+
+/** How a funding line was tied to Medusa's capture or refund. */
+export type MatchMethod = "reconciliation_identifier" | "payment_and_amount"
+
+/** A capture or refund Medusa recorded on an AltaPay payment: money that should reach a payout. */
+export interface MoneyMovementInput {
+  kind: "capture" | "refund"
+  /** Medusa's capture (capt_...) or refund (ref_...) id. */
+  medusaId: string
+  /** Medusa's payment (pay_...). */
+  paymentId: string
+  /** Medusa's order, when the payment belongs to one. */
+  orderId: string | null
+  /** The registration the payment was made with, e.g. pp_altapay_altapay. */
+  providerId: string
+  /** The identifier the plugin sent with the capture or refund (payment data), when known. */
+  reconciliationIdentifier: string | null
+  /** AltaPay's payment id (payment data `payment_id`). */
+  altapayPaymentId: string | null
+  /** AltaPay's shop order id (payment data `order_id`). */
+  altapayOrderId: string | null
+  currency: string
+  /** Positive, in `currency`'s minor units. */
+  amountMinor: number
+  recordedAt: Date
+}
+
+export interface ImportFundingFileInput {
+  /** Whose files these are: the gateway's host and API user (not a secret), e.g. `testgateway.altapaysecure.com/shop_api`. */
+  account: string
+  /** The registration that imported it. */
+  providerId: string
+  funding: Funding
+  entries: AsyncIterable<FundingFileEntry>
+}
+
+export interface ImportFundingFileResult {
+  /** already_imported: another run (or server) stored this file first; nothing was written. */
+  outcome: "imported" | "already_imported"
+  fileId: string
+  lines: number
+  unreadableLines: number
+  /** Sum of the lines' settlement amounts less fees, in the funding's currency. */
+  netMinor: number
+  /** The funding's Amount (fundingList). */
+  amountMinor: number
+  /** False when the lines do not add up to the funding's Amount (a cut download, or fees we cannot see). */
+  totalsAgree: boolean
+}
+
+export interface MatchResult {
+  byReconciliationIdentifier: number
+  byPaymentAndAmount: number
+}
+
+export interface FundingFileSummary {
+  id: string
+  account: string
+  providerId: string
+  filename: string
+  fundingDate: string
+  createdDate: string | null
+  contractIdentifier: string | null
+  acquirer: string | null
+  shops: string[]
+  currency: string
+  /** The funding's Amount, as AltaPay listed it. */
+  amountMinor: number
+  /** Settlement amounts of all lines (payments less refunds and other lines). */
+  grossMinor: number
+  /** Fees and their VAT (positive). */
+  feesMinor: number
+  /** gross - fees. */
+  netMinor: number
+  totalsAgree: boolean
+  lineCount: number
+  unreadableLineCount: number
+  /** Lines of type payment/refund (and their _rejected forms) tied to a Medusa capture or refund. */
+  matchedCount: number
+  /** Lines of those types tied to nothing in Medusa. */
+  unmatchedCount: number
+  importedAt: string
+}
+
+export interface FundingLineView {
+  id: string
+  fileId: string
+  lineNumber: number
+  date: string | null
+  type: string | null
+  knownType: boolean
+  acquirerId: string | null
+  reconciliationIdentifier: string | null
+  altapayPaymentId: string | null
+  altapayOrderId: string | null
+  terminal: string | null
+  shop: string | null
+  transactionCurrency: string | null
+  transactionAmountMinor: number | null
+  exchangeRate: string | null
+  settlementCurrency: string | null
+  settlementAmountMinor: number | null
+  feesMinor: number
+  netMinor: number | null
+  extra: Record<string, string>
+  /** The reader's message for a line that could not be read (its cells in `cells`). */
+  issue: string | null
+  cells: Record<string, string> | null
+  match: null | {
+    method: MatchMethod
+    kind: "capture" | "refund"
+    medusaId: string
+    paymentId: string
+    orderId: string | null
+    currency: string
+    amountMinor: number
+  }
+}
+
+export const EXCEPTION_KINDS = [
+  /** A capture or refund older than the cut-off that no funding line pays out. */
+  "unfunded",
+  /** A payment or refund line tied to nothing in Medusa. */
+  "unmatched_line",
+  /** A line tied to a capture or refund whose amount or currency differs. */
+  "amount_differs",
+  /** A payment_rejected or refund_rejected line. */
+  "rejected",
+  /** A line the reader could not read. */
+  "unreadable_line",
+  /** A file whose lines do not add up to the funding's Amount. */
+  "file_total_differs",
+] as const
+export type ExceptionKind = (typeof EXCEPTION_KINDS)[number]
+
+export interface PayoutException {
+  kind: ExceptionKind
+  /** What finance should know, in a sentence. */
+  message: string
+  fileId: string | null
+  filename: string | null
+  fundingDate: string | null
+  lineId: string | null
+  lineNumber: number | null
+  lineType: string | null
+  medusaId: string | null
+  paymentId: string | null
+  orderId: string | null
+  currency: string | null
+  /** Medusa's amount (capture/refund), when there is one. */
+  medusaAmountMinor: number | null
+  /** The line's transaction amount (or the file's net for file_total_differs). */
+  altapayAmountMinor: number | null
+  /** When Medusa recorded the capture/refund, or the line's date. */
+  date: string | null
+}
+
+export interface ExceptionQuery {
+  kinds?: ExceptionKind[]
+  /** unfunded: captures and refunds recorded before this, per registration (provider id -> cut-off); `default` for the rest. */
+  unfundedBefore: { default: Date; byProvider?: Record<string, Date> }
+  limit: number
+  offset: number
+}
+
+/** Where one capture or refund of a payment went: which payout, or not yet. */
+export interface MovementPayout {
+  kind: "capture" | "refund"
+  medusaId: string
+  amountMinor: number
+  currency: string
+  recordedAt: string
+  /** funded: on a payment/refund line; rejected: on a _rejected line; awaiting: on no line yet. */
+  status: "funded" | "rejected" | "awaiting"
+  lines: Array<{
+    lineId: string
+    fileId: string
+    filename: string
+    fundingDate: string
+    lineDate: string | null
+    type: string | null
+    method: MatchMethod
+    settlementCurrency: string | null
+    settlementAmountMinor: number | null
+    feesMinor: number
+    netMinor: number | null
+  }>
+}
+
+export interface Page {
+  limit: number
+  offset: number
+}
