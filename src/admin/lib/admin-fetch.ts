@@ -18,14 +18,32 @@ export class AdminApiError extends Error {
   }
 }
 
+/** The backend URL of an admin API path, e.g. for a link the browser follows itself. */
+export const adminUrl = (path: string): string => `${backendUrl.replace(/\/+$/, "")}${path}`
+
+function authHeaders(): Record<string, string> {
+  if (authType !== "jwt") return {}
+  const token = window.localStorage.getItem(jwtKey)
+  return token ? { authorization: `Bearer ${token}` } : {}
+}
+
+/** JWT auth: a link the browser follows itself carries no token (session auth sends the cookie). */
+export const tokenAuth = authType === "jwt"
+
+/** Downloads an admin file with the token (for `tokenAuth`), saved as `filename`. */
+export async function downloadWithToken(path: string, filename: string): Promise<void> {
+  const response = await fetch(adminUrl(path), { credentials: "include", headers: authHeaders() })
+  if (!response.ok) throw new AdminApiError(`${response.status} ${response.statusText}`.trim(), response.status)
+  const href = URL.createObjectURL(await response.blob())
+  Object.assign(document.createElement("a"), { href, download: filename }).click()
+  // Revoked later: some browsers read the blob after click() returns.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000)
+}
+
 export async function adminFetch<T>(path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" }
+  const headers: Record<string, string> = { accept: "application/json", ...authHeaders() }
   if (init.body !== undefined) headers["content-type"] = "application/json"
-  if (authType === "jwt") {
-    const token = window.localStorage.getItem(jwtKey)
-    if (token) headers.authorization = `Bearer ${token}`
-  }
-  const url = `${backendUrl.replace(/\/+$/, "")}${path}`
+  const url = adminUrl(path)
   const response = await fetch(url, {
     method: init.method ?? "GET",
     credentials: "include",

@@ -1,7 +1,25 @@
-import type { Money } from "./altapay-api"
+// The file itself, not the client's index: money.ts is browser-safe, the rest of src/altapay is not.
+import { minorToDecimal } from "../../altapay/money"
+// The view's own type, not altapay-api.ts: that one would pull the admin's browser globals into the unit tests' tsconfig.
+import type { Money } from "../../api/admin/altapay/_lib/payment-view"
 
 /** Exact amount text as the server computed it, e.g. "96.66 DKK" (no float rounding in the browser). */
 export const formatMoney = (money: Money | null | undefined): string => (money ? `${money.decimal} ${money.currency}` : "–")
+
+/**
+ * Integer minor units as exact text with the currency's ISO 4217 exponent, the table the server
+ * uses: 96660 DKK -> "966.60 DKK", 100 JPY -> "100 JPY". Digits are placed as text, never divided.
+ */
+export function formatMinor(minor: number | null | undefined, currency: string | null | undefined): string {
+  if (minor === null || minor === undefined) return "–"
+  if (!currency) return `${minor} (minor units)`
+  try {
+    return `${minorToDecimal(minor, currency)} ${currency.toUpperCase()}`
+  } catch {
+    // A currency ISO 4217 does not list: show what was stored rather than guess its decimals.
+    return `${minor} ${currency} (minor units)`
+  }
+}
 
 export const formatDate = (iso: string | null | undefined): string => {
   if (!iso) return "–"
