@@ -2,6 +2,7 @@ import type { GatewayTransaction } from "../../src/altapay"
 import type { AltaPayPayment } from "../../src/api/admin/altapay/_lib/altapay-payment"
 import { adminAltaPayPayment } from "../../src/api/admin/altapay/_lib/payment-view"
 import { freshPaymentData } from "../../src/lib/payment-data/data"
+import type { MovementPayout } from "../../src/modules/altapay-payouts/types"
 
 const amount = (minor: number) => ({ minor, decimal: (minor / 100).toFixed(2), currency: "DKK" })
 
@@ -133,5 +134,47 @@ describe("the admin's view of an AltaPay payment", () => {
       { line_item_id: "ordli_tea", title: "Tea", sku: null, quantity: 1, refunded_quantity: 0, refundable_quantity: 1 },
     ])
     expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
+  })
+
+  it("tells which payout each capture and refund went into, and none when the store has no payouts", () => {
+    expect(adminAltaPayPayment(payment(), { transaction: transaction([]) })).toMatchObject({ payouts: [], payouts_error: null })
+
+    const funded: MovementPayout = {
+      kind: "capture",
+      medusaId: "capt_1",
+      amountMinor: 25000,
+      currency: "DKK",
+      recordedAt: "2026-01-01T09:00:00.000Z",
+      status: "funded",
+      lines: [
+        {
+          lineId: "fline_1",
+          fileId: "ffile_1",
+          filename: "funding-2026-01-03.csv",
+          fundingDate: "2026-01-03",
+          lineDate: "2026-01-01",
+          type: "payment",
+          method: "reconciliation_identifier",
+          settlementCurrency: "EUR",
+          settlementAmountMinor: 3355,
+          feesMinor: 114,
+          netMinor: 3241,
+        },
+      ],
+    }
+    const awaiting: MovementPayout = {
+      kind: "refund",
+      medusaId: "ref_1",
+      amountMinor: 5000,
+      currency: "DKK",
+      recordedAt: "2026-01-02T09:00:00.000Z",
+      status: "awaiting",
+      lines: [],
+    }
+    const view = adminAltaPayPayment(payment(), { transaction: transaction([]) }, { payouts: [funded, awaiting], error: null })
+    expect(view.payouts).toEqual([funded, awaiting])
+
+    const failed = adminAltaPayPayment(payment(), { transaction: transaction([]) }, { payouts: [], error: "The payouts could not be read: relation does not exist" })
+    expect(failed).toMatchObject({ payouts: [], payouts_error: "The payouts could not be read: relation does not exist", altapay: { live: true } })
   })
 })

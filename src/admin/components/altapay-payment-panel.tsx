@@ -5,6 +5,7 @@ import { useState, type ReactNode } from "react"
 import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
 import { formatDate, formatMoney, statusBadge } from "../lib/format"
 import { ItemRefundDrawer } from "./item-refund-drawer"
+import { PayoutStatusSection } from "./payout-status-section"
 
 export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; paymentId: string }) {
   const { data, error, isLoading } = useQuery({ queryKey: altapayQueryKey(paymentId), queryFn: () => getAltaPayPayment(paymentId) })
@@ -38,6 +39,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
           <Amounts payment={data} />
           <Details payment={data} />
           <Refunds refunds={data.refunds} openCount={data.open_refunds} />
+          <PayoutStatusSection payment={data} />
           <div className="flex justify-end gap-x-2 px-6 py-4">
             <Button size="small" variant="secondary" data-testid="altapay-refund-items" disabled={!canRefundItems(data)} onClick={() => setRefunding(true)}>
               Refund items

@@ -6,6 +6,7 @@
 import { minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
 import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
 import { withTransaction } from "../../../../lib/payment-data/transaction-state"
+import type { MovementPayout } from "../../../../modules/altapay-payouts/types"
 import type { AltaPayPayment } from "./altapay-payment"
 
 export interface Money {
@@ -77,6 +78,10 @@ export interface AdminAltaPayPayment {
   reconciled: { at: string; by: "callback" | "return" | "job" } | null
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
   pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
+  /** Each capture and refund Medusa recorded, and the AltaPay payout (funding file) it went into, if any yet. */
+  payouts: MovementPayout[]
+  /** Why the payouts could not be read (then `payouts` is empty). */
+  payouts_error: string | null
 }
 
 export interface LiveTransaction {
@@ -85,7 +90,14 @@ export interface LiveTransaction {
   error?: string
 }
 
-export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransaction): AdminAltaPayPayment {
+/** The payment's captures and refunds and their payouts (./payment-payouts reads them). */
+export interface PaymentPayouts {
+  payouts: MovementPayout[]
+  /** Why the payouts could not be read. */
+  error: string | null
+}
+
+export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransaction, payouts: PaymentPayouts = { payouts: [], error: null }): AdminAltaPayPayment {
   const currency = payment.currency_code.toUpperCase()
   const money = (minor: number): Money => ({ minor, decimal: minorToDecimal(minor, currency), currency })
   const fromGateway = (amount: GatewayAmount | undefined): Money | null => (amount ? { minor: amount.minor, decimal: amount.decimal, currency: amount.currency || currency } : null)
@@ -178,6 +190,8 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
     pending_refund: data.pending_refund
       ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
       : null,
+    payouts: payouts.payouts,
+    payouts_error: payouts.error,
   }
 }
 

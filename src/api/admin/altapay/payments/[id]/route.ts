@@ -4,12 +4,14 @@
  * An AltaPay payment for the order page: AltaPay's live transaction (state, reserved, captured
  * and refunded amounts, reconciliation identifiers, card, fraud score) next to the refunds Medusa
  * recorded (open ones marked) and what can still be refunded per item. When AltaPay cannot be
- * reached the stored values are returned with `altapay.live: false` and the reason.
+ * reached the stored values are returned with `altapay.live: false` and the reason. `payouts`:
+ * which AltaPay payout each capture and refund went into (the payouts module; none without it).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { altapayFromConfig } from "../../../../../lib/registrations/from-config"
 import { loadAltaPayPayment } from "../../_lib/altapay-payment"
 import { readLiveTransaction } from "../../_lib/live-transaction"
+import { readPaymentPayouts } from "../../_lib/payment-payouts"
 import { adminAltaPayPayment, type AdminAltaPayPayment } from "../../_lib/payment-view"
 
 export interface AdminAltaPayPaymentResponse {
@@ -20,7 +22,7 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<A
   const payment = await loadAltaPayPayment(req.scope, req.params.id)
   // The payment's own registration reads it: its terminal may belong to another API user.
   const { client } = altapayFromConfig(req.scope, payment.provider_id)
-  const live = await readLiveTransaction(client, payment.data)
+  const [live, payouts] = await Promise.all([readLiveTransaction(client, payment.data), readPaymentPayouts(req.scope, payment.id)])
   res.setHeader("Cache-Control", "no-store")
-  res.json({ altapay_payment: adminAltaPayPayment(payment, live) })
+  res.json({ altapay_payment: adminAltaPayPayment(payment, live, payouts) })
 }
