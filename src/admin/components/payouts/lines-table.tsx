@@ -1,0 +1,113 @@
+/** A funding file's lines, 50 a page: amounts, fees, and the Medusa order each one pays out (or none). */
+import { Badge, Table, Text } from "@medusajs/ui"
+import { keepPreviousData, useQuery } from "@tanstack/react-query"
+import { useState } from "react"
+import { formatMinor } from "../../lib/format"
+import { LINES_PAGE_SIZE, listPayoutLines, payoutsQueryKey, type FundingLineView } from "../../lib/payouts-api"
+import { LoadError, Notice, OrderLink, Pager } from "./common"
+
+/** Line types that carry a customer's money and so should belong to a Medusa capture or refund. */
+const MONEY_TYPES = new Set(["payment", "refund", "payment_rejected", "refund_rejected"])
+
+export const MATCH_METHOD_LABELS = { reconciliation_identifier: "by reconciliation identifier", payment_and_amount: "by payment id and amount" } as const
+
+export function PayoutLinesTable({ fileId, fileCurrency }: { fileId: string; fileCurrency: string }) {
+  const [offset, setOffset] = useState(0)
+  const { data, error, isLoading } = useQuery({
+    queryKey: [...payoutsQueryKey, "lines", fileId, offset],
+    queryFn: () => listPayoutLines(fileId, offset),
+    placeholderData: keepPreviousData,
+  })
+  if (isLoading) return <Notice>Loading lines…</Notice>
+  if (error) return <LoadError error={error} />
+  if (!data || data.count === 0) return <Notice testId="payout-lines-empty">This funding file has no lines.</Notice>
+  return (
+    <div data-testid="payout-lines">
+      <div className="overflow-x-auto">
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>#</Table.HeaderCell>
+              <Table.HeaderCell>Type</Table.HeaderCell>
+              <Table.HeaderCell>Date</Table.HeaderCell>
+              <Table.HeaderCell>Reconciliation identifier</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">Transaction</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">Settlement</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">Fees</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">Net</Table.HeaderCell>
+              <Table.HeaderCell>Order</Table.HeaderCell>
+              <Table.HeaderCell>Matched</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {data.lines.map((line) => (
+              <LineRow key={line.id} line={line} fileCurrency={fileCurrency} />
+            ))}
+          </Table.Body>
+        </Table>
+      </div>
+      <Pager testId="payout-lines-pager" count={data.count} pageSize={LINES_PAGE_SIZE} offset={offset} onOffset={setOffset} />
+    </div>
+  )
+}
+
+function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: string }) {
+  const settlementCurrency = line.settlementCurrency ?? fileCurrency
+  if (line.issue) {
+    return (
+      <Table.Row data-testid="payout-line" data-line-id={line.id}>
+        <Table.Cell>{line.lineNumber}</Table.Cell>
+        {/* Table.Cell's props do not take colSpan. */}
+        <td colSpan={9} className="py-2 pr-6">
+          <Text size="small" className="text-ui-fg-error" data-testid="payout-line-issue">
+            Unreadable: {line.issue}
+          </Text>
+          {line.cells && (
+            <Text size="xsmall" className="text-ui-fg-subtle break-all">
+              {Object.entries(line.cells)
+                .map(([column, value]) => `${column}: ${value}`)
+                .join(" · ")}
+            </Text>
+          )}
+        </td>
+      </Table.Row>
+    )
+  }
+  return (
+    <Table.Row data-testid="payout-line" data-line-id={line.id}>
+      <Table.Cell>{line.lineNumber}</Table.Cell>
+      <Table.Cell data-testid="payout-line-type">
+        {line.type ?? "–"}
+        {!line.knownType && line.type ? (
+          <Badge size="2xsmall" color="grey" className="ml-1">
+            not documented
+          </Badge>
+        ) : null}
+      </Table.Cell>
+      <Table.Cell>{line.date ?? "–"}</Table.Cell>
+      <Table.Cell className="break-all" data-testid="payout-line-reconciliation">
+        {line.reconciliationIdentifier ?? "–"}
+      </Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.transactionAmountMinor, line.transactionCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.settlementAmountMinor, line.settlementCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.feesMinor, settlementCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.netMinor, settlementCurrency)}</Table.Cell>
+      <Table.Cell data-testid="payout-line-order">
+        <LineOrder line={line} />
+      </Table.Cell>
+      <Table.Cell data-testid="payout-line-match">{line.match ? MATCH_METHOD_LABELS[line.match.method] : "–"}</Table.Cell>
+    </Table.Row>
+  )
+}
+
+function LineOrder({ line }: { line: FundingLineView }) {
+  if (line.match?.orderId) return <OrderLink orderId={line.match.orderId} testId="payout-line-order-link" />
+  if (line.match) return <Text size="small">payment {line.match.paymentId} (no order)</Text>
+  if (line.type && MONEY_TYPES.has(line.type))
+    return (
+      <Text size="small" className="text-ui-fg-subtle">
+        not in Medusa
+      </Text>
+    )
+  return <>–</>
+}

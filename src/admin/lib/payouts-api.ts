@@ -1,0 +1,77 @@
+/**
+ * The payouts admin routes (AltaPay funding files, their lines, the exceptions finance acts on,
+ * and the import run on demand). Bodies carry the payouts module's objects as they are.
+ */
+import type { ExceptionKind, FundingFileSummary, FundingLineView, MatchResult, PayoutException } from "../../modules/altapay-payouts/types"
+import { adminFetch } from "./admin-fetch"
+
+export type { ExceptionKind, FundingFileSummary, FundingLineView, MovementPayout, PayoutException } from "../../modules/altapay-payouts/types"
+
+/** Finance's names for the kinds; typed by the module's list, so a new kind fails the admin's typecheck until named here. */
+export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
+  unfunded: "Not paid out",
+  unmatched_line: "Not in Medusa",
+  amount_differs: "Amount differs",
+  rejected: "Rejected",
+  unreadable_line: "Unreadable line",
+  file_total_differs: "File total differs",
+}
+
+export const FILES_PAGE_SIZE = 20
+export const LINES_PAGE_SIZE = 50
+export const EXCEPTIONS_PAGE_SIZE = 50
+
+interface Paged {
+  count: number
+  limit: number
+  offset: number
+}
+
+export interface PayoutFilesResponse extends Paged {
+  files: FundingFileSummary[]
+}
+export interface PayoutFileResponse {
+  file: FundingFileSummary
+}
+export interface PayoutLinesResponse extends Paged {
+  lines: FundingLineView[]
+}
+export interface PayoutExceptionsResponse extends Paged {
+  exceptions: PayoutException[]
+  /** The cut-off after which a capture or refund with no payout is an exception. */
+  unfundedAfterDays: number
+}
+export interface PayoutImportAccount {
+  account: string
+  providerIds: string[]
+  filesImported: number
+  filesSkipped: number
+  linesImported: number
+  movementsRecorded: number
+  matched: MatchResult
+  problems: string[]
+}
+export interface PayoutImportResponse {
+  accounts: PayoutImportAccount[]
+}
+
+const page = (offset: number, limit: number) => `limit=${limit}&offset=${offset}`
+const kindsQuery = (kinds: ExceptionKind[]) => kinds.map((k) => `kind=${encodeURIComponent(k)}`).join("&")
+const fileBase = (id: string) => `/admin/altapay/payouts/${encodeURIComponent(id)}`
+
+export const payoutsQueryKey = ["altapay", "payouts"] as const
+
+export const listPayoutFiles = (offset: number) => adminFetch<PayoutFilesResponse>(`/admin/altapay/payouts?${page(offset, FILES_PAGE_SIZE)}`)
+
+export const getPayoutFile = (id: string) => adminFetch<PayoutFileResponse>(fileBase(id)).then((r) => r.file)
+
+export const listPayoutLines = (id: string, offset: number) => adminFetch<PayoutLinesResponse>(`${fileBase(id)}/lines?${page(offset, LINES_PAGE_SIZE)}`)
+
+export const listPayoutExceptions = (kinds: ExceptionKind[], offset: number) =>
+  adminFetch<PayoutExceptionsResponse>(`/admin/altapay/payout-exceptions?${[kindsQuery(kinds), page(offset, EXCEPTIONS_PAGE_SIZE)].filter(Boolean).join("&")}`)
+
+export const importPayoutsNow = () => adminFetch<PayoutImportResponse>("/admin/altapay/payouts/import", { method: "POST", body: {} })
+
+export const payoutFileExportPath = (id: string) => `${fileBase(id)}/export`
+
+export const payoutExceptionsExportPath = (kinds: ExceptionKind[]) => `/admin/altapay/payout-exceptions/export${kinds.length ? `?${kindsQuery(kinds)}` : ""}`
