@@ -85,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
           username: settings.altapay.username,
           password: settings.altapay.password,
           callbackSecret: settings.altapay.callbackSecret,
+          // AltaPay pays out a bank day after a capture; the demo's sandbox pays out at once.
+          fundingDelayMs: 0,
         }).then((sb) => (running.push("the AltaPay sandbox", () => sb.close()), sb)),
       ])
     )

@@ -33,7 +33,7 @@ export async function runPayouts({ medusaUrl, adminLogin, sandbox }: PayoutsInpu
   await admin.auth.login("user", "emailpass", adminLogin)
   await flowStep(
     async () => sandbox.fundings.settle(),
-    (files) => `AltaPay paid out the day: ${files.map((f) => f.filename).join(", ") || "nothing"} (the sandbox, now)`
+    (files) => `AltaPay paid out the day: ${files.map((f) => f.filename).join(", ") || "nothing new"} (the sandbox pays out at once)`
   )
   const summary = await flowStep(
     () => admin.client.fetch<ImportSummary>("/admin/altapay/payouts/import", { method: "POST" }),
