@@ -1,4 +1,4 @@
-import { formatMinor } from "../../src/admin/lib/format"
+import { formatMinor, unfundedCutoffText } from "../../src/admin/lib/format"
 
 describe("amounts on the payouts pages", () => {
   it("places the decimal point by the currency's ISO 4217 exponent, as the server counts minor units", () => {
@@ -15,5 +15,14 @@ describe("amounts on the payouts pages", () => {
     expect(formatMinor(null, "DKK")).toBe("–")
     expect(formatMinor(125, null)).toBe("125 (minor units)")
     expect(formatMinor(125, "ZZZ")).toBe("125 ZZZ (minor units)")
+  })
+})
+
+describe("the unfunded cut-off on the exceptions page", () => {
+  it("names one number of days when every registration agrees, and each one's when they differ", () => {
+    expect(unfundedCutoffText(14)).toBe("14 days")
+    expect(unfundedCutoffText({ default: 14, byProvider: {} })).toBe("14 days")
+    expect(unfundedCutoffText({ default: 14, byProvider: { pp_altapay_card: 1, pp_altapay_mobilepay: 1 } })).toBe("1 day")
+    expect(unfundedCutoffText({ default: 14, byProvider: { pp_altapay_card: 14, pp_altapay_mobilepay: 30 } })).toBe("14 days (pp_altapay_card), 30 days (pp_altapay_mobilepay)")
   })
 })

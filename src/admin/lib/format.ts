@@ -55,3 +55,17 @@ export function statusBadge(
       return /error|failed|declined|cancelled/.test(status ?? "") ? { color: "red", label: status ?? "Failed" } : { color: "grey", label: status ?? "Unknown" }
   }
 }
+
+/** The exceptions route's unfunded cut-off: per registration (and for other payments), or one number. */
+export type UnfundedAfterDays = number | { default: number; byProvider: Record<string, number> }
+
+/** "14 days", or per registration when they differ: "14 days (pp_altapay_card), 30 days (pp_altapay_mobilepay)". */
+export function unfundedCutoffText(days: UnfundedAfterDays): string {
+  const plural = (n: number) => `${n} day${n === 1 ? "" : "s"}`
+  if (typeof days === "number") return plural(days)
+  const perProvider = Object.entries(days.byProvider)
+  const distinct = new Set(perProvider.map(([, n]) => n))
+  if (distinct.size === 0) return plural(days.default)
+  if (distinct.size === 1) return plural([...distinct][0])
+  return perProvider.map(([id, n]) => `${plural(n)} (${id})`).join(", ")
+}

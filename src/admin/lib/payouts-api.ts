@@ -4,6 +4,7 @@
  */
 import type { ExceptionKind, FundingFileSummary, FundingLineView, MatchResult, PayoutException } from "../../modules/altapay-payouts/types"
 import { adminFetch } from "./admin-fetch"
+import type { UnfundedAfterDays } from "./format"
 
 export type { ExceptionKind, FundingFileSummary, FundingLineView, MovementPayout, PayoutException } from "../../modules/altapay-payouts/types"
 
@@ -38,9 +39,10 @@ export interface PayoutLinesResponse extends Paged {
 }
 export interface PayoutExceptionsResponse extends Paged {
   exceptions: PayoutException[]
-  /** The cut-off after which a capture or refund with no payout is an exception. */
-  unfundedAfterDays: number
+  /** Days after which a capture or refund with no payout is an exception: per registration (the route's shape), or one number. */
+  unfundedAfterDays: UnfundedAfterDays
 }
+
 export interface PayoutImportAccount {
   account: string
   providerIds: string[]

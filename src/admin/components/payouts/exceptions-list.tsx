@@ -6,7 +6,7 @@
 import { Badge, Button, Table, Text } from "@medusajs/ui"
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
-import { formatMinor } from "../../lib/format"
+import { formatMinor, unfundedCutoffText } from "../../lib/format"
 import {
   EXCEPTION_KIND_LABELS,
   EXCEPTIONS_PAGE_SIZE,
@@ -48,7 +48,7 @@ export function PayoutExceptionsList() {
       {data && (
         <div className="px-6 pb-2">
           <Text size="small" className="text-ui-fg-subtle" data-testid="payout-exceptions-cutoff">
-            A capture or refund counts as not paid out when no funding file holds it {data.unfundedAfterDays} days after Medusa recorded it.
+            A capture or refund counts as not paid out when no funding file holds it {unfundedCutoffText(data.unfundedAfterDays)} after Medusa recorded it.
           </Text>
         </div>
       )}
