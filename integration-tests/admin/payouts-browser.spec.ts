@@ -5,7 +5,7 @@
  * Import now bringing in an acquirer's file with a line for nothing in Medusa, the file's page
  * with the line linked to its order, the exception for the stray line, both CSV downloads, and the
  * order page's panel saying which payout the capture went into. Saves test-artifacts/payouts.png
- * (and payouts-file.png, payouts-exceptions.png).
+ * (and payouts-file.png, payouts-exceptions.png, payouts-order.png).
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { Page } from "playwright-core"
@@ -147,6 +147,8 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
           expect(await payout.getAttribute("data-status")).toBe("funded")
           expect(await payout.getByTestId("altapay-payout-text").textContent()).toContain(`Paid out in ${settled.filename} on ${file.fundingDate}`)
           expect(await payout.getByTestId("altapay-payout-link").getAttribute("href")).toBe(`/app/payouts/${file.id}`)
+          await payout.scrollIntoViewIfNeeded()
+          await saveScreenshot(page, "payouts-order")
           timings.browser_ms = Date.now() - started
           expect(errors).toEqual([])
         })

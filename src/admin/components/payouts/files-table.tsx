@@ -18,9 +18,7 @@ export function PayoutFilesTable() {
   if (error) return <LoadError error={error} />
   if (!data || data.count === 0) {
     return (
-      <Notice testId="payout-files-empty">
-        No payouts imported yet: the import runs on a schedule (every 60 minutes unless the store sets another interval), or press Import now.
-      </Notice>
+      <Notice testId="payout-files-empty">No payouts imported yet: the import runs every 60 minutes (or as the store sets payouts.intervalMinutes), or press Import now.</Notice>
     )
   }
   return (
