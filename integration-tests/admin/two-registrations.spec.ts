@@ -226,6 +226,11 @@ medusaIntegrationTestRunner({
         [200, CARD, TERMINALS.card, true],
         [200, MOBILEPAY, TERMINALS.mobilepay, true],
       ])
+      // This store does not register the payouts module: the panel shows no payouts, and no error.
+      expect(views.map((v) => [v.data.altapay_payment.payouts, v.data.altapay_payment.payouts_error])).toEqual([
+        [[], null],
+        [[], null],
+      ])
     })
 
     const browserIt = noBrowser ? it.skip : it
