@@ -95,9 +95,22 @@ function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: 
       <Table.Cell data-testid="payout-line-order">
         <LineOrder line={line} />
       </Table.Cell>
-      <Table.Cell data-testid="payout-line-match">{line.match ? MATCH_METHOD_LABELS[line.match.method] : "–"}</Table.Cell>
+      <Table.Cell>
+        <span data-testid="payout-line-match">{line.match ? MATCH_METHOD_LABELS[line.match.method] : "–"}</span>
+        {line.match && amountDiffers(line) && (
+          <Badge size="2xsmall" color="orange" className="ml-1" data-testid="payout-line-medusa-amount">
+            Medusa: {formatMinor(line.match.amountMinor, line.match.currency)}
+          </Badge>
+        )}
+      </Table.Cell>
     </Table.Row>
   )
+}
+
+/** The line's amount is not the capture's or refund's it was tied to (refund lines are negative, Medusa's refunds positive). */
+function amountDiffers({ match, transactionAmountMinor, transactionCurrency }: FundingLineView): boolean {
+  if (!match || transactionAmountMinor === null) return false
+  return Math.abs(transactionAmountMinor) !== match.amountMinor || (transactionCurrency ?? "").toUpperCase() !== match.currency.toUpperCase()
 }
 
 function LineOrder({ line }: { line: FundingLineView }) {
