@@ -30,35 +30,62 @@ interface MedusaMovement {
 
 const PAYMENT_FIELDS = ["payment.id", "payment.provider_id", "payment.currency_code", "payment.payment_collection_id", "payment.data"]
 
-/** Every capture and refund of payments made with `providerIds` since `since` (all when null), a page at a time. */
+/**
+ * Every capture and refund of payments made with `providerIds` since `since` (all when null), in
+ * batches, oldest first across both kinds: whatever a failed run left unrecorded is newer than all
+ * it recorded, so the next run, reading from shortly before the newest recorded, still finds it.
+ */
 export async function* medusaMovements(container: MedusaContainer, providerIds: string[], since: Date | null): AsyncGenerator<MoneyMovementInput[]> {
   if (providerIds.length === 0) return
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const filters = { ...(since ? { created_at: { $gte: since } } : {}), payment: { provider_id: providerIds } } as never
-  const config = (skip: number) => ({
-    select: ["id", "amount", "raw_amount", "created_at", ...PAYMENT_FIELDS],
-    relations: ["payment"],
-    skip,
-    take: PAGE_SIZE,
-    order: { created_at: "ASC", id: "ASC" },
-  })
-  const kinds = [
-    { kind: "capture" as const, list: (skip: number) => payments.listCaptures(filters, config(skip) as never) as unknown as Promise<MedusaMovement[]> },
-    { kind: "refund" as const, list: (skip: number) => payments.listRefunds(filters, config(skip) as never) as unknown as Promise<MedusaMovement[]> },
-  ]
-  for (const { kind, list } of kinds) {
-    for (let skip = 0; ; skip += PAGE_SIZE) {
-      const page = await list(skip)
-      const ours = page.filter((m) => m.payment && providerIds.includes(m.payment.provider_id))
-      const orders = await ordersOf(
-        container,
-        ours.map((m) => m.payment!.payment_collection_id).filter((id): id is string => !!id)
-      )
-      const movements = ours.flatMap((m) => toMovementInput(kind, m, orders))
-      if (movements.length > 0) yield movements
-      if (page.length < PAGE_SIZE) break
+  const config = (skip: number) =>
+    ({ select: ["id", "amount", "raw_amount", "created_at", ...PAYMENT_FIELDS], relations: ["payment"], skip, take: PAGE_SIZE, order: { created_at: "ASC", id: "ASC" } }) as never
+  const captures = rows("capture", (skip) => payments.listCaptures(filters, config(skip)) as unknown as Promise<MedusaMovement[]>)
+  const refunds = rows("refund", (skip) => payments.listRefunds(filters, config(skip)) as unknown as Promise<MedusaMovement[]>)
+  let batch: Kinded[] = []
+  for await (const movement of oldestFirst(captures, refunds)) {
+    if (movement.payment && providerIds.includes(movement.payment.provider_id)) batch.push(movement)
+    if (batch.length === PAGE_SIZE) {
+      yield await toInputs(container, batch)
+      batch = []
     }
   }
+  if (batch.length > 0) yield await toInputs(container, batch)
+}
+
+type Kinded = MedusaMovement & { kind: "capture" | "refund" }
+
+async function* rows(kind: Kinded["kind"], list: (skip: number) => Promise<MedusaMovement[]>): AsyncGenerator<Kinded> {
+  for (let skip = 0; ; skip += PAGE_SIZE) {
+    const page = await list(skip)
+    for (const movement of page) yield { ...movement, kind }
+    if (page.length < PAGE_SIZE) return
+  }
+}
+
+/** Two streams each sorted by created_at, merged. */
+async function* oldestFirst(a: AsyncGenerator<Kinded>, b: AsyncGenerator<Kinded>): AsyncGenerator<Kinded> {
+  let [nextA, nextB] = await Promise.all([a.next(), b.next()])
+  while (!nextA.done || !nextB.done) {
+    if (nextB.done || (!nextA.done && time(nextA.value) <= time(nextB.value))) {
+      yield nextA.value as Kinded
+      nextA = await a.next()
+    } else {
+      yield nextB.value
+      nextB = await b.next()
+    }
+  }
+}
+
+const time = (movement: Kinded): number => new Date(movement.created_at).getTime()
+
+async function toInputs(container: MedusaContainer, batch: Kinded[]): Promise<MoneyMovementInput[]> {
+  const orders = await ordersOf(
+    container,
+    batch.map((m) => m.payment!.payment_collection_id).filter((id): id is string => !!id)
+  )
+  return batch.flatMap((m) => toMovementInput(m.kind, m, orders))
 }
 
 /** Payment collection id -> its order's id (a collection of no order, e.g. a payment link not paid, has none). */

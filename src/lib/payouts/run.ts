@@ -71,10 +71,13 @@ async function recordMovements(
   try {
     const latest = await payouts.latestMovementAt()
     const since = latest ? new Date(latest.getTime() - MOVEMENT_OVERLAP_MS) : null
-    for await (const page of medusaMovements(container, [...summaryOf.keys()], since)) {
-      for (const summary of new Set(page.map((m) => summaryOf.get(m.providerId)!))) {
-        summary.movementsRecorded += await payouts.recordMovements(page.filter((m) => summaryOf.get(m.providerId) === summary))
-      }
+    for await (const batch of medusaMovements(container, [...summaryOf.keys()], since)) {
+      // One insert per batch, so a failure never leaves an older movement unrecorded behind a newer one.
+      const known = new Set((await payouts.listMoneyMovements({ medusa_id: batch.map((m) => m.medusaId) }, { select: ["medusa_id"], take: batch.length })).map((m) => m.medusa_id))
+      const fresh = batch.filter((m) => !known.has(m.medusaId))
+      if (fresh.length === 0) continue
+      await payouts.recordMovements(fresh)
+      for (const movement of fresh) summaryOf.get(movement.providerId)!.movementsRecorded++
     }
   } catch (error) {
     // The files are still imported; what was not recorded is read again next run.

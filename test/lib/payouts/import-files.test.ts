@@ -31,7 +31,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
   }
   const payouts = {
     hasFundingFile: jest.fn(async (_account: string, filename: string) => filename === "stored"),
-    importFundingFile: jest.fn(async ({ funding: f }: { funding: Funding }) => {
+    importFundingFile: jest.fn(async ({ funding: f }: { funding: Funding; account: string; providerId: string }) => {
       if (f.filename === "broken") throw new Error("AltaPay answered fundingDownload with HTTP 500")
       if (f.filename === "raced") return { outcome: "already_imported", fileId: "apfile_2", lines: 0, unreadableLines: 0, netMinor: 0, amountMinor: 1000, totalsAgree: true }
       return { outcome: "imported", fileId: "apfile_1", lines: 7, unreadableLines: 0, netMinor: 900, amountMinor: 1000, totalsAgree: false }
