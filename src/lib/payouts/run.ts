@@ -76,8 +76,9 @@ async function recordMovements(
       const known = new Set((await payouts.listMoneyMovements({ medusa_id: batch.map((m) => m.medusaId) }, { select: ["medusa_id"], take: batch.length })).map((m) => m.medusa_id))
       const fresh = batch.filter((m) => !known.has(m.medusaId))
       if (fresh.length === 0) continue
-      await payouts.recordMovements(fresh)
-      for (const movement of fresh) summaryOf.get(movement.providerId)!.movementsRecorded++
+      // Another server may record some of them at the same moment: count only what this one inserted.
+      let inserted = await payouts.recordMovements(fresh)
+      for (const movement of fresh) if (inserted-- > 0) summaryOf.get(movement.providerId)!.movementsRecorded++
     }
   } catch (error) {
     // The files are still imported; what was not recorded is read again next run.
