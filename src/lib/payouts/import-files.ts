@@ -7,6 +7,7 @@ import type { Logger } from "@medusajs/framework/types"
 import type { Funding } from "../../altapay"
 import { minorToDecimal } from "../../altapay"
 import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
+import { MAX_FUNDING_FILE_DOWNLOADS } from "../../modules/altapay-payouts/sql/import"
 import { messageOf } from "../follow-up/run-report"
 import type { PayoutAccount } from "./accounts"
 
@@ -49,7 +50,7 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
         if (!imported.totalsAgree) {
           logger.warn(
             `AltaPay payouts: the lines of funding file ${funding.filename} (${account.account}) net ${money(imported.netMinor, funding.currency)}, ` +
-              `but AltaPay lists the funding as ${money(imported.amountMinor, funding.currency)}; it is listed under the payout exceptions.`
+              `but AltaPay lists the funding as ${money(imported.amountMinor, funding.currency)}: the next runs download it again (${MAX_FUNDING_FILE_DOWNLOADS} downloads at most), and it is listed under the payout exceptions until it adds up.`
           )
         }
       } catch (error) {
