@@ -9,6 +9,7 @@
 import fs from "node:fs"
 import { startSandbox, type Sandbox } from "../src/sandbox"
 import { runCheckout } from "./lib/checkout"
+import { runPayouts } from "./lib/payouts"
 import { installPluginIntoDemo } from "./lib/install"
 import { isMigrated, markMigrated, readSeed } from "./lib/database"
 import { CommandFailed, medusaEnv, launchMedusa, runMedusa, stopRunningCommands, type MedusaServer } from "./lib/medusa"
@@ -84,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
           username: settings.altapay.username,
           password: settings.altapay.password,
           callbackSecret: settings.altapay.callbackSecret,
+          // AltaPay pays out a bank day after a capture; the demo's sandbox pays out at once.
+          fundingDelayMs: 0,
         }).then((sb) => (running.push("the AltaPay sandbox", () => sb.close()), sb)),
       ])
     )
@@ -106,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     say(`[demo] ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
 
     await runCheckout({ medusaUrl: medusa.url, seed, adminLogin: settings.adminLogin, sandbox })
+    await runPayouts({ medusaUrl: medusa.url, adminLogin: settings.adminLogin, sandbox })
     printWhereToLook(settings, medusa, sandbox, seed.publishableKey)
     say(`[demo] total ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
@@ -130,6 +134,7 @@ function printWhereToLook(settings: DemoSettings, medusa: MedusaServer, sandbox:
       : `Admin        off (--once); run \`npm run demo\` to get ${medusa.url}/app`,
     `Store API    ${medusa.url}/store   x-publishable-api-key: ${publishableKey}`,
     `AltaPay      sandbox at ${sandbox.url}, hosted payment pages at ${sandbox.hostedPageUrl}/<paymentId>`,
+    `Payouts      ${settings.admin ? `${medusa.url}/app/payouts` : "the admin's Payouts page"}: AltaPay's funding files matched to orders`,
     `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay`,
     `Storefront   ${settings.storeUrl}: landing page /api/altapay/landing (successUrl, failureUrl; storefronts/nextjs-starter)`,
     `Returns      AltaPay posts the customer's return to ${medusa.url}/altapay/return/<card|mobilepay>/success|failure`,

@@ -31,6 +31,8 @@ it("npm run demo -- --once: a whole AltaPay checkout on a real Medusa store", as
     if (code !== 0) console.log(output)
     expect(code).toBe(0)
     expect(output).toContain("refunded 25.00 DKK")
+    // The payout: the capture and both refunds, all matched to the order.
+    expect(output).toMatch(/net -?[\d.]+ [A-Z]{3}; 3 of 3 lines matched to Medusa/)
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }

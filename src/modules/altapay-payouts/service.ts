@@ -33,7 +33,6 @@ class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, Mo
   private readonly manager_: EntityManagerWithKnex
 
   constructor(container: { manager: EntityManagerWithKnex }, ...rest: unknown[]) {
-    // eslint-disable-next-line prefer-rest-params
     super(container, ...rest)
     this.manager_ = container.manager
   }

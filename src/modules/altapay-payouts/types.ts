@@ -154,7 +154,7 @@ export interface PayoutException {
   currency: string | null
   /** Medusa's amount (capture/refund), when there is one. */
   medusaAmountMinor: number | null
-  /** The line's transaction amount (or the file's net for file_total_differs). */
+  /** The line's transaction amount; for file_total_differs, the funding's Amount (the message gives the lines' net). */
   altapayAmountMinor: number | null
   /** When Medusa recorded the capture/refund, or the line's date. */
   date: string | null

@@ -32,7 +32,9 @@ export class Migration20261125120000 extends Migration {
       "extra" jsonb not null, "issue" text null, "cells" jsonb null, "movement_id" text null, "match_method" text null,
       "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null,
       constraint "altapay_funding_line_pkey" primary key ("id"));`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_altapay_funding_line_file_id_line_number_unique" ON "altapay_funding_line" ("file_id", "line_number") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_altapay_funding_line_file_id_line_number_unique" ON "altapay_funding_line" ("file_id", "line_number") WHERE deleted_at IS NULL;`
+    )
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_reconciliation_identifier" ON "altapay_funding_line" ("reconciliation_identifier") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_altapay_payment_id" ON "altapay_funding_line" ("altapay_payment_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_movement_id" ON "altapay_funding_line" ("movement_id") WHERE deleted_at IS NULL;`)
@@ -46,7 +48,9 @@ export class Migration20261125120000 extends Migration {
       "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null,
       constraint "altapay_money_movement_pkey" primary key ("id"));`)
     this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_altapay_money_movement_medusa_id_unique" ON "altapay_money_movement" ("medusa_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_reconciliation_identifier" ON "altapay_money_movement" ("reconciliation_identifier") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_reconciliation_identifier" ON "altapay_money_movement" ("reconciliation_identifier") WHERE deleted_at IS NULL;`
+    )
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_altapay_payment_id" ON "altapay_money_movement" ("altapay_payment_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_payment_id" ON "altapay_money_movement" ("payment_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_recorded_at" ON "altapay_money_movement" ("recorded_at") WHERE deleted_at IS NULL;`)

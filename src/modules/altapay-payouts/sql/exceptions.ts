@@ -1,6 +1,117 @@
+/**
+ * What finance must look at, one query per kind of exception, paged together: captures and refunds
+ * no payout holds after the cut-off, lines Medusa has no record of, amounts that differ, rejected
+ * lines, unreadable lines, and files whose lines do not add up to what AltaPay paid.
+ */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import type { ExceptionQuery, PayoutException } from "../types"
+import { minorToDecimal } from "../../../altapay/money"
+import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type PayoutException } from "../types"
+import { LINE_KIND_SQL, REJECTED_LINE_TYPES, SETTLING_LINE_TYPES, isoOrNull, optionalMinorFrom, sqlList } from "./columns"
 
-export async function listPayoutExceptions(_knex: Knex, _query: ExceptionQuery): Promise<{ exceptions: PayoutException[]; count: number }> {
-  throw new Error("not implemented yet")
+type Row = Record<string, any>
+type Sql = { sql: string; bindings: Knex.RawBinding[] }
+
+const LINE_COLUMNS = `f.id as file_id, f.filename, f.funding_date, l.id as line_id, l.line_number, l.type as line_type, l.issue`
+const MOVEMENT_COLUMNS = `m.medusa_id, m.kind as movement_kind, m.payment_id, m.order_id`
+const NO_LINE = `null::text as file_id, null::text as filename, null::text as funding_date, null::text as line_id, null::int as line_number, null::text as line_type, null::text as issue`
+const NO_MOVEMENT = `null::text as medusa_id, null::text as movement_kind, null::text as payment_id, null::text as order_id`
+const LINE_FROM = `from altapay_funding_line l join altapay_funding_file f on f.id = l.file_id and f.deleted_at is null`
+const MOVEMENT_JOIN = `left join altapay_money_movement m on m.id = l.movement_id and m.deleted_at is null`
+
+function unfunded(query: ExceptionQuery): Sql {
+  const byProvider = Object.entries(query.unfundedBefore.byProvider ?? {})
+  const cutoff = byProvider.length === 0 ? `?::timestamptz` : `(case m.provider_id ${byProvider.map(() => `when ? then ?::timestamptz`).join(" ")} else ?::timestamptz end)`
+  return {
+    sql: `select 'unfunded' as kind, ${NO_LINE}, ${MOVEMENT_COLUMNS}, m.currency, m.amount_minor as medusa_amount, null::numeric as altapay_amount, null::numeric as file_net,
+                 to_char(m.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as date, m.id as tiebreak
+            from altapay_money_movement m
+           where m.deleted_at is null and m.recorded_at < ${cutoff}
+             and not exists (select 1 from altapay_funding_line l
+                              where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(SETTLING_LINE_TYPES)}))`,
+    bindings: [...byProvider.flatMap(([provider, before]) => [provider, before.toISOString()]), query.unfundedBefore.default.toISOString()],
+  }
+}
+
+const lineException = (kind: ExceptionKind, where: string, currency = "l.transaction_currency", altapayAmount = "l.transaction_amount_minor"): Sql => ({
+  sql: `select '${kind}' as kind, ${LINE_COLUMNS}, ${MOVEMENT_COLUMNS}, coalesce(${currency}, l.settlement_currency) as currency,
+               m.amount_minor as medusa_amount, ${altapayAmount} as altapay_amount, null::numeric as file_net, l.date, l.id as tiebreak
+          ${LINE_FROM} ${MOVEMENT_JOIN}
+         where l.deleted_at is null and ${where}`,
+  bindings: [],
+})
+
+const QUERIES: Record<ExceptionKind, (query: ExceptionQuery) => Sql> = {
+  unfunded,
+  unmatched_line: () => lineException("unmatched_line", `l.movement_id is null and l.type in (${sqlList(SETTLING_LINE_TYPES)})`),
+  amount_differs: () =>
+    lineException(
+      "amount_differs",
+      `m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)}) and m.kind = ${LINE_KIND_SQL}
+       and (abs(l.transaction_amount_minor) is distinct from m.amount_minor or l.transaction_currency is distinct from m.currency)`
+    ),
+  rejected: () => lineException("rejected", `l.type in (${sqlList(REJECTED_LINE_TYPES)})`),
+  unreadable_line: () => lineException("unreadable_line", `l.issue is not null`, "null::text", "null::numeric"),
+  file_total_differs: () => ({
+    sql: `select 'file_total_differs' as kind, f.id as file_id, f.filename, f.funding_date, null::text as line_id, null::int as line_number,
+                 null::text as line_type, null::text as issue, ${NO_MOVEMENT}, f.currency, null::numeric as medusa_amount,
+                 f.amount_minor as altapay_amount, f.net_minor as file_net, f.funding_date as date, f.id as tiebreak
+            from altapay_funding_file f
+           where f.deleted_at is null and f.net_minor <> f.amount_minor`,
+    bindings: [],
+  }),
+}
+
+export async function listPayoutExceptions(knex: Knex, query: ExceptionQuery): Promise<{ exceptions: PayoutException[]; count: number }> {
+  const kinds = query.kinds && query.kinds.length > 0 ? EXCEPTION_KINDS.filter((k) => query.kinds!.includes(k)) : [...EXCEPTION_KINDS]
+  const parts = kinds.map((kind) => QUERIES[kind](query))
+  const union = parts.map((p) => `(${p.sql})`).join(" union all ")
+  const bindings = parts.flatMap((p) => p.bindings)
+  const [rows, total] = await Promise.all([
+    knex.raw(`select * from (${union}) e order by e.date desc nulls last, e.kind, e.tiebreak limit ? offset ?`, [...bindings, query.limit, query.offset]),
+    knex.raw(`select count(*)::int as count from (${union}) e`, bindings),
+  ])
+  return { exceptions: rows.rows.map(exception), count: total.rows[0]?.count ?? 0 }
+}
+
+function exception(row: Row): PayoutException {
+  const medusaAmountMinor = optionalMinorFrom(row.medusa_amount)
+  const altapayAmountMinor = optionalMinorFrom(row.altapay_amount)
+  const e: PayoutException = {
+    kind: row.kind,
+    message: "",
+    fileId: row.file_id,
+    filename: row.filename,
+    fundingDate: row.funding_date,
+    lineId: row.line_id,
+    lineNumber: row.line_number,
+    lineType: row.line_type,
+    medusaId: row.medusa_id,
+    paymentId: row.payment_id,
+    orderId: row.order_id,
+    currency: row.currency,
+    medusaAmountMinor,
+    altapayAmountMinor,
+    date: isoOrNull(row.date),
+  }
+  return { ...e, message: messageFor(e, row) }
+}
+
+function messageFor(e: PayoutException, row: Row): string {
+  const money = (minor: number | null) => (minor === null || !e.currency ? "no amount" : `${minorToDecimal(Math.abs(minor), e.currency)} ${e.currency}`)
+  const where = `${e.filename} line ${e.lineNumber}`
+  const record = `${row.movement_kind ?? "record"} ${e.medusaId}`
+  switch (e.kind) {
+    case "unfunded":
+      return `Medusa's ${record} of ${money(e.medusaAmountMinor)} (${e.date}) is in no AltaPay payout yet: check it at AltaPay (captured? settled?) before the books close.`
+    case "unmatched_line":
+      return `${where}: a ${e.lineType} of ${money(e.altapayAmountMinor)} that Medusa has no capture or refund for (made outside Medusa, or its record was not synced yet).`
+    case "amount_differs":
+      return `${where}: AltaPay ${e.lineType === "refund" ? "refunded" : "settled"} ${money(e.altapayAmountMinor)} where Medusa's ${record} is ${money(e.medusaAmountMinor)}.`
+    case "rejected":
+      return `${where}: the acquirer rejected this ${e.lineType === "refund_rejected" ? "refund" : "payment"} of ${money(e.altapayAmountMinor)}${e.medusaId ? ` (Medusa's ${record})` : ""}; no money moved for it.`
+    case "unreadable_line":
+      return `${where} could not be read (${row.issue}); its cells are kept on the line.`
+    case "file_total_differs":
+      return `${e.filename}: its lines add up to ${money(optionalMinorFrom(row.file_net))} net, but AltaPay paid ${money(e.altapayAmountMinor)}: the file may be incomplete; compare it with AltaPay's.`
+  }
 }

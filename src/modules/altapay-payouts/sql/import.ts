@@ -1,9 +1,134 @@
+/**
+ * A funding file into the database: one transaction per file, lines written in batches as the
+ * download streams in (a file is never held whole). The unique (account, filename) index makes the
+ * import happen once: a second server inserting the same file waits for the first one's commit and
+ * then inserts nothing.
+ */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { generateEntityId } from "@medusajs/framework/utils"
+import type { FundingFileEntry, FundingLine } from "../../../altapay"
 import type { ImportFundingFileInput, ImportFundingFileResult } from "../types"
+import { minorFrom, moneyColumns } from "./columns"
 
-export async function hasFundingFile(_knex: Knex, _account: string, _filename: string): Promise<boolean> {
-  throw new Error("not implemented yet")
+const BATCH_SIZE = 1000
+
+export async function hasFundingFile(knex: Knex, account: string, filename: string): Promise<boolean> {
+  const row = await knex("altapay_funding_file").where({ account, filename }).whereNull("deleted_at").first("id")
+  return Boolean(row)
 }
-export async function importFundingFile(_knex: Knex, _input: ImportFundingFileInput): Promise<ImportFundingFileResult> {
-  throw new Error("not implemented yet")
+
+export async function importFundingFile(knex: Knex, input: ImportFundingFileInput): Promise<ImportFundingFileResult> {
+  return knex.transaction(async (trx) => {
+    const fileId = await claimFile(trx, input)
+    if (!fileId) return alreadyImported(trx, input)
+    const totals = { gross: 0n, fees: 0n, lines: 0, unreadable: 0 }
+    let batch: Record<string, unknown>[] = []
+    for await (const entry of input.entries) {
+      batch.push(lineRow(fileId, entry))
+      if (entry.ok) {
+        totals.gross += BigInt(entry.line.settlementAmountMinor)
+        totals.fees += BigInt(feesOf(entry.line))
+      } else totals.unreadable += 1
+      totals.lines += 1
+      if (batch.length === BATCH_SIZE) {
+        await trx("altapay_funding_line").insert(batch)
+        batch = []
+      }
+    }
+    if (batch.length > 0) await trx("altapay_funding_line").insert(batch)
+    const netMinor = Number(totals.gross - totals.fees)
+    await trx("altapay_funding_file")
+      .where({ id: fileId })
+      .update({
+        ...moneyColumns("gross_minor", Number(totals.gross)),
+        ...moneyColumns("fees_minor", Number(totals.fees)),
+        ...moneyColumns("net_minor", netMinor),
+        line_count: totals.lines,
+        unreadable_line_count: totals.unreadable,
+      })
+    const amountMinor = input.funding.amountMinor
+    return { outcome: "imported", fileId, lines: totals.lines, unreadableLines: totals.unreadable, netMinor, amountMinor, totalsAgree: netMinor === amountMinor }
+  })
+}
+
+/** Inserts the file's row, or nothing when the account has that file already; the new id or null. */
+async function claimFile(trx: Knex.Transaction, { account, providerId, funding }: ImportFundingFileInput): Promise<string | null> {
+  const id = generateEntityId(undefined, "apfund")
+  const insert = trx("altapay_funding_file")
+    .insert({
+      id,
+      account,
+      provider_id: providerId,
+      filename: funding.filename,
+      contract_identifier: funding.contractIdentifier || null,
+      funding_type: funding.fundingType ?? null,
+      shops: JSON.stringify(funding.shops),
+      acquirer: funding.acquirer || null,
+      funding_date: funding.fundingDate,
+      created_date: funding.createdDate || null,
+      reference_text: funding.referenceText ?? null,
+      currency: funding.currency.toUpperCase(),
+      ...moneyColumns("amount_minor", funding.amountMinor),
+      ...moneyColumns("gross_minor", 0),
+      ...moneyColumns("fees_minor", 0),
+      ...moneyColumns("net_minor", 0),
+      line_count: 0,
+      unreadable_line_count: 0,
+      imported_at: new Date(),
+    })
+    .toSQL()
+  const result = await trx.raw(`${insert.sql} on conflict ("account", "filename") where deleted_at is null do nothing returning "id"`, insert.bindings)
+  return result.rows.length === 1 ? id : null
+}
+
+async function alreadyImported(trx: Knex.Transaction, { account, funding }: ImportFundingFileInput): Promise<ImportFundingFileResult> {
+  const row = await trx("altapay_funding_file")
+    .where({ account, filename: funding.filename })
+    .whereNull("deleted_at")
+    .first("id", "line_count", "unreadable_line_count", "net_minor", "amount_minor")
+  if (!row) throw new Error(`AltaPay payouts: funding file ${funding.filename} was neither new nor stored; run the import again.`)
+  const [netMinor, amountMinor] = [minorFrom(row.net_minor), minorFrom(row.amount_minor)]
+  return {
+    outcome: "already_imported",
+    fileId: row.id,
+    lines: row.line_count,
+    unreadableLines: row.unreadable_line_count,
+    netMinor,
+    amountMinor,
+    totalsAgree: netMinor === amountMinor,
+  }
+}
+
+const feesOf = (line: FundingLine): number => (line.fixedFeeMinor ?? 0) + (line.fixedFeeVatMinor ?? 0) + (line.rateBasedFeeMinor ?? 0) + (line.rateBasedFeeVatMinor ?? 0)
+
+function lineRow(fileId: string, entry: FundingFileEntry): Record<string, unknown> {
+  const base = { id: generateEntityId(undefined, "apline"), file_id: fileId }
+  if (!entry.ok) {
+    const { line, message, cells } = entry.issue
+    return { ...base, line_number: line, known_type: false, extra: "{}", issue: message, cells: JSON.stringify(cells) }
+  }
+  const l = entry.line
+  return {
+    ...base,
+    line_number: l.line,
+    date: l.date,
+    type: l.type,
+    known_type: l.knownType,
+    acquirer_id: l.id ?? null,
+    reconciliation_identifier: l.reconciliationIdentifier ?? null,
+    altapay_payment_id: l.paymentId ?? null,
+    altapay_order_id: l.shopOrderId ?? null,
+    terminal: l.terminal ?? null,
+    shop: l.shop ?? null,
+    transaction_currency: l.transactionCurrency?.toUpperCase() ?? null,
+    ...moneyColumns("transaction_amount_minor", l.transactionAmountMinor),
+    exchange_rate: l.exchangeRate ?? null,
+    settlement_currency: l.settlementCurrency.toUpperCase(),
+    ...moneyColumns("settlement_amount_minor", l.settlementAmountMinor),
+    ...moneyColumns("fixed_fee_minor", l.fixedFeeMinor),
+    ...moneyColumns("fixed_fee_vat_minor", l.fixedFeeVatMinor),
+    ...moneyColumns("rate_based_fee_minor", l.rateBasedFeeMinor),
+    ...moneyColumns("rate_based_fee_vat_minor", l.rateBasedFeeVatMinor),
+    extra: JSON.stringify(l.extra),
+  }
 }

@@ -1,0 +1,234 @@
+/**
+ * The payouts module on real Postgres (Medusa's module runner, the module's own migration): a
+ * funding file stored once however often (and however concurrently) it is imported, its lines
+ * matched to Medusa's captures and refunds, and every exception finance is shown.
+ */
+import path from "node:path"
+import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
+import type { Funding, FundingFileEntry, FundingLine } from "../../src/altapay"
+import { ALTAPAY_PAYOUTS_MODULE } from "../../src/modules/altapay-payouts"
+import type AltaPayPayoutsService from "../../src/modules/altapay-payouts/service"
+import type { MoneyMovementInput } from "../../src/modules/altapay-payouts/types"
+
+const MODULE_DIR = path.resolve(__dirname, "../../src/modules/altapay-payouts")
+const ACCOUNT = "gateway.example/shop_api"
+const DAY = 24 * 60 * 60 * 1000
+
+const funding = (filename: string, amountMinor: number): Funding => ({
+  filename,
+  contractIdentifier: "C-1",
+  shops: ["Shop"],
+  acquirer: "Test",
+  fundingDate: "2026-11-20",
+  amountMinor,
+  currency: "EUR",
+  createdDate: "2026-11-20",
+  downloadLink: `https://gateway.example/merchant/API/fundingDownload?id=${filename}`,
+})
+
+let lineNumber = 1
+function line(overrides: Partial<FundingLine>): FundingFileEntry {
+  lineNumber += 1
+  return {
+    ok: true,
+    line: {
+      line: lineNumber,
+      date: "2026-11-19",
+      type: "payment",
+      knownType: true,
+      settlementCurrency: "EUR",
+      settlementAmountMinor: 0,
+      transactionCurrency: "EUR",
+      extra: {},
+      ...overrides,
+    },
+  }
+}
+
+async function* stream(entries: FundingFileEntry[]): AsyncIterable<FundingFileEntry> {
+  for (const entry of entries) yield entry
+}
+
+const movement = (overrides: Partial<MoneyMovementInput> & Pick<MoneyMovementInput, "medusaId">): MoneyMovementInput => ({
+  kind: "capture",
+  paymentId: "pay_1",
+  orderId: "order_1",
+  providerId: "pp_altapay_altapay",
+  reconciliationIdentifier: null,
+  altapayPaymentId: "ap-1",
+  altapayOrderId: "sess_1",
+  currency: "eur",
+  amountMinor: 10000,
+  recordedAt: new Date(Date.now() - 30 * DAY),
+  ...overrides,
+})
+
+moduleIntegrationTestRunner<AltaPayPayoutsService>({
+  moduleName: ALTAPAY_PAYOUTS_MODULE,
+  resolve: MODULE_DIR,
+  pathToMigrations: path.join(MODULE_DIR, "migrations"),
+  testSuite: ({ service }) => {
+    beforeEach(() => {
+      lineNumber = 1
+    })
+
+    it("stores a file once, with its totals, however often and however concurrently it is imported", async () => {
+      const entries = () =>
+        stream([
+          line({ settlementAmountMinor: 10000, fixedFeeMinor: 25, fixedFeeVatMinor: 6, rateBasedFeeMinor: 150, rateBasedFeeVatMinor: 38 }),
+          line({ type: "refund", settlementAmountMinor: -2500, fixedFeeMinor: 25, fixedFeeVatMinor: 6 }),
+          { ok: false, issue: { line: 99, message: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } } },
+        ])
+      const file = funding("f-1.csv", 10000 - 219 - 2500 - 31)
+      const [first, second] = await Promise.all([
+        service.importFundingFile({ account: ACCOUNT, providerId: "pp_altapay_altapay", funding: file, entries: entries() }),
+        service.importFundingFile({ account: ACCOUNT, providerId: "pp_altapay_altapay", funding: file, entries: entries() }),
+      ])
+      expect([first.outcome, second.outcome].sort()).toEqual(["already_imported", "imported"])
+      expect(first.fileId).toBe(second.fileId)
+      const again = await service.importFundingFile({ account: ACCOUNT, providerId: "pp_altapay_altapay", funding: file, entries: entries() })
+      expect(again).toMatchObject({ outcome: "already_imported", lines: 3, unreadableLines: 1, totalsAgree: true })
+
+      const { files, count } = await service.listPayoutFiles({ limit: 10, offset: 0 })
+      expect(count).toBe(1)
+      expect(files[0]).toMatchObject({
+        filename: "f-1.csv",
+        grossMinor: 7500,
+        feesMinor: 250,
+        netMinor: 7250,
+        amountMinor: 7250,
+        totalsAgree: true,
+        lineCount: 3,
+        unreadableLineCount: 1,
+      })
+      const lines = await service.listPayoutFileLines(first.fileId, { limit: 10, offset: 0 })
+      expect(lines.count).toBe(3)
+      expect(lines.lines.map((l) => [l.type, l.settlementAmountMinor, l.feesMinor, l.netMinor])).toEqual([
+        ["payment", 10000, 219, 9781],
+        ["refund", -2500, 31, -2531],
+        [null, null, 0, null],
+      ])
+      expect(lines.lines[2]).toMatchObject({ issue: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } })
+      expect(await service.hasFundingFile(ACCOUNT, "f-1.csv")).toBe(true)
+      expect(await service.hasFundingFile("other/api", "f-1.csv")).toBe(false)
+    })
+
+    it("matches by reconciliation identifier, else by AltaPay payment and amount only when the pair is unique", async () => {
+      expect(
+        await service.recordMovements([
+          movement({ medusaId: "capt_A", reconciliationIdentifier: "medusa-capture-capt_A" }),
+          movement({ medusaId: "ref_A", kind: "refund", amountMinor: 2500 }),
+          movement({ medusaId: "capt_B", paymentId: "pay_2", altapayPaymentId: "ap-2", amountMinor: 5000 }),
+          movement({ medusaId: "capt_C1", paymentId: "pay_3", altapayPaymentId: "ap-3", amountMinor: 700 }),
+          movement({ medusaId: "capt_C2", paymentId: "pay_3", altapayPaymentId: "ap-3", amountMinor: 700 }),
+        ])
+      ).toBe(5)
+      expect(await service.recordMovements([movement({ medusaId: "capt_A" })])).toBe(0)
+
+      const imported = await service.importFundingFile({
+        account: ACCOUNT,
+        providerId: "pp_altapay_altapay",
+        funding: funding("f-2.csv", 0),
+        entries: stream([
+          line({ reconciliationIdentifier: "medusa-capture-capt_A", paymentId: "ap-1", transactionAmountMinor: 10000, settlementAmountMinor: 10000 }),
+          // The movement was recorded without an identifier: the plugin's own form still matches.
+          line({ type: "refund", reconciliationIdentifier: "medusa-refund-ref_A", paymentId: "ap-1", transactionAmountMinor: -2500, settlementAmountMinor: -2500 }),
+          line({ reconciliationIdentifier: "9b5e2f0c-acquirer-uuid", paymentId: "ap-2", transactionAmountMinor: 5000, settlementAmountMinor: 5000 }),
+          line({ paymentId: "ap-3", transactionAmountMinor: 700, settlementAmountMinor: 700 }),
+          line({ type: "fee", settlementAmountMinor: -100 }),
+        ]),
+      })
+      expect(await service.matchLines()).toEqual({ byReconciliationIdentifier: 2, byPaymentAndAmount: 1 })
+      expect(await service.matchLines()).toEqual({ byReconciliationIdentifier: 0, byPaymentAndAmount: 0 })
+
+      const { lines } = await service.listPayoutFileLines(imported.fileId, { limit: 10, offset: 0 })
+      expect(lines.map((l) => [l.type, l.match?.medusaId ?? null, l.match?.method ?? null, l.match?.orderId ?? null])).toEqual([
+        ["payment", "capt_A", "reconciliation_identifier", "order_1"],
+        ["refund", "ref_A", "reconciliation_identifier", "order_1"],
+        ["payment", "capt_B", "payment_and_amount", "order_1"],
+        ["payment", null, null, null],
+        ["fee", null, null, null],
+      ])
+      const [file] = (await service.listPayoutFiles({ limit: 1, offset: 0 })).files
+      expect(file).toMatchObject({ matchedCount: 3, unmatchedCount: 1 })
+    })
+
+    it("lists each exception finance must see, paged, with the cut-off per registration", async () => {
+      await service.recordMovements([
+        movement({ medusaId: "capt_funded", altapayPaymentId: "ap-1" }),
+        movement({ medusaId: "capt_old", altapayPaymentId: "ap-9" }),
+        movement({ medusaId: "capt_recent", altapayPaymentId: "ap-9", recordedAt: new Date(Date.now() - DAY) }),
+        movement({ medusaId: "capt_other_registration", providerId: "pp_altapay_card", altapayPaymentId: "ap-9" }),
+        movement({ medusaId: "capt_short", altapayPaymentId: "ap-5", amountMinor: 10000 }),
+        movement({ medusaId: "capt_rejected", altapayPaymentId: "ap-6", amountMinor: 4000 }),
+      ])
+      await service.importFundingFile({
+        account: ACCOUNT,
+        providerId: "pp_altapay_altapay",
+        funding: funding("f-3.csv", 1),
+        entries: stream([
+          line({ reconciliationIdentifier: "medusa-capture-capt_funded", paymentId: "ap-1", transactionAmountMinor: 10000, settlementAmountMinor: 10000 }),
+          line({ reconciliationIdentifier: "medusa-capture-capt_short", paymentId: "ap-5", transactionAmountMinor: 9000, settlementAmountMinor: 9000 }),
+          line({ type: "payment_rejected", reconciliationIdentifier: "medusa-capture-capt_rejected", paymentId: "ap-6", transactionAmountMinor: 4000 }),
+          line({ reconciliationIdentifier: "not-ours", paymentId: "ap-404", transactionAmountMinor: 1234, settlementAmountMinor: 1234 }),
+          { ok: false, issue: { line: 50, message: "Date is not YYYY-MM-DD", cells: { Date: "yesterday" } } },
+        ]),
+      })
+      await service.matchLines()
+
+      const cutoff = { default: new Date(Date.now() - 14 * DAY), byProvider: { pp_altapay_card: new Date(Date.now() - 60 * DAY) } }
+      const all = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 50, offset: 0 })
+      const summary = all.exceptions.map((e) => `${e.kind}:${e.medusaId ?? e.lineNumber ?? e.filename}`).sort()
+      expect(summary).toEqual(
+        [
+          "amount_differs:capt_short",
+          "file_total_differs:f-3.csv",
+          "rejected:capt_rejected",
+          "unfunded:capt_old",
+          "unfunded:capt_rejected",
+          "unmatched_line:5",
+          "unreadable_line:50",
+        ].sort()
+      )
+      expect(all.count).toBe(7)
+      const differs = all.exceptions.find((e) => e.kind === "amount_differs")!
+      expect(differs).toMatchObject({ medusaAmountMinor: 10000, altapayAmountMinor: 9000, orderId: "order_1", currency: "EUR" })
+      expect(differs.message).toContain("90.00 EUR")
+      expect(differs.message).toContain("100.00 EUR")
+
+      const firstPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 0 })
+      const secondPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 4 })
+      expect(firstPage.count).toBe(7)
+      expect([...firstPage.exceptions, ...secondPage.exceptions].map((e) => e.message).sort()).toEqual(all.exceptions.map((e) => e.message).sort())
+
+      const onlyRejected = await service.listPayoutExceptions({ kinds: ["rejected"], unfundedBefore: cutoff, limit: 50, offset: 0 })
+      expect(onlyRejected.exceptions.map((e) => e.kind)).toEqual(["rejected"])
+    })
+
+    it("tells the order page which payout each capture and refund went into", async () => {
+      await service.recordMovements([
+        movement({ medusaId: "capt_1", reconciliationIdentifier: "medusa-capture-capt_1" }),
+        movement({ medusaId: "capt_2" }),
+        movement({ medusaId: "ref_1", kind: "refund", amountMinor: 500 }),
+      ])
+      await service.importFundingFile({
+        account: ACCOUNT,
+        providerId: "pp_altapay_altapay",
+        funding: funding("f-4.csv", 0),
+        entries: stream([
+          line({ reconciliationIdentifier: "medusa-capture-capt_1", transactionAmountMinor: 10000, settlementAmountMinor: 10000, fixedFeeMinor: 25 }),
+          line({ type: "payment_rejected", reconciliationIdentifier: "medusa-capture-capt_2", transactionAmountMinor: 10000 }),
+        ]),
+      })
+      await service.matchLines()
+      const payouts = await service.payoutsForPayments(["pay_1", "pay_none"])
+      expect(payouts.pay_none).toEqual([])
+      const byId = (a: { medusaId: string }, b: { medusaId: string }) => a.medusaId.localeCompare(b.medusaId)
+      expect([...payouts.pay_1].sort(byId).map((p) => [p.medusaId, p.status, p.lines.map((l) => [l.filename, l.fundingDate, l.netMinor])])).toEqual([
+        ["capt_1", "funded", [["f-4.csv", "2026-11-20", 9975]]],
+        ["capt_2", "rejected", [["f-4.csv", "2026-11-20", 0]]],
+        ["ref_1", "awaiting", []],
+      ])
+    })
+  },
+})
