@@ -195,7 +195,9 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         // The plugin's payouts module came with the plugin (no modules entry in the config): migrated.
         const migrated = new Client({ connectionString: env.DATABASE_URL })
         await migrated.connect()
-        const tables = await migrated.query(`select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements`)
+        const tables = await migrated.query(
+          `select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements`
+        )
         await migrated.end()
         expect(tables.rows[0]).toEqual({ files: "altapay_funding_file", lines: "altapay_funding_line", movements: "altapay_money_movement" })
 
