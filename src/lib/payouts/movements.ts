@@ -103,10 +103,13 @@ async function ordersOf(container: MedusaContainer, paymentCollectionIds: string
 function toMovementInput(kind: "capture" | "refund", movement: MedusaMovement, orders: Map<string, string>): MoneyMovementInput[] {
   const payment = movement.payment!
   const currency = payment.currency_code.toUpperCase()
-  const amountMinor = toMinorUnits(movement.raw_amount ?? movement.amount, currency)
-  if (amountMinor <= 0) return []
   // Plain fields, seal or not: they only help match a funding line, they authorize nothing.
   const data = payment.data ?? {}
+  const sent = sentRecord(data, kind, movement.id)
+  // What the plugin sent AltaPay (a refund's running total is rounded, so one refund may differ from
+  // its own rounding by a minor unit); Medusa's amount when the payment data has no record of it.
+  const amountMinor = Number.isSafeInteger(sent?.amount_minor) ? (sent!.amount_minor as number) : toMinorUnits(movement.raw_amount ?? movement.amount, currency)
+  if (amountMinor <= 0) return []
   return [
     {
       kind,
@@ -114,7 +117,7 @@ function toMovementInput(kind: "capture" | "refund", movement: MedusaMovement, o
       paymentId: payment.id,
       orderId: (payment.payment_collection_id && orders.get(payment.payment_collection_id)) || null,
       providerId: payment.provider_id,
-      reconciliationIdentifier: recordedIdentifier(data, kind, movement.id),
+      reconciliationIdentifier: text(sent?.reconciliation_identifier),
       altapayPaymentId: text(data.payment_id),
       altapayOrderId: text(data.order_id),
       currency,
@@ -124,13 +127,12 @@ function toMovementInput(kind: "capture" | "refund", movement: MedusaMovement, o
   ]
 }
 
-/** The reconciliation identifier the plugin sent with this capture or refund, as the payment data records it. */
-function recordedIdentifier(data: Record<string, unknown>, kind: "capture" | "refund", medusaId: string): string | null {
+/** The plugin's record of this capture or refund in the payment data: its reconciliation identifier and the amount sent. */
+function sentRecord(data: Record<string, unknown>, kind: "capture" | "refund", medusaId: string): Record<string, unknown> | undefined {
   const records = data[kind === "capture" ? "captures" : "refunds"]
-  if (!Array.isArray(records)) return null
+  if (!Array.isArray(records)) return undefined
   const idField = kind === "capture" ? "capture_id" : "refund_id"
-  const record = records.find((r): r is Record<string, unknown> => !!r && typeof r === "object" && (r as Record<string, unknown>)[idField] === medusaId)
-  return record ? text(record.reconciliation_identifier) : null
+  return records.find((r): r is Record<string, unknown> => !!r && typeof r === "object" && (r as Record<string, unknown>)[idField] === medusaId)
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null)

@@ -81,3 +81,16 @@ it("reads nothing without a registration importing payouts", async () => {
   for await (const batch of medusaMovements(c as never, [], null)) expect(batch).toBeUndefined()
   expect(c.payments.listCaptures).not.toHaveBeenCalled()
 })
+
+it("takes the amount the plugin sent AltaPay from the payment data, so a rounded refund is no difference", async () => {
+  const c = container()
+  const sent = payment(9)
+  // Medusa refunded 0.125 DKK; the plugin's running total sent 0.12 (12 øre), as AltaPay's line will say.
+  sent.data.refunds = [{ refund_id: "ref_9", reconciliation_identifier: "medusa-refund-ref_9", amount_minor: 12 } as never]
+  refunds[9] = { ...refunds[9], amount: 0.125, payment: sent }
+  const all = []
+  for await (const batch of medusaMovements(c as never, ["pp_altapay_altapay"], null)) all.push(...batch)
+  expect(all.find((m) => m.medusaId === "ref_9")).toMatchObject({ amountMinor: 12 })
+  // Without the plugin's record, Medusa's own amount in minor units.
+  expect(all.find((m) => m.medusaId === "ref_8")).toMatchObject({ amountMinor: 200 })
+})
