@@ -3,13 +3,14 @@
  * and 80 ms away, and a whole Medusa store; every figure a ratio measured in this run. Prints
  * progress and the tables (targets, met or missed), and writes bench/results.md.
  */
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { request } from "undici"
 import { naiveBaseline } from "./naive-baseline"
 import { cpuRows, refundCpuRows } from "./cpu"
 import { capturedPayment, capturedPayments, clientOf, createProvider, fixedId, providerOptions } from "./lib/fixtures"
-import { consoleTable, machine, markdownTable, type Section } from "./lib/report"
+import { fundingsBench } from "./fundings"
+import { consoleTable, machine, markdownTable, replaceSection, type Section } from "./lib/report"
 import { PASSWORD, RemoteSandbox, USER } from "./lib/sandbox-process"
 import { LATENCIES_MS, latencyRows } from "./latency"
 import { memory } from "./memory"
@@ -21,13 +22,18 @@ import { nowNs, nsToMs } from "./lib/timing"
 
 const PAYMENTS = 600
 
-/** `npm run bench -- --only=profile,latency` runs some steps (and leaves results.md alone). */
-const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency", "store"] as const
+/**
+ * `npm run bench -- --only=profile,latency` (or `npm run bench -- profile latency`) runs some steps
+ * and leaves results.md alone, except the payouts import's own table when "fundings" runs.
+ */
+const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency", "fundings", "store"] as const
 type Step = (typeof STEPS)[number]
+const FUNDINGS_TITLE = "Payouts import: funding files over HTTP into Postgres (the payouts module's SQL)"
 function selectedSteps(): Set<Step> {
   const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
-  if (!only) return new Set(STEPS)
-  const names = only.split(",").map((s) => s.trim())
+  const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
+  if (!only && named.length === 0) return new Set(STEPS)
+  const names = [...(only ?? "").split(","), ...named].map((s) => s.trim()).filter(Boolean)
   const unknown = names.filter((n) => !(STEPS as readonly string[]).includes(n))
   if (unknown.length) throw new Error(`unknown bench step(s) ${unknown.join(", ")}; steps: ${STEPS.join(", ")}`)
   return new Set(names as Step[])
@@ -116,6 +122,12 @@ export async function main(): Promise<void> {
       await settle()
     }
 
+    if (steps.has("fundings")) {
+      log("payouts: funding files through the sandbox, the client and the payouts module's SQL")
+      sections.push({ title: FUNDINGS_TITLE, rows: await fundingsBench(sandbox, log) })
+      await settle()
+    }
+
     if (steps.has("store")) {
       log("store: Medusa on embedded Postgres, checkouts through its routes")
       const store = await storeBench(sandbox, log)
@@ -149,11 +161,20 @@ export async function main(): Promise<void> {
     (require("./lib/notes") as typeof import("./lib/notes")).NOTES,
     ...notes,
   ].join("\n")
+  const resultsPath = path.join(__dirname, "results.md")
   if (steps.size < STEPS.length) {
-    log(`some steps only: bench/results.md left as it was (${seconds.toFixed(0)} s in all)`)
+    const fundings = sections.find((s) => s.title === FUNDINGS_TITLE)
+    if (fundings) {
+      // Its own table only, with the machine it ran on: the other tables keep their full run's.
+      const table = markdownTable([fundings]).trimEnd()
+      const where = `Measured by \`npm run bench -- fundings\` in ${seconds.toFixed(0)} s on: ${host.join("; ")}.`
+      writeFileSync(resultsPath, replaceSection(readFileSync(resultsPath, "utf8"), FUNDINGS_TITLE, `${table}\n\n${where}\n`))
+      log("wrote the payouts import table into bench/results.md")
+    }
+    log(`some steps only: the rest of bench/results.md left as it was (${seconds.toFixed(0)} s in all)`)
     for (const note of notes) console.log(note)
     return
   }
-  writeFileSync(path.join(__dirname, "results.md"), markdown)
+  writeFileSync(resultsPath, markdown)
   log(`wrote bench/results.md (${seconds.toFixed(0)} s in all)`)
 }

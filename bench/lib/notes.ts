@@ -178,4 +178,20 @@ of the same size as the whole round trip, so the ratios are large; against AltaP
 - The memory operation runs without the socket (100,000 sandbox round trips do not fit the time budget on
   this machine); the round trips themselves hold nothing once answered (the refund and token paths keep
   only bounded caches: \`IdempotencyCache\` max 10,000 entries, one MERCHANT token).
+
+### Payouts import
+
+- The sandbox process generates each funding file's lines from their index as it sends them (chunked),
+  so neither it nor the bench holds a file; the client reads the download with csv-parse as it arrives
+  and the module's \`importFundingFile\` writes the lines in batches of 1,000 in one transaction per file.
+- The tables are created by running the module's migrations' SQL on a fresh database of an embedded
+  Postgres with durability off (no fsync, no synchronous commit): a best case for the import's writes.
+- Memory is this process's alone (the sandbox and Postgres are other processes). The sampled peak heap
+  counts garbage V8 has not collected yet, so it follows the collector's schedule more than the work;
+  the heap after a full GC in the middle of each file is what an import holds, and its ratio between
+  10,000- and 1,000-line files says whether memory grows with a file's size.
+- Medusa's side: every tenth line of the series has a capture or refund (100,000); 60 % carry the line's
+  reconciliation identifier, 40 % are captures whose identifier AltaPay did not keep, which match by
+  AltaPay payment and amount. The other lines stay unmatched, so the exceptions list is at its largest.
+- Wall times of one run on a shared machine; a read is its first call and the median of five more.
 `

@@ -54,3 +54,20 @@ export function markdownTable(sections: Section[]): string {
   }
   return out.join("\n")
 }
+
+/**
+ * `markdown` with the section `### title` (up to the next `##`/`###` heading) replaced by `section`
+ * (which starts with that heading), or `section` inserted before `## Notes` when absent.
+ */
+export function replaceSection(markdown: string, title: string, section: string): string {
+  const heading = `### ${title}`
+  const start = markdown.indexOf(`${heading}\n`)
+  if (start < 0) {
+    const notes = markdown.indexOf("\n## Notes")
+    return notes < 0 ? `${markdown.trimEnd()}\n\n${section}` : `${markdown.slice(0, notes + 1)}${section}\n${markdown.slice(notes + 1)}`
+  }
+  const rest = markdown.slice(start + heading.length)
+  const next = rest.search(/\n##+ /)
+  const end = next < 0 ? markdown.length : start + heading.length + next + 1
+  return `${markdown.slice(0, start)}${section}\n${markdown.slice(end)}`
+}

@@ -5,7 +5,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process"
 import path from "node:path"
-import { startSandbox, type LedgerEntry, type Sandbox } from "../../src/sandbox"
+import { startSandbox, type GeneratedFundingFileInput, type LedgerEntry, type Sandbox } from "../../src/sandbox"
 import type { FaultKind } from "../../src/sandbox/faults"
 
 export const USER = "bench-user"
@@ -36,6 +36,7 @@ type Request =
   | { op: "clearFaults" }
   | { op: "transaction"; transactionId: string }
   | { op: "cpu" }
+  | { op: "addGeneratedFundings"; files: GeneratedFundingFileInput[] }
 
 const summarise = (e: LedgerEntry): LedgerLine => ({
   operation: e.operation,
@@ -62,6 +63,9 @@ export async function runSandboxChild(): Promise<void> {
         return sandbox.faults.clear()
       case "transaction":
         return sandbox.transaction(req.transactionId)
+      case "addGeneratedFundings":
+        // The files' CSV is written as each is downloaded: the sandbox keeps a few numbers per file.
+        return req.files.map((file) => sandbox.fundings.addGenerated(file).amountMinor)
       case "cpu": {
         const { user, system } = process.cpuUsage()
         return user + system
@@ -121,6 +125,8 @@ export class RemoteSandbox {
   simulatePayment = (sessionId: string): Promise<{ transactionId?: string }> => this.call({ op: "simulatePayment", sessionId })
   fault = (spec: RemoteFault): Promise<void> => this.call({ op: "fault", spec })
   clearFaults = (): Promise<void> => this.call({ op: "clearFaults" })
+  /** Generated funding files (src/sandbox/generated-fundings.ts); answers each one's Amount. */
+  addGeneratedFundings = (files: GeneratedFundingFileInput[]): Promise<number[]> => this.call({ op: "addGeneratedFundings", files })
   /** CPU time the sandbox process has used, µs. */
   cpuMicros = (): Promise<number> => this.call({ op: "cpu" })
 

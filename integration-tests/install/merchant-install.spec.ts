@@ -195,7 +195,9 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         // The plugin's payouts module came with the plugin (no modules entry in the config): migrated.
         const migrated = new Client({ connectionString: env.DATABASE_URL })
         await migrated.connect()
-        const tables = await migrated.query(`select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements`)
+        const tables = await migrated.query(
+          `select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements`
+        )
         await migrated.end()
         expect(tables.rows[0]).toEqual({ files: "altapay_funding_file", lines: "altapay_funding_line", movements: "altapay_money_movement" })
 
@@ -258,6 +260,13 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
           expect(cents(payment.amount)).toBe(cents(completed.order.total))
           expect(medusaRefunded).toBe(cents(itemRefund.refund.amount.decimal) + 1000)
           expect(cents(view.altapay.refunded?.decimal)).toBe(medusaRefunded)
+
+          // The payouts import runs in the installed store (its module came with the plugin): the
+          // sandbox pays out a day later, so no file yet, but the capture and both refunds are recorded.
+          const payouts = await admin.client.fetch<{ accounts: Array<{ filesImported: number; movementsRecorded: number; problems: string[] }> }>("/admin/altapay/payouts/import", {
+            method: "POST",
+          })
+          expect(payouts.accounts).toEqual([expect.objectContaining({ filesImported: 0, movementsRecorded: 3, problems: [] })])
         })
       ),
     300_000

@@ -79,23 +79,26 @@ export function netOf(line: SandboxFundingLine): number {
 const quote = (cell: string): string => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)
 const money = (minor: number | undefined, currency: string | undefined): string => (minor === undefined || currency === undefined ? "" : minorToDecimal(minor, currency))
 
+/** One line as a CSV row (no line ending). */
+export function fundingCsvRow({ transaction: t, ...l }: SandboxFundingLine, extraColumns: string[] = []): string {
+  return [
+    l.date,
+    l.type,
+    l.id,
+    ...(t ? [t.reconciliationIdentifier, t.paymentId, t.shopOrderId, t.terminal, t.shop, t.currency, money(t.amountMinor, t.currency), t.exchangeRate] : Array<string>(8).fill("")),
+    l.settlementCurrency,
+    money(l.settlementAmountMinor, l.settlementCurrency),
+    ...(l.fees ?? [undefined, undefined, undefined, undefined]).map((fee) => money(fee, l.settlementCurrency)),
+    ...extraColumns.map((column) => l.extra?.[column] ?? ""),
+  ]
+    .map(quote)
+    .join(",")
+}
+
+/** The header row with any extra columns after the documented ones. */
+export const fundingCsvHeader = (extraColumns: string[] = []): string => [FUNDING_HEADER, ...extraColumns.map(quote)].join(",")
+
 /** The file as CSV: comma-separated (AltaPay's page says "comma separated value"), one header row, `\n` endings. */
 export function fundingCsv(lines: SandboxFundingLine[], extraColumns: string[] = []): string {
-  const rows = lines.map(({ transaction: t, ...l }) =>
-    [
-      l.date,
-      l.type,
-      l.id,
-      ...(t
-        ? [t.reconciliationIdentifier, t.paymentId, t.shopOrderId, t.terminal, t.shop, t.currency, money(t.amountMinor, t.currency), t.exchangeRate]
-        : Array<string>(8).fill("")),
-      l.settlementCurrency,
-      money(l.settlementAmountMinor, l.settlementCurrency),
-      ...(l.fees ?? [undefined, undefined, undefined, undefined]).map((fee) => money(fee, l.settlementCurrency)),
-      ...extraColumns.map((column) => l.extra?.[column] ?? ""),
-    ]
-      .map(quote)
-      .join(",")
-  )
-  return [[FUNDING_HEADER, ...extraColumns.map(quote)].join(","), ...rows].join("\n") + "\n"
+  return [fundingCsvHeader(extraColumns), ...lines.map((line) => fundingCsvRow(line, extraColumns))].join("\n") + "\n"
 }

@@ -8,6 +8,7 @@ import { GatewayErrorCode } from "./gateway-errors"
 import { apiResponse } from "./gateway-xml"
 import { xml, type Reply } from "./http"
 import { amountText, type StoredFunding } from "./fundings"
+import { generatedCsvChunks, type GeneratedFundingSpec } from "./generated-fundings"
 import { el, textEl } from "./xml"
 
 const downloadLink = (ex: Exchange, file: StoredFunding): string => `${ex.env.url}/merchant/API/fundingDownload?id=${encodeURIComponent(file.id)}`
@@ -61,6 +62,7 @@ export function fundingDownload(ex: Exchange, fields: Record<string, string>): R
   return {
     status: 200,
     headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${file.filename.replace(/[^\w.-]/g, "_")}.csv"` },
-    body: file.csv,
+    body: file.csv ?? "",
+    ...(file.generated ? { stream: () => generatedCsvChunks(file.generated as GeneratedFundingSpec) } : {}),
   }
 }

@@ -5,6 +5,7 @@
  */
 import { currencyInfo, minorToDecimal } from "../altapay/money"
 import { canConvert, convert, exchangeRate, fees, fundingCsv, netOf, type SandboxFundingLine } from "./funding-file"
+import { generatedAmount, generatedSpec, type GeneratedFundingInput, type GeneratedFundingSpec } from "./generated-fundings"
 import type { Store, StoredTransaction } from "./state"
 
 export const FUNDINGS_PER_PAGE = 100
@@ -30,7 +31,10 @@ export interface StoredFunding {
   currency: string
   /** What reached the bank: settlement amounts less fees. */
   amountMinor: number
-  csv: string
+  /** The CSV served; absent on a generated file, whose CSV is written as it is sent. */
+  csv?: string
+  /** What a generated file's lines are made from (addGenerated). */
+  generated?: GeneratedFundingSpec
   createdAt: number
 }
 
@@ -44,6 +48,9 @@ export interface FundingFileInput {
   shops?: string[]
   fundingType?: string
 }
+
+/** A generated file (lines, first index, currency, date, identifier prefixes) and, optionally, its name, shops, type. */
+export type GeneratedFundingFileInput = GeneratedFundingInput & Omit<FundingFileInput, "csv" | "amountMinor" | "currency">
 
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
@@ -64,6 +71,17 @@ export class FundingBook {
   }
 
   add(input: FundingFileInput, now: number): StoredFunding {
+    return this.store(input, { csv: input.csv }, now)
+  }
+
+  /** A file of generated lines (generated-fundings.ts): its amount is their net, its CSV made on each download. */
+  addGenerated(input: GeneratedFundingFileInput, now: number): StoredFunding {
+    const { lines, firstIndex, currency, date, paymentPrefix, refundPrefix, ...meta } = input
+    const spec = generatedSpec({ lines, firstIndex, currency, date, paymentPrefix, refundPrefix }, dayOf(now))
+    return this.store({ ...meta, currency: spec.currency, amountMinor: generatedAmount(spec) }, { generated: spec }, now)
+  }
+
+  private store(input: Omit<FundingFileInput, "csv">, body: Pick<StoredFunding, "csv" | "generated">, now: number): StoredFunding {
     const currency = currencyInfo(input.currency).alpha
     const id = String(this.files.length + 1)
     const fundingDate = input.fundingDate ?? dayOf(now)
@@ -76,7 +94,7 @@ export class FundingBook {
       createdDate: dayOf(now),
       currency,
       amountMinor: input.amountMinor,
-      csv: input.csv,
+      ...body,
       createdAt: now,
     }
     this.files.push(file)

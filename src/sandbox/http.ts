@@ -7,6 +7,8 @@ export interface Reply {
   status: number
   headers: Record<string, string>
   body: string
+  /** A body written as it is made (chunked), instead of `body`: a generated funding file. */
+  stream?: () => Iterable<string>
 }
 
 const MAX_BODY_BYTES = 1024 * 1024

@@ -11,7 +11,7 @@ import { buildCallback, deliverCallback, type CallbackDelivery, type CallbackOpt
 import type { SandboxEnv } from "./env"
 import { addExampleFundings } from "./example-fundings"
 import { FaultBook, type Faults } from "./faults"
-import { DEFAULT_FUNDING_DELAY_MS, FundingBook, type FundingFileInput, type StoredFunding } from "./fundings"
+import { DEFAULT_FUNDING_DELAY_MS, FundingBook, type FundingFileInput, type GeneratedFundingFileInput, type StoredFunding } from "./fundings"
 import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
@@ -28,7 +28,9 @@ export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbac
 export type { Outcome } from "./payment-flow"
 export type { OpenOutcome } from "./open-settlement"
 export type { ReturnMode } from "./return-delivery"
-export type { FundingFileInput, StoredFunding } from "./fundings"
+export type { FundingFileInput, GeneratedFundingFileInput, StoredFunding } from "./fundings"
+export type { GeneratedFundingInput, GeneratedFundingSpec } from "./generated-fundings"
+export { generatedLine } from "./generated-fundings"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export { PAYMENT_METHODS } from "./state"
 export { GatewayErrorCode } from "./gateway-errors"
@@ -85,6 +87,11 @@ export interface SandboxFundings {
   reject(reconciliationIdentifier: string): void
   /** Serves a funding file given whole, e.g. one with a malformed line. */
   add(input: FundingFileInput): StoredFunding
+  /**
+   * A file of `lines` generated payment and refund lines (1 to 1,000,000), written as it is
+   * downloaded, never held: for scale tests. Line `firstIndex + n` is the same in every run.
+   */
+  addGenerated(input: GeneratedFundingFileInput): StoredFunding
   /** Every funding file, oldest first. */
   list(): StoredFunding[]
 }
@@ -324,6 +331,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       settle: () => structuredClone(env.fundings.settle(env.store, env.now())),
       reject: (id) => env.fundings.reject(id),
       add: (input) => structuredClone(env.fundings.add(input, env.now())),
+      addGenerated: (input) => structuredClone(env.fundings.addGenerated(input, env.now())),
       list: () => structuredClone(env.fundings.all()),
     },
     setClock: (next) => {

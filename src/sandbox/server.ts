@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
+import { Readable, pipeline } from "node:stream"
 import { describeAuth } from "./auth"
 import { sleep } from "./clock"
 import type { Exchange, SandboxEnv } from "./env"
@@ -51,10 +52,17 @@ function ledgerReply(env: SandboxEnv, after: string | null): Reply {
   return json(200, { entries: env.ledger.list().filter((entry) => entry.seq > from) }, { "cache-control": "no-store" })
 }
 
-/** Writes a reply (or its first `bytes`); checkout API answers, errors included, carry CORS. */
-function write(res: ServerResponse, path: string, reply: Reply, bytes?: number): void {
-  const body = bytes === undefined ? Buffer.from(reply.body) : Buffer.from(reply.body).subarray(0, bytes)
+/** Writes a reply (or its first half); checkout API answers, errors included, carry CORS. */
+function write(res: ServerResponse, path: string, reply: Reply, half = false): void {
   const cors = isCheckoutApi(path) ? CORS_ORIGIN : {}
+  if (reply.stream && !half) {
+    // Chunked, with backpressure: a generated file is never whole in memory.
+    res.writeHead(reply.status, { ...reply.headers, ...cors })
+    pipeline(Readable.from(reply.stream()), res, (error) => error && res.destroy())
+    return
+  }
+  const full = reply.stream ? Buffer.from([...reply.stream()].join("")) : Buffer.from(reply.body)
+  const body = half ? full.subarray(0, Math.floor(full.length / 2)) : full
   res.writeHead(reply.status, { ...reply.headers, ...cors, "content-length": String(body.length) })
   res.end(body)
 }
@@ -147,7 +155,7 @@ async function handle(env: SandboxEnv, req: IncomingMessage, res: ServerResponse
   if (fault?.kind === "truncate" && match.route) {
     // A proxy or crashed worker that delivers half a document, properly framed: the client must
     // notice from the content (lost connections are the `reset` and `lost-answer` faults).
-    write(res, path, reply, Math.floor(Buffer.byteLength(reply.body) / 2))
+    write(res, path, reply, true)
     return
   }
   write(res, path, reply)

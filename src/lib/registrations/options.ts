@@ -8,6 +8,26 @@ import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
 
+/** The payouts job (src/jobs/altapay-payouts.ts): AltaPay's funding files imported and matched with Medusa's captures and refunds. */
+export const payoutsOptionsSchema = z
+  .object({
+    /** false: this registration's funding files are not imported (another registration of the same API user may still import them). */
+    enabled: z.boolean().default(true),
+    /** How often the import runs, in minutes (the shortest of all registrations). */
+    intervalMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(60),
+    /** A capture or refund no funding file pays out after this many days is listed as unfunded. */
+    unfundedAfterDays: z.number().int().min(1).max(365).default(14),
+  })
+  .strict()
+
+export type PayoutsOptions = z.output<typeof payoutsOptionsSchema>
+export const DEFAULT_PAYOUTS_OPTIONS: PayoutsOptions = payoutsOptionsSchema.parse({})
+
 /** What successUrl / failureUrl (the storefront's landing pages) may contain, filled per return (lib/customer-return/landing.ts). */
 export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id", "order_id", "outcome"] as const
 const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)), {
@@ -99,6 +119,8 @@ export const altapayOptionsSchema = z
     allowInsecureUrls: z.boolean().default(false),
     /** The scheduled follow-up of lost callbacks, Open results and abandoned sessions (job-options.ts). */
     jobs: jobOptionsSchema.default(DEFAULT_JOB_OPTIONS),
+    /** The payouts import: funding files, their matching and the unfunded cut-off. */
+    payouts: payoutsOptionsSchema.default(DEFAULT_PAYOUTS_OPTIONS),
   })
   .strict()
   .superRefine((options, ctx) => {

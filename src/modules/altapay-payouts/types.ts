@@ -40,8 +40,12 @@ export interface ImportFundingFileInput {
 }
 
 export interface ImportFundingFileResult {
-  /** already_imported: another run (or server) stored this file first; nothing was written. */
-  outcome: "imported" | "already_imported"
+  /**
+   * already_imported: another run (or server) stored this file first; nothing was written.
+   * replaced: the stored lines did not add up to the funding's Amount (a download cut short), so this
+   * download replaced them (at most MAX_FUNDING_FILE_DOWNLOADS downloads a file).
+   */
+  outcome: "imported" | "replaced" | "already_imported"
   fileId: string
   lines: number
   unreadableLines: number
@@ -123,7 +127,7 @@ export interface FundingLineView {
 }
 
 export const EXCEPTION_KINDS = [
-  /** A capture or refund older than the cut-off that no funding line pays out. */
+  /** A capture or refund older than the cut-off that no funding line names (a rejected one is `rejected`). */
   "unfunded",
   /** A payment or refund line tied to nothing in Medusa. */
   "unmatched_line",

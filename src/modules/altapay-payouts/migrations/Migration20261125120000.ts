@@ -11,7 +11,7 @@ export class Migration20261125120000 extends Migration {
       "gross_minor" numeric not null, "raw_gross_minor" jsonb not null,
       "fees_minor" numeric not null, "raw_fees_minor" jsonb not null,
       "net_minor" numeric not null, "raw_net_minor" jsonb not null,
-      "line_count" integer not null, "unreadable_line_count" integer not null, "imported_at" timestamptz not null,
+      "line_count" integer not null, "unreadable_line_count" integer not null, "download_count" integer not null default 1, "imported_at" timestamptz not null,
       "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null,
       constraint "altapay_funding_file_pkey" primary key ("id"));`)
     this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_altapay_funding_file_account_filename_unique" ON "altapay_funding_file" ("account", "filename") WHERE deleted_at IS NULL;`)

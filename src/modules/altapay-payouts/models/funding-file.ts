@@ -25,6 +25,8 @@ export const FundingFile = model
     net_minor: model.bigNumber(),
     line_count: model.number(),
     unreadable_line_count: model.number(),
+    /** A file whose lines do not add up to the funding's amount is downloaded again, up to MAX_DOWNLOADS times. */
+    download_count: model.number().default(1),
     imported_at: model.dateTime(),
   })
   .indexes([

@@ -1,12 +1,12 @@
 /**
  * What finance must look at, one query per kind of exception, paged together: captures and refunds
- * no payout holds after the cut-off, lines Medusa has no record of, amounts that differ, rejected
+ * no funding line names after the cut-off (a rejected one is listed as rejected, once), lines Medusa has no record of, amounts that differ, rejected
  * lines, unreadable lines, and files whose lines do not add up to what AltaPay paid.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { minorToDecimal } from "../../../altapay/money"
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type PayoutException } from "../types"
-import { LINE_KIND_SQL, REJECTED_LINE_TYPES, SETTLING_LINE_TYPES, isoOrNull, optionalMinorFrom, sqlList } from "./columns"
+import { LINE_KIND_SQL, REJECTED_LINE_TYPES, SETTLING_LINE_TYPES, TRANSACTION_LINE_TYPES, isoOrNull, optionalMinorFrom, sqlList } from "./columns"
 
 type Row = Record<string, any>
 type Sql = { sql: string; bindings: Knex.RawBinding[] }
@@ -27,7 +27,7 @@ function unfunded(query: ExceptionQuery): Sql {
             from altapay_money_movement m
            where m.deleted_at is null and m.recorded_at < ${cutoff}
              and not exists (select 1 from altapay_funding_line l
-                              where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(SETTLING_LINE_TYPES)}))`,
+                              where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)}))`,
     bindings: [...byProvider.flatMap(([provider, before]) => [provider, before.toISOString()]), query.unfundedBefore.default.toISOString()],
   }
 }

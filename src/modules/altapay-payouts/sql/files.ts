@@ -5,28 +5,30 @@ import { LINE_FEES_SQL, TRANSACTION_LINE_TYPES, isoOrNull, minorFrom, optionalMi
 
 type Row = Record<string, any>
 
-// Counted per file through the (file_id, line_number) index: a page of files reads only its own lines.
-const FILE_SELECT = `
+const FILE_ORDER = "order by funding_date desc, filename desc, id desc"
+
+// Counted per file through the (file_id, line_number) index, after the page is chosen (`files`):
+// a page of files reads only its own lines, however far into the list it is.
+const fileSelect = (files: string) => `
   select f.*, coalesce(c.matched, 0)::int as matched_count, coalesce(c.unmatched, 0)::int as unmatched_count
-    from altapay_funding_file f
+    from ${files} f
     left join lateral (
       select count(*) filter (where l.movement_id is not null) as matched,
              count(*) filter (where l.movement_id is null) as unmatched
         from altapay_funding_line l
        where l.file_id = f.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)})
-    ) c on true
-   where f.deleted_at is null`
+    ) c on true`
 
 export async function listPayoutFiles(knex: Knex, page: Page): Promise<{ files: FundingFileSummary[]; count: number }> {
   const [rows, total] = await Promise.all([
-    knex.raw(`${FILE_SELECT} order by f.funding_date desc, f.filename desc, f.id desc limit ? offset ?`, [page.limit, page.offset]),
+    knex.raw(`${fileSelect(`(select * from altapay_funding_file where deleted_at is null ${FILE_ORDER} limit ? offset ?)`)} ${FILE_ORDER}`, [page.limit, page.offset]),
     knex("altapay_funding_file").whereNull("deleted_at").count({ count: "*" }).first(),
   ])
   return { files: rows.rows.map(fileSummary), count: Number(total?.count ?? 0) }
 }
 
 export async function retrievePayoutFile(knex: Knex, id: string): Promise<FundingFileSummary | null> {
-  const rows = await knex.raw(`${FILE_SELECT} and f.id = ?`, [id])
+  const rows = await knex.raw(fileSelect(`(select * from altapay_funding_file where deleted_at is null and id = ?)`), [id])
   return rows.rows[0] ? fileSummary(rows.rows[0]) : null
 }
 

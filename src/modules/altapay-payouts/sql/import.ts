@@ -2,7 +2,9 @@
  * A funding file into the database: one transaction per file, lines written in batches as the
  * download streams in (a file is never held whole). The unique (account, filename) index makes the
  * import happen once: a second server inserting the same file waits for the first one's commit and
- * then inserts nothing.
+ * then inserts nothing. Funding files have no trailer, so a download cut at a line break looks whole:
+ * a file whose lines do not add up to the funding's Amount is downloaded again on later runs, its
+ * lines replaced, up to MAX_FUNDING_FILE_DOWNLOADS downloads (then it stays, as an exception).
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
@@ -12,15 +14,29 @@ import { minorFrom, moneyColumns } from "./columns"
 
 const BATCH_SIZE = 1000
 
+export const MAX_FUNDING_FILE_DOWNLOADS = 3
+
+/** Whether the file is stored for good: its lines add up, or it was downloaded as often as it will be. */
 export async function hasFundingFile(knex: Knex, account: string, filename: string): Promise<boolean> {
-  const row = await knex("altapay_funding_file").where({ account, filename }).whereNull("deleted_at").first("id")
+  const row = await knex("altapay_funding_file")
+    .where({ account, filename })
+    .whereNull("deleted_at")
+    .where((q) => q.whereRaw("net_minor = amount_minor").orWhere("download_count", ">=", MAX_FUNDING_FILE_DOWNLOADS))
+    .first("id")
   return Boolean(row)
 }
 
 export async function importFundingFile(knex: Knex, input: ImportFundingFileInput): Promise<ImportFundingFileResult> {
   return knex.transaction(async (trx) => {
-    const fileId = await claimFile(trx, input)
-    if (!fileId) return alreadyImported(trx, input)
+    let fileId = await claimFile(trx, input)
+    let outcome: "imported" | "replaced" = "imported"
+    if (!fileId) {
+      const stored = await storedFile(trx, input)
+      if (!stored.replaceable) return stored.result
+      fileId = stored.result.fileId
+      outcome = "replaced"
+      await trx("altapay_funding_line").where({ file_id: fileId }).delete()
+    }
     const totals = { gross: 0n, fees: 0n, lines: 0, unreadable: 0 }
     let batch: Record<string, unknown>[] = []
     for await (const entry of input.entries) {
@@ -45,9 +61,10 @@ export async function importFundingFile(knex: Knex, input: ImportFundingFileInpu
         ...moneyColumns("net_minor", netMinor),
         line_count: totals.lines,
         unreadable_line_count: totals.unreadable,
+        ...(outcome === "replaced" ? { download_count: trx.raw("download_count + 1"), imported_at: new Date(), updated_at: new Date() } : {}),
       })
     const amountMinor = input.funding.amountMinor
-    return { outcome: "imported", fileId, lines: totals.lines, unreadableLines: totals.unreadable, netMinor, amountMinor, totalsAgree: netMinor === amountMinor }
+    return { outcome, fileId, lines: totals.lines, unreadableLines: totals.unreadable, netMinor, amountMinor, totalsAgree: netMinor === amountMinor }
   })
 }
 
@@ -81,21 +98,22 @@ async function claimFile(trx: Knex.Transaction, { account, providerId, funding }
   return result.rows.length === 1 ? id : null
 }
 
-async function alreadyImported(trx: Knex.Transaction, { account, funding }: ImportFundingFileInput): Promise<ImportFundingFileResult> {
+/**
+ * The stored file, locked until this transaction ends (a second server replacing it waits, then sees
+ * the first one's lines); replaceable when its lines do not add up and it may be downloaded again.
+ */
+async function storedFile(trx: Knex.Transaction, { account, funding }: ImportFundingFileInput): Promise<{ replaceable: boolean; result: ImportFundingFileResult }> {
   const row = await trx("altapay_funding_file")
     .where({ account, filename: funding.filename })
     .whereNull("deleted_at")
-    .first("id", "line_count", "unreadable_line_count", "net_minor", "amount_minor")
+    .forUpdate()
+    .first("id", "line_count", "unreadable_line_count", "net_minor", "amount_minor", "download_count")
   if (!row) throw new Error(`AltaPay payouts: funding file ${funding.filename} was neither new nor stored; run the import again.`)
   const [netMinor, amountMinor] = [minorFrom(row.net_minor), minorFrom(row.amount_minor)]
+  const totalsAgree = netMinor === amountMinor
   return {
-    outcome: "already_imported",
-    fileId: row.id,
-    lines: row.line_count,
-    unreadableLines: row.unreadable_line_count,
-    netMinor,
-    amountMinor,
-    totalsAgree: netMinor === amountMinor,
+    replaceable: !totalsAgree && row.download_count < MAX_FUNDING_FILE_DOWNLOADS,
+    result: { outcome: "already_imported", fileId: row.id, lines: row.line_count, unreadableLines: row.unreadable_line_count, netMinor, amountMinor, totalsAgree },
   }
 }
 

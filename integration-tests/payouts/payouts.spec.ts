@@ -1,0 +1,213 @@
+/**
+ * Payouts in a whole store: orders paid through AltaPay, captured and refunded from Medusa's admin,
+ * paid out by the sandbox's funding files (one capture rejected by the acquirer) and by a file of
+ * the acquirer's own (a payment Medusa never saw, a capture paid out with another amount, a line
+ * without a reconciliation identifier). The import ties them together and the admin lists the
+ * files, their lines with their orders, the exceptions and their CSV. A download that fails is
+ * tried again by the next runs (two at once store it once); a run after that changes nothing.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
+import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
+import { fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/funding-file"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+
+const store = useAltaPayStore()
+const DAY = 24 * 60 * 60 * 1000
+
+interface Captured {
+  orderId: string
+  paymentId: string
+  captureId: string
+  reconciliationIdentifier: string
+  altapayPaymentId: string
+  amountMinor: number
+}
+
+async function capturedPayment(container: MedusaContainer, order: { orderId: string; paymentId: string }): Promise<Captured> {
+  const payment = await container.resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["captures"] })
+  const data = payment.data as unknown as AltaPayPaymentData
+  const capture = payment.captures![payment.captures!.length - 1]
+  return {
+    ...order,
+    captureId: capture.id,
+    reconciliationIdentifier: data.captures.find((c) => c.capture_id === capture.id)!.reconciliation_identifier,
+    altapayPaymentId: data.payment_id!,
+    amountMinor: toMinorUnits(capture.raw_amount as never, payment.currency_code),
+  }
+}
+
+/** A line of the acquirer's own file, in DKK without conversion or fees. */
+function acquirerLine(id: string, amountMinor: number, ids: { reconciliationIdentifier: string; paymentId: string; shopOrderId: string }): SandboxFundingLine {
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    type: "payment",
+    id,
+    transaction: { ...ids, terminal: "AltaPay Sandbox Test Terminal", shop: "AltaPay Sandbox Shop", currency: "DKK", amountMinor, exchangeRate: "100" },
+    settlementCurrency: "DKK",
+    settlementAmountMinor: amountMinor,
+  }
+}
+
+medusaIntegrationTestRunner({
+  cwd: STORE_APP_DIR,
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    let admin: { headers: Record<string, string> }
+    let seed: SeededStore
+    const as = () => ({ headers: admin.headers, validateStatus: () => true })
+    const get = async (url: string) => {
+      const res = await api.get(url, as())
+      expect(res.status).toBe(200)
+      return res.data
+    }
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      seed = await seedStore(getContainer())
+    })
+
+    async function order(): Promise<{ orderId: string; paymentId: string }> {
+      const { orderId, paymentId } = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      return { orderId, paymentId }
+    }
+
+    async function capture(o: { orderId: string; paymentId: string }): Promise<Captured> {
+      expect((await api.post(`/admin/payments/${o.paymentId}/capture`, {}, as())).status).toBe(200)
+      return capturedPayment(getContainer(), o)
+    }
+
+    it("imports the payouts once, ties their lines to Medusa's captures, refunds and orders, and lists every exception", async () => {
+      const sandbox = store.sandbox()
+      // Paid out by the sandbox: a capture and a refund of it, and a capture the acquirer rejects.
+      const paid = await capture(await order())
+      expect((await api.post(`/admin/payments/${paid.paymentId}/refund`, { amount: 10 }, as())).status).toBe(200)
+      const refund = (await getContainer().resolve(Modules.PAYMENT).listRefunds({ payment_id: paid.paymentId }))[0]
+      const rejected = await capture(await order())
+      sandbox.fundings.reject(rejected.reconciliationIdentifier)
+      // The sandbox pays out a day after; its clock goes forward for the settlement only.
+      sandbox.setClock(() => Date.now() + 2 * DAY)
+      const [settled, ...more] = sandbox.fundings.settle()
+      expect(more).toEqual([])
+      sandbox.setClock(() => Date.now())
+
+      // Paid out by the acquirer's own file: with another amount, and without a reconciliation identifier.
+      const differs = await capture(await order())
+      const byPayment = await capture(await order())
+      // Never paid out.
+      const unfunded = await capture(await order())
+      const lines = [
+        acquirerLine("ACQ1", 5_000, { reconciliationIdentifier: "acquirer-only-1", paymentId: "not-in-medusa", shopOrderId: "not-in-medusa" }),
+        acquirerLine("ACQ2", differs.amountMinor - 100, { reconciliationIdentifier: differs.reconciliationIdentifier, paymentId: differs.altapayPaymentId, shopOrderId: "" }),
+        acquirerLine("ACQ3", byPayment.amountMinor, { reconciliationIdentifier: "", paymentId: byPayment.altapayPaymentId, shopOrderId: "" }),
+      ]
+      sandbox.fundings.add({ csv: fundingCsv(lines), currency: "DKK", amountMinor: lines.reduce((sum, l) => sum + netOf(l), 0), filename: "Acquirer_DKK_0001" })
+
+      // The first download fails at AltaPay: reported, and the next file is still imported.
+      sandbox.faults.add({ route: "fundingDownload", kind: "500" })
+      const first = await api.post("/admin/altapay/payouts/import", {}, as())
+      expect(first.status).toBe(200)
+      expect(first.data.accounts).toEqual([
+        expect.objectContaining({
+          providerIds: ["pp_altapay_altapay"],
+          filesImported: 1,
+          filesSkipped: 0,
+          linesImported: 3,
+          movementsRecorded: 6,
+          matched: { byReconciliationIdentifier: 1, byPaymentAndAmount: 1 },
+          problems: [expect.stringContaining(`funding file ${settled.filename} of `)],
+        }),
+      ])
+      // Two runs at once (two admins, or the job and an admin): the failed file is stored once.
+      const second = await Promise.all([api.post("/admin/altapay/payouts/import", {}, as()), api.post("/admin/altapay/payouts/import", {}, as())])
+      expect(second.map((r) => r.status)).toEqual([200, 200])
+      const runs = second.map((r) => r.data.accounts[0])
+      const total = (pick: (run: (typeof runs)[number]) => number) => runs.reduce((sum, run) => sum + pick(run), 0)
+      expect(runs.flatMap((run) => run.problems)).toEqual([])
+      expect([total((r) => r.filesImported), total((r) => r.filesSkipped), total((r) => r.movementsRecorded)]).toEqual([1, 3, 0])
+      expect([total((r) => r.matched.byReconciliationIdentifier), total((r) => r.matched.byPaymentAndAmount)]).toEqual([3, 0])
+
+      // The files, with gross, fees, net and how many of their lines are tied to Medusa.
+      const listed = await get("/admin/altapay/payouts?limit=10")
+      expect(listed.count).toBe(2)
+      const files: FundingFileSummary[] = listed.files
+      const sandboxFile = files.find((f) => f.filename !== "Acquirer_DKK_0001")!
+      const acquirerFile = files.find((f) => f.filename === "Acquirer_DKK_0001")!
+      expect(sandboxFile).toMatchObject({ currency: "EUR", totalsAgree: true, matchedCount: 3, unmatchedCount: 0 })
+      expect(sandboxFile.feesMinor).toBeGreaterThan(0)
+      expect(sandboxFile.netMinor).toBe(sandboxFile.grossMinor - sandboxFile.feesMinor)
+      expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0 })
+      expect(acquirerFile.grossMinor).toBe(5_000 + differs.amountMinor - 100 + byPayment.amountMinor)
+      expect((await get(`/admin/altapay/payouts/${acquirerFile.id}`)).file).toEqual(acquirerFile)
+      expect((await api.get("/admin/altapay/payouts/apfile_nothing", as())).status).toBe(404)
+      expect((await api.get("/admin/altapay/payouts?limit=500", as())).status).toBe(400)
+
+      // A file's lines with the Medusa capture or refund and the order each paid out.
+      const sandboxLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${sandboxFile.id}/lines`)).lines
+      const lineFor = (all: FundingLineView[], medusaId: string) => all.find((l) => l.match?.medusaId === medusaId)
+      expect(lineFor(sandboxLines, paid.captureId)).toMatchObject({ type: "payment", match: { method: "reconciliation_identifier", kind: "capture", orderId: paid.orderId } })
+      expect(lineFor(sandboxLines, refund.id)).toMatchObject({ type: "refund", match: { kind: "refund", orderId: paid.orderId } })
+      expect(lineFor(sandboxLines, rejected.captureId)).toMatchObject({ type: "payment_rejected", match: { orderId: rejected.orderId } })
+      const acquirerLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${acquirerFile.id}/lines?limit=2&offset=1`)).lines
+      expect(acquirerLines.map((l) => l.lineNumber)).toEqual([3, 4])
+      expect(lineFor(acquirerLines, differs.captureId)).toMatchObject({
+        match: { method: "reconciliation_identifier", orderId: differs.orderId, amountMinor: differs.amountMinor },
+      })
+      expect(lineFor(acquirerLines, byPayment.captureId)).toMatchObject({ reconciliationIdentifier: null, match: { method: "payment_and_amount", orderId: byPayment.orderId } })
+
+      // The exceptions: none unfunded yet at the registration's 14 days, every kind with a cut-off of now.
+      const atDefault: PayoutException[] = (await get("/admin/altapay/payout-exceptions")).exceptions
+      expect(atDefault.filter((e) => e.kind === "unfunded")).toEqual([])
+      const exceptions = await get("/admin/altapay/payout-exceptions?unfunded_after_days=0&limit=200")
+      expect(exceptions.unfundedAfterDays).toEqual({ default: 0, byProvider: { pp_altapay_altapay: 0 } })
+      const all: PayoutException[] = exceptions.exceptions
+      const of = (kind: string) => all.filter((e) => e.kind === kind)
+      expect(of("unfunded").map((e) => e.medusaId)).toEqual(expect.arrayContaining([unfunded.captureId]))
+      expect(of("unfunded").map((e) => e.medusaId)).not.toContain(paid.captureId)
+      expect(of("unmatched_line")).toEqual([expect.objectContaining({ filename: "Acquirer_DKK_0001", altapayAmountMinor: 5_000 })])
+      expect(of("amount_differs")).toEqual([
+        expect.objectContaining({ medusaId: differs.captureId, orderId: differs.orderId, medusaAmountMinor: differs.amountMinor, altapayAmountMinor: differs.amountMinor - 100 }),
+      ])
+      expect(of("rejected")).toEqual([expect.objectContaining({ medusaId: rejected.captureId, lineType: "payment_rejected" })])
+      const onlyTwo = await get("/admin/altapay/payout-exceptions?kind=rejected&kind=amount_differs")
+      expect(onlyTwo.exceptions.map((e: PayoutException) => e.kind).sort()).toEqual(["amount_differs", "rejected"])
+      expect((await api.get("/admin/altapay/payout-exceptions?kind=lost", as())).status).toBe(400)
+
+      // The CSV exports: a header row and a row per line or exception.
+      const fileCsv = await api.get(`/admin/altapay/payouts/${acquirerFile.id}/export`, as())
+      expect(fileCsv.status).toBe(200)
+      expect(String(fileCsv.headers["content-type"])).toMatch(/^text\/csv/)
+      const fileRows = String(fileCsv.data).trimEnd().split("\r\n")
+      expect(fileRows[0]).toMatch(/^line_number,date,type,/)
+      expect(fileRows).toHaveLength(1 + 3)
+      expect(fileRows.find((r) => r.includes(byPayment.captureId))).toContain("payment_and_amount")
+      expect(fileRows.find((r) => r.includes("not-in-medusa"))).toContain(",50.00,")
+      const exceptionCsv = await api.get("/admin/altapay/payout-exceptions/export?unfunded_after_days=0", as())
+      expect(exceptionCsv.status).toBe(200)
+      const exceptionRows = String(exceptionCsv.data).trimEnd().split("\r\n")
+      expect(exceptionRows).toHaveLength(1 + all.length)
+      for (const kind of ["unfunded", "unmatched_line", "amount_differs", "rejected"]) expect(exceptionRows.some((r) => r.startsWith(`${kind},`))).toBe(true)
+
+      // The scheduled job's run changes nothing: no file, line, match or exception twice.
+      const again = await altapayPayoutsJob(getContainer())
+      expect(again?.accounts).toEqual([
+        expect.objectContaining({
+          filesImported: 0,
+          filesSkipped: 2,
+          linesImported: 0,
+          movementsRecorded: 0,
+          matched: { byReconciliationIdentifier: 0, byPaymentAndAmount: 0 },
+          problems: [],
+        }),
+      ])
+      expect(await get("/admin/altapay/payouts?limit=10")).toEqual(listed)
+      expect((await get(`/admin/altapay/payouts/${sandboxFile.id}/lines`)).lines).toEqual(sandboxLines)
+      expect((await get("/admin/altapay/payout-exceptions?unfunded_after_days=0&limit=200")).exceptions).toEqual(all)
+    })
+  },
+})

@@ -1,0 +1,154 @@
+/**
+ * The payout CSV exports: a header row, then one row per line or exception, written page by page
+ * as the module answers (a file has thousands of lines). Amounts are decimals of their currency.
+ */
+import type { MedusaResponse } from "@medusajs/framework/http"
+import { minorToDecimal } from "../../../../altapay"
+import type { FundingLineView, PayoutException } from "../../../../modules/altapay-payouts/types"
+import { MAX_PAGE_SIZE } from "./payouts-query"
+
+type Cell = string | number | boolean | null | undefined
+
+/** RFC 4180 quoting; a text cell a spreadsheet would run as a formula gets a leading apostrophe. */
+export function csvRow(cells: Cell[], textColumns?: ReadonlySet<number>): string {
+  return (
+    cells
+      .map((cell, index) => {
+        let text = cell === null || cell === undefined ? "" : String(cell)
+        if ((!textColumns || textColumns.has(index)) && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+        return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+      })
+      .join(",") + "\r\n"
+  )
+}
+
+/** `12.50` for 1250 DKK; the minor units as they are for a currency we do not know. */
+export function decimal(minor: number | null, currency: string | null): string {
+  if (minor === null) return ""
+  if (!currency) return String(minor)
+  try {
+    return minorToDecimal(minor, currency)
+  } catch {
+    return String(minor)
+  }
+}
+
+interface CsvTable<T> {
+  header: string[]
+  /** Indexes of free-text columns (the rest are amounts, counts and dates). */
+  textColumns: ReadonlySet<number>
+  row(item: T): Cell[]
+}
+
+const LINE_HEADER = [
+  "line_number",
+  "date",
+  "type",
+  "acquirer_id",
+  "reconciliation_identifier",
+  "altapay_payment_id",
+  "altapay_order_id",
+  "terminal",
+  "shop",
+  "transaction_currency",
+  "transaction_amount",
+  "exchange_rate",
+  "settlement_currency",
+  "settlement_amount",
+  "fees",
+  "net",
+  "match_method",
+  "matched_kind",
+  "medusa_id",
+  "payment_id",
+  "order_id",
+  "medusa_currency",
+  "medusa_amount",
+  "issue",
+]
+
+export const LINE_CSV: CsvTable<FundingLineView> = {
+  header: LINE_HEADER,
+  textColumns: new Set([2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 18, 19, 20, 21, 23]),
+  row: (l) => [
+    l.lineNumber,
+    l.date,
+    l.type,
+    l.acquirerId,
+    l.reconciliationIdentifier,
+    l.altapayPaymentId,
+    l.altapayOrderId,
+    l.terminal,
+    l.shop,
+    l.transactionCurrency,
+    decimal(l.transactionAmountMinor, l.transactionCurrency),
+    l.exchangeRate,
+    l.settlementCurrency,
+    decimal(l.settlementAmountMinor, l.settlementCurrency),
+    decimal(l.feesMinor, l.settlementCurrency),
+    decimal(l.netMinor, l.settlementCurrency),
+    l.match?.method,
+    l.match?.kind,
+    l.match?.medusaId,
+    l.match?.paymentId,
+    l.match?.orderId,
+    l.match?.currency,
+    l.match ? decimal(l.match.amountMinor, l.match.currency) : null,
+    l.issue,
+  ],
+}
+
+export const EXCEPTION_CSV: CsvTable<PayoutException> = {
+  header: ["kind", "message", "filename", "funding_date", "line_number", "line_type", "medusa_id", "payment_id", "order_id", "currency", "medusa_amount", "altapay_amount", "date"],
+  textColumns: new Set([0, 1, 2, 5, 6, 7, 8, 9]),
+  row: (e) => [
+    e.kind,
+    e.message,
+    e.filename,
+    e.fundingDate,
+    e.lineNumber,
+    e.lineType,
+    e.medusaId,
+    e.paymentId,
+    e.orderId,
+    e.currency,
+    decimal(e.medusaAmountMinor, e.currency),
+    decimal(e.altapayAmountMinor, e.currency),
+    e.date,
+  ],
+}
+
+/**
+ * Streams `table`'s rows page by page. The first page is read before anything is sent, so a
+ * failure there is still an ordinary error answer; a later one cuts the download short.
+ */
+export async function streamCsv<T>(
+  res: MedusaResponse,
+  filename: string,
+  table: CsvTable<T>,
+  page: (offset: number, limit: number) => Promise<{ items: T[]; count: number }>
+): Promise<void> {
+  let current = await page(0, MAX_PAGE_SIZE)
+  res.status(200)
+  res.setHeader("Content-Type", "text/csv; charset=utf-8")
+  res.setHeader("Content-Disposition", `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}.csv"`)
+  res.setHeader("Cache-Control", "no-store")
+  await write(res, csvRow(table.header))
+  try {
+    for (let offset = 0; ;) {
+      await write(res, current.items.map((item) => csvRow(table.row(item), table.textColumns)).join(""))
+      offset += current.items.length
+      if (current.items.length === 0 || offset >= current.count || res.destroyed) break
+      current = await page(offset, MAX_PAGE_SIZE)
+    }
+    res.end()
+  } catch (error) {
+    // Headers are sent: a cut download is all that can tell the client.
+    res.destroy(error as Error)
+  }
+}
+
+async function write(res: MedusaResponse, text: string): Promise<void> {
+  // A client that went away ends the wait too (the loop then stops).
+  if (text && !res.write(text)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve))
+}

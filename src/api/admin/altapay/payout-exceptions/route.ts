@@ -1,0 +1,31 @@
+/**
+ * GET /admin/altapay/payout-exceptions?kind=unfunded&kind=rejected&limit=50&offset=0[&unfunded_after_days=7]
+ *
+ * What finance should look at: captures and refunds no payout has funded after the cut-off (each
+ * registration's payouts.unfundedAfterDays, or unfunded_after_days for all), lines tied to nothing
+ * in Medusa, amounts that differ, rejected and unreadable lines, files whose lines do not add up.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import type { PayoutException } from "../../../../modules/altapay-payouts/types"
+import { parseBody } from "../_lib/parse-body"
+import { exceptionFilterQuery, exceptionQuery, pageQuery, payoutsModule, unfundedAfterDays, type UnfundedAfterDays } from "../_lib/payouts-query"
+
+export interface AdminAltaPayPayoutExceptionsResponse {
+  exceptions: PayoutException[]
+  count: number
+  limit: number
+  offset: number
+  /** The cut-off used: days per registration, and for payments of other providers. */
+  unfundedAfterDays: UnfundedAfterDays
+}
+
+const Query = z.object({ ...pageQuery(50), ...exceptionFilterQuery }).strict()
+
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPayoutExceptionsResponse>) => {
+  const { kind, unfunded_after_days, ...page } = parseBody(Query, req.query)
+  const days = unfundedAfterDays(req.scope, unfunded_after_days)
+  const { exceptions, count } = await payoutsModule(req.scope).listPayoutExceptions(exceptionQuery(days, kind, page))
+  res.setHeader("Cache-Control", "no-store")
+  res.json({ exceptions, count, ...page, unfundedAfterDays: days })
+}

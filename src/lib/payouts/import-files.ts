@@ -1,0 +1,75 @@
+/**
+ * One account's funding files: every page of fundingList, and each file not stored yet downloaded
+ * into the payouts module. A file that fails is reported and the next one still goes; it is tried
+ * again next run (the module stores a file whole or not at all).
+ */
+import type { Logger } from "@medusajs/framework/types"
+import type { Funding } from "../../altapay"
+import { minorToDecimal } from "../../altapay"
+import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
+import { MAX_FUNDING_FILE_DOWNLOADS } from "../../modules/altapay-payouts/sql/import"
+import { messageOf } from "../follow-up/run-report"
+import type { PayoutAccount } from "./accounts"
+
+export interface AccountImport {
+  filesImported: number
+  filesSkipped: number
+  linesImported: number
+  problems: string[]
+}
+
+/** Ample for any merchant (100 fundings a page): a gateway answering more pages than this is not believed. */
+const MAX_PAGES = 10_000
+
+export async function importAccountFiles(payouts: AltaPayPayoutsService, account: PayoutAccount, logger: Pick<Logger, "warn">, result: AccountImport): Promise<void> {
+  const [{ client, providerId }] = account.registrations
+  let numberOfPages = 1
+  for (let page = 0; page < Math.min(numberOfPages, MAX_PAGES); page++) {
+    let fundings: Funding[]
+    try {
+      const listed = await client.fundings.fundingList({ page })
+      numberOfPages = listed.numberOfPages
+      fundings = listed.fundings
+    } catch (error) {
+      reportProblem(logger, result, `fundingList page ${page} of ${account.account} failed: ${messageOf(error)}; the rest is tried next run.`)
+      return
+    }
+    for (const funding of fundings) {
+      try {
+        if (await payouts.hasFundingFile(account.account, funding.filename)) {
+          result.filesSkipped++
+          continue
+        }
+        const imported = await payouts.importFundingFile({ account: account.account, providerId, funding, entries: client.fundings.fundingDownload(funding.downloadLink) })
+        if (imported.outcome === "already_imported") {
+          result.filesSkipped++
+          continue
+        }
+        result.filesImported++
+        result.linesImported += imported.lines
+        if (!imported.totalsAgree) {
+          logger.warn(
+            `AltaPay payouts: the lines of funding file ${funding.filename} (${account.account}) net ${money(imported.netMinor, funding.currency)}, ` +
+              `but AltaPay lists the funding as ${money(imported.amountMinor, funding.currency)}: the next runs download it again (${MAX_FUNDING_FILE_DOWNLOADS} downloads at most), and it is listed under the payout exceptions until it adds up.`
+          )
+        }
+      } catch (error) {
+        reportProblem(logger, result, `funding file ${funding.filename} of ${account.account} was not imported: ${messageOf(error)}; tried again next run.`)
+      }
+    }
+  }
+}
+
+/** A problem of the run: in its summary and logged. */
+export function reportProblem(logger: Pick<Logger, "warn">, result: Pick<AccountImport, "problems">, problem: string): void {
+  result.problems.push(problem)
+  logger.warn(`AltaPay payouts: ${problem}`)
+}
+
+function money(minor: number, currency: string): string {
+  try {
+    return `${minorToDecimal(minor, currency)} ${currency}`
+  } catch {
+    return `${minor} (minor units) ${currency}`
+  }
+}

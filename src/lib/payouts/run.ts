@@ -1,0 +1,131 @@
+/**
+ * One payouts import over every AltaPay registration: Medusa's new captures and refunds recorded
+ * first (so the lines about to arrive can match them), then each account's new funding files, then
+ * the matching. Exactly once across servers: the module stores a file under a unique (account,
+ * filename) in one transaction; with Medusa's locking module in the Payment module's dependencies
+ * (as the provider's locks) two servers also never download one account's files at once.
+ */
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { configManager } from "@medusajs/framework/config"
+import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
+import type { MatchResult } from "../../modules/altapay-payouts/types"
+import { messageOf } from "../follow-up/run-report"
+import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-config"
+import { DEFAULT_PAYOUTS_OPTIONS } from "../registrations/options"
+import { altapayRegistrations } from "../registrations/registrations"
+import { payoutAccounts, type PayoutAccount } from "./accounts"
+import { importAccountFiles, reportProblem, type AccountImport } from "./import-files"
+import { MOVEMENT_OVERLAP_MS, medusaMovements } from "./movements"
+
+export interface AccountRunSummary extends AccountImport {
+  account: string
+  providerIds: string[]
+  movementsRecorded: number
+  /** Lines matched after this account's files were imported. */
+  matched: MatchResult
+}
+
+export interface PayoutRunSummary {
+  accounts: AccountRunSummary[]
+}
+
+export async function runPayoutImport(container: MedusaContainer, payouts: AltaPayPayoutsService): Promise<PayoutRunSummary> {
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  const accounts = payoutAccounts(altapayRegistrations(container))
+  const summaries = accounts.map((account): AccountRunSummary => ({
+    account: account.account,
+    providerIds: account.providerIds,
+    filesImported: 0,
+    filesSkipped: 0,
+    linesImported: 0,
+    movementsRecorded: 0,
+    matched: { byReconciliationIdentifier: 0, byPaymentAndAmount: 0 },
+    problems: [],
+  }))
+  await recordMovements(container, payouts, accounts, summaries, logger)
+  for (const [index, account] of accounts.entries()) {
+    const summary = summaries[index]
+    await importUnderLock(payouts, account, logger, summary)
+    try {
+      summary.matched = await payouts.matchLines()
+    } catch (error) {
+      reportProblem(logger, summary, `matching the funding lines failed: ${messageOf(error)}; tried again next run.`)
+    }
+  }
+  const line = reportLine(summaries)
+  if (summaries.some((s) => s.problems.length > 0)) logger.warn(line)
+  else logger.info(line)
+  return { accounts: summaries }
+}
+
+/** Medusa's captures and refunds since shortly before the newest recorded, recorded per account. */
+async function recordMovements(
+  container: MedusaContainer,
+  payouts: AltaPayPayoutsService,
+  accounts: PayoutAccount[],
+  summaries: AccountRunSummary[],
+  logger: Pick<Logger, "warn">
+): Promise<void> {
+  const summaryOf = new Map(accounts.flatMap((account, index) => account.providerIds.map((id) => [id, summaries[index]] as const)))
+  try {
+    const latest = await payouts.latestMovementAt()
+    const since = latest ? new Date(latest.getTime() - MOVEMENT_OVERLAP_MS) : null
+    for await (const batch of medusaMovements(container, [...summaryOf.keys()], since)) {
+      // One insert per batch, so a failure never leaves an older movement unrecorded behind a newer one.
+      const known = new Set((await payouts.listMoneyMovements({ medusa_id: batch.map((m) => m.medusaId) }, { select: ["medusa_id"], take: batch.length })).map((m) => m.medusa_id))
+      const fresh = batch.filter((m) => !known.has(m.medusaId))
+      if (fresh.length === 0) continue
+      // Another server may record some of them at the same moment: count only what this one inserted.
+      let inserted = await payouts.recordMovements(fresh)
+      for (const movement of fresh) if (inserted-- > 0) summaryOf.get(movement.providerId)!.movementsRecorded++
+    }
+  } catch (error) {
+    // The files are still imported; what was not recorded is read again next run.
+    for (const summary of summaries) reportProblem(logger, summary, `recording Medusa's captures and refunds failed: ${messageOf(error)}; tried again next run.`)
+  }
+}
+
+async function importUnderLock(payouts: AltaPayPayoutsService, account: PayoutAccount, logger: Pick<Logger, "warn">, summary: AccountRunSummary): Promise<void> {
+  const lock = account.registrations[0].scaleOut.lock
+  let started = false
+  const job = async () => {
+    started = true
+    await importAccountFiles(payouts, account, logger, summary)
+  }
+  try {
+    await (lock ? lock(`altapay:payouts:${account.account}`, job) : job())
+  } catch (error) {
+    if (started) reportProblem(logger, summary, `the import of ${account.account} failed: ${messageOf(error)}; tried again next run.`)
+    else reportProblem(logger, summary, `another server has been importing the funding files of ${account.account} for a while; this server tries again next run.`)
+  }
+}
+
+/** The run in one line, as the follow-up jobs report theirs. */
+export function reportLine(summaries: AccountRunSummary[]): string {
+  if (summaries.length === 0) return "AltaPay payouts: no registration imports payouts."
+  const parts = summaries.map((s) => {
+    const matched = s.matched.byReconciliationIdentifier + s.matched.byPaymentAndAmount
+    const problems = s.problems.length > 0 ? `, ${s.problems.length} problem(s)` : ""
+    return (
+      `${s.account} (${s.providerIds.join(", ")}): ${s.filesImported} file(s) imported with ${s.linesImported} line(s), ${s.filesSkipped} already stored, ` +
+      `${s.movementsRecorded} capture(s) and refund(s) recorded, ${matched} line(s) matched (${s.matched.byPaymentAndAmount} by payment and amount)${problems}`
+    )
+  })
+  return `AltaPay payouts: ${parts.join("; ")}.`
+}
+
+/** Every `payouts.intervalMinutes` (the shortest of the registrations importing payouts), read from medusa-config when Medusa loads the job. */
+export function payoutsSchedule(): { interval: number } {
+  let minutes = DEFAULT_PAYOUTS_OPTIONS.intervalMinutes
+  try {
+    const intervals = findAltaPayProviderEntries(configManager.config).flatMap((entry) => {
+      const parsed = parsedFor(entry.options ?? {})
+      return "options" in parsed && parsed.options.payouts.enabled ? [parsed.options.payouts.intervalMinutes] : []
+    })
+    if (intervals.length > 0) minutes = Math.min(...intervals)
+  } catch {
+    // No config loaded (the file imported outside Medusa): the default.
+  }
+  return { interval: minutes * 60_000 }
+}

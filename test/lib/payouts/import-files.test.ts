@@ -1,0 +1,70 @@
+/**
+ * One account's files: every page listed, a file already stored not downloaded, one that fails
+ * reported while the next still goes, and a file whose lines do not add up named in a warning.
+ */
+import type { Funding } from "../../../src/altapay"
+import { importAccountFiles, type AccountImport } from "../../../src/lib/payouts/import-files"
+import type { PayoutAccount } from "../../../src/lib/payouts/accounts"
+
+const funding = (filename: string): Funding => ({
+  filename,
+  contractIdentifier: "C-1",
+  shops: ["Shop"],
+  acquirer: "Test",
+  fundingDate: "2026-11-20",
+  amountMinor: 1000,
+  currency: "EUR",
+  createdDate: "2026-11-20",
+  downloadLink: `https://gw.example/merchant/API/fundingDownload?id=${filename}`,
+})
+
+it("imports every new file of every page, reports a failed one and goes on", async () => {
+  const pages = [
+    [funding("stored"), funding("broken")],
+    [funding("short"), funding("raced")],
+  ]
+  const client = {
+    fundings: {
+      fundingList: jest.fn(async ({ page }: { page: number }) => ({ page, numberOfPages: pages.length, fundings: pages[page] })),
+      fundingDownload: jest.fn((link: string) => link),
+    },
+  }
+  const payouts = {
+    hasFundingFile: jest.fn(async (_account: string, filename: string) => filename === "stored"),
+    importFundingFile: jest.fn(async ({ funding: f }: { funding: Funding; account: string; providerId: string }) => {
+      if (f.filename === "broken") throw new Error("AltaPay answered fundingDownload with HTTP 500")
+      if (f.filename === "raced") return { outcome: "already_imported", fileId: "apfile_2", lines: 0, unreadableLines: 0, netMinor: 0, amountMinor: 1000, totalsAgree: true }
+      return { outcome: "imported", fileId: "apfile_1", lines: 7, unreadableLines: 0, netMinor: 900, amountMinor: 1000, totalsAgree: false }
+    }),
+  }
+  const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
+  const warn = jest.fn()
+  const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+
+  await importAccountFiles(payouts as never, account, { warn }, result)
+
+  expect(client.fundings.fundingList.mock.calls.map(([input]) => input.page)).toEqual([0, 1])
+  expect(payouts.importFundingFile.mock.calls.map(([input]) => [input.funding.filename, input.account, input.providerId])).toEqual([
+    ["broken", "gw.example/shop_api", "pp_altapay_a"],
+    ["short", "gw.example/shop_api", "pp_altapay_a"],
+    ["raced", "gw.example/shop_api", "pp_altapay_a"],
+  ])
+  expect(result).toEqual({
+    filesImported: 1,
+    filesSkipped: 2,
+    linesImported: 7,
+    problems: [expect.stringMatching(/^funding file broken of gw\.example\/shop_api was not imported: AltaPay answered fundingDownload with HTTP 500/)],
+  })
+  expect(warn.mock.calls.map(([line]) => line)).toEqual([
+    expect.stringContaining("funding file broken"),
+    expect.stringMatching(/funding file short .* net 9\.00 EUR, but AltaPay lists the funding as 10\.00 EUR/),
+  ])
+})
+
+it("stops at a page AltaPay does not answer, naming it", async () => {
+  const client = { fundings: { fundingList: jest.fn(async () => Promise.reject(new Error("connect ECONNREFUSED"))) } }
+  const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
+  const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+  await importAccountFiles({} as never, account, { warn: jest.fn() }, result)
+  expect(result.problems).toEqual([expect.stringMatching(/^fundingList page 0 of gw\.example\/shop_api failed: connect ECONNREFUSED/)])
+})
