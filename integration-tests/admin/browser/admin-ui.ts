@@ -55,6 +55,8 @@ export async function buildAdminUi(): Promise<BuiltAdminUi> {
   return { dir, cached: false, ms: Date.now() - started }
 }
 
+const ADMIN_IMPORTS_OUTSIDE = ["src/altapay/money.ts"]
+
 function cacheKey(): string {
   const hash = createHash("sha256")
   for (const name of VERSIONED_PACKAGES) {
@@ -67,6 +69,8 @@ function cacheKey(): string {
     hash.update(path.relative(ADMIN_SOURCE, file))
     hash.update(fs.readFileSync(file))
   }
+  // Bundled into the admin from outside src/admin (amounts by ISO 4217 exponent).
+  for (const file of ADMIN_IMPORTS_OUTSIDE) hash.update(fs.readFileSync(path.join(REPO_ROOT, file)))
   return hash.digest("hex").slice(0, 16)
 }
 
