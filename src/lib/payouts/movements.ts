@@ -1,7 +1,8 @@
 /**
  * Medusa's captures and refunds of AltaPay payments, as the payouts module records them: the
  * money that should reach a payout. Read from the Payment module page by page (a store has many),
- * from a little before the newest one already recorded; the module ignores ones it has.
+ * from a little before each registration was last read completely (all, for one never read);
+ * the module ignores ones it has.
  */
 import type { BigNumberInput, IPaymentModuleService, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -32,8 +33,8 @@ const PAYMENT_FIELDS = ["payment.id", "payment.provider_id", "payment.currency_c
 
 /**
  * Every capture and refund of payments made with `providerIds` since `since` (all when null), in
- * batches, oldest first across both kinds: whatever a failed run left unrecorded is newer than all
- * it recorded, so the next run, reading from shortly before the newest recorded, still finds it.
+ * batches, oldest first across both kinds. A run that fails part-way leaves the registrations'
+ * cursor where it was, so the next run reads the same span again.
  */
 export async function* medusaMovements(container: MedusaContainer, providerIds: string[], since: Date | null): AsyncGenerator<MoneyMovementInput[]> {
   if (providerIds.length === 0) return

@@ -59,7 +59,7 @@ export async function runPayoutImport(container: MedusaContainer, payouts: AltaP
   return { accounts: summaries }
 }
 
-/** Medusa's captures and refunds since shortly before the newest recorded, recorded per account. */
+/** Medusa's captures and refunds since shortly before the registrations were last read (all, for one never read), recorded per account. */
 async function recordMovements(
   container: MedusaContainer,
   payouts: AltaPayPayoutsService,
@@ -69,9 +69,12 @@ async function recordMovements(
 ): Promise<void> {
   const summaryOf = new Map(accounts.flatMap((account, index) => account.providerIds.map((id) => [id, summaries[index]] as const)))
   try {
-    const latest = await payouts.latestMovementAt()
-    const since = latest ? new Date(latest.getTime() - MOVEMENT_OVERLAP_MS) : null
-    for await (const batch of medusaMovements(container, [...summaryOf.keys()], since)) {
+    const providerIds = [...summaryOf.keys()]
+    const syncedThrough = await payouts.movementsSyncedThrough(providerIds)
+    const since = syncedThrough ? new Date(syncedThrough.getTime() - MOVEMENT_OVERLAP_MS) : null
+    // Everything created before this moment is read by the end of the loop (later commits: the overlap).
+    const readStartedAt = new Date()
+    for await (const batch of medusaMovements(container, providerIds, since)) {
       // One insert per batch, so a failure never leaves an older movement unrecorded behind a newer one.
       const known = new Set((await payouts.listMoneyMovements({ medusa_id: batch.map((m) => m.medusaId) }, { select: ["medusa_id"], take: batch.length })).map((m) => m.medusa_id))
       const fresh = batch.filter((m) => !known.has(m.medusaId))
@@ -80,6 +83,7 @@ async function recordMovements(
       let inserted = await payouts.recordMovements(fresh)
       for (const movement of fresh) if (inserted-- > 0) summaryOf.get(movement.providerId)!.movementsRecorded++
     }
+    await payouts.markMovementsSynced(providerIds, readStartedAt)
   } catch (error) {
     // The files are still imported; what was not recorded is read again next run.
     for (const summary of summaries) reportProblem(logger, summary, `recording Medusa's captures and refunds failed: ${messageOf(error)}; tried again next run.`)

@@ -5,9 +5,9 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MedusaService } from "@medusajs/framework/utils"
-import { FundingFile, FundingLine, MoneyMovement } from "./models"
+import { FundingFile, FundingLine, MoneyMovement, PayoutCursor } from "./models"
 import { hasFundingFile, importFundingFile } from "./sql/import"
-import { latestMovementAt, recordMovements } from "./sql/movements"
+import { markMovementsSynced, movementsSyncedThrough, recordMovements } from "./sql/movements"
 import { matchLines } from "./sql/match"
 import { listPayoutFiles, listPayoutFileLines, retrievePayoutFile } from "./sql/files"
 import { listPayoutExceptions } from "./sql/exceptions"
@@ -29,7 +29,7 @@ interface EntityManagerWithKnex {
   getKnex(): Knex
 }
 
-class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, MoneyMovement }) {
+class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, MoneyMovement, PayoutCursor }) {
   private readonly manager_: EntityManagerWithKnex
 
   constructor(container: { manager: EntityManagerWithKnex }, ...rest: unknown[]) {
@@ -56,9 +56,14 @@ class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, Mo
     return recordMovements(this.knex, movements)
   }
 
-  /** When the newest stored capture or refund was recorded (the job reads Medusa from a little before). */
-  latestMovementAt(): Promise<Date | null> {
-    return latestMovementAt(this.knex)
+  /** Up to when Medusa's captures and refunds were read for all these registrations; null when one was never read. */
+  movementsSyncedThrough(providerIds: string[]): Promise<Date | null> {
+    return movementsSyncedThrough(this.knex, providerIds)
+  }
+
+  /** Records that everything created before `at` was read for these registrations. */
+  markMovementsSynced(providerIds: string[], at: Date): Promise<void> {
+    return markMovementsSynced(this.knex, providerIds, at)
   }
 
   /** Ties lines still unmatched to captures and refunds: by reconciliation identifier, then by AltaPay payment and amount. */

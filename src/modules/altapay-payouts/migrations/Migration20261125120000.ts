@@ -55,9 +55,16 @@ export class Migration20261125120000 extends Migration {
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_payment_id" ON "altapay_money_movement" ("payment_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_recorded_at" ON "altapay_money_movement" ("recorded_at") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_money_movement_deleted_at" ON "altapay_money_movement" ("deleted_at") WHERE deleted_at IS NULL;`)
+    this.addSql(`create table if not exists "altapay_payout_cursor" (
+      "id" text not null, "provider_id" text not null, "synced_through" timestamptz not null,
+      "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null,
+      constraint "altapay_payout_cursor_pkey" primary key ("id"));`)
+    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_altapay_payout_cursor_provider_id_unique" ON "altapay_payout_cursor" ("provider_id") WHERE deleted_at IS NULL;`)
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_payout_cursor_deleted_at" ON "altapay_payout_cursor" ("deleted_at") WHERE deleted_at IS NULL;`)
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "altapay_payout_cursor" cascade;`)
     this.addSql(`drop table if exists "altapay_funding_line" cascade;`)
     this.addSql(`drop table if exists "altapay_funding_file" cascade;`)
     this.addSql(`drop table if exists "altapay_money_movement" cascade;`)

@@ -17,9 +17,30 @@ export async function recordMovements(knex: Knex, movements: MoneyMovementInput[
   return inserted
 }
 
-export async function latestMovementAt(knex: Knex): Promise<Date | null> {
-  const row = await knex("altapay_money_movement").whereNull("deleted_at").max({ latest: "recorded_at" }).first()
-  return row?.latest ? new Date(row.latest) : null
+/**
+ * Up to when Medusa has been read for all of these registrations: the oldest of their cursors; null
+ * (read everything) when one has none, as a registration just added or just given payouts.
+ */
+export async function movementsSyncedThrough(knex: Knex, providerIds: string[]): Promise<Date | null> {
+  if (providerIds.length === 0) return null
+  const rows: Array<{ provider_id: string; synced_through: Date | string }> = await knex("altapay_payout_cursor")
+    .whereNull("deleted_at")
+    .whereIn("provider_id", providerIds)
+    .select("provider_id", "synced_through")
+  if (new Set(rows.map((row) => row.provider_id)).size < new Set(providerIds).size) return null
+  return new Date(Math.min(...rows.map((row) => new Date(row.synced_through).getTime())))
+}
+
+/** After a read of everything created before `at`: the registrations' cursors move there (never back). */
+export async function markMovementsSynced(knex: Knex, providerIds: string[], at: Date): Promise<void> {
+  for (const providerId of new Set(providerIds)) {
+    await knex.raw(
+      `insert into altapay_payout_cursor (id, provider_id, synced_through) values (?, ?, ?)
+       on conflict (provider_id) where deleted_at is null
+       do update set synced_through = greatest(altapay_payout_cursor.synced_through, excluded.synced_through), updated_at = now()`,
+      [generateEntityId(undefined, "apcur"), providerId, at]
+    )
+  }
 }
 
 function movementRow(m: MoneyMovementInput): Record<string, unknown> {
