@@ -190,6 +190,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         movement({ medusaId: "capt_other_registration", providerId: "pp_altapay_card", altapayPaymentId: "ap-9" }),
         movement({ medusaId: "capt_short", altapayPaymentId: "ap-5", amountMinor: 10000 }),
         movement({ medusaId: "capt_rejected", altapayPaymentId: "ap-6", amountMinor: 4000 }),
+        movement({ medusaId: "capt_bare", altapayPaymentId: "ap-7", amountMinor: 3000 }),
       ])
       await service.importFundingFile({
         account: ACCOUNT,
@@ -201,7 +202,16 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
           line({ type: "payment_rejected", reconciliationIdentifier: "medusa-capture-capt_rejected", paymentId: "ap-6", transactionAmountMinor: 4000 }),
           line({ reconciliationIdentifier: "not-ours", paymentId: "ap-404", transactionAmountMinor: 1234, settlementAmountMinor: 1234 }),
           { ok: false, issue: { line: 50, message: "Date is not YYYY-MM-DD", cells: { Date: "yesterday" } } },
+          // No transaction columns: compared on the settlement amount, which agrees.
+          line({ reconciliationIdentifier: "medusa-capture-capt_bare", settlementAmountMinor: 3000, transactionCurrency: undefined }),
         ]),
+      })
+      // A later funding pays capt_funded again.
+      await service.importFundingFile({
+        account: ACCOUNT,
+        providerId: "pp_altapay_altapay",
+        funding: { ...funding("f-3b.csv", 10000), fundingDate: "2026-11-21" },
+        entries: stream([line({ reconciliationIdentifier: "medusa-capture-capt_funded", paymentId: "ap-1", transactionAmountMinor: 10000, settlementAmountMinor: 10000 })]),
       })
       await service.matchLines()
 
@@ -209,21 +219,42 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       const all = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 50, offset: 0 })
       const summary = all.exceptions.map((e) => `${e.kind}:${e.medusaId ?? e.lineNumber ?? e.filename}`).sort()
       expect(summary).toEqual(
-        ["amount_differs:capt_short", "file_total_differs:f-3.csv", "rejected:capt_rejected", "unfunded:capt_old", "unmatched_line:5", "unreadable_line:50"].sort()
+        [
+          "amount_differs:capt_short",
+          "file_total_differs:f-3.csv",
+          "paid_twice:capt_funded",
+          "rejected:capt_rejected",
+          "unfunded:capt_old",
+          "unmatched_line:5",
+          "unreadable_line:50",
+        ].sort()
       )
-      expect(all.count).toBe(6)
+      expect(all.count).toBe(7)
       const differs = all.exceptions.find((e) => e.kind === "amount_differs")!
-      expect(differs).toMatchObject({ medusaAmountMinor: 10000, altapayAmountMinor: 9000, orderId: "order_1", currency: "EUR" })
+      expect(differs).toMatchObject({ medusaAmountMinor: 10000, medusaCurrency: "EUR", altapayAmountMinor: 9000, orderId: "order_1", currency: "EUR" })
+      expect(all.exceptions.find((e) => e.kind === "paid_twice")).toMatchObject({ filename: "f-3b.csv", medusaId: "capt_funded", orderId: "order_1" })
       expect(differs.message).toContain("90.00 EUR")
       expect(differs.message).toContain("100.00 EUR")
 
       const firstPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 0 })
       const secondPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 4 })
-      expect(firstPage.count).toBe(6)
+      expect(firstPage.count).toBe(7)
       expect([...firstPage.exceptions, ...secondPage.exceptions].map((e) => e.message).sort()).toEqual(all.exceptions.map((e) => e.message).sort())
 
       const onlyRejected = await service.listPayoutExceptions({ kinds: ["rejected"], unfundedBefore: cutoff, limit: 50, offset: 0 })
       expect(onlyRejected.exceptions.map((e) => e.kind)).toEqual(["rejected"])
+    })
+
+    it("remembers per registration up to when Medusa was read, and reads a new registration from the start", async () => {
+      expect(await service.movementsSyncedThrough(["pp_altapay_card"])).toBeNull()
+      await service.markMovementsSynced(["pp_altapay_card"], new Date("2026-11-20T10:00:00Z"))
+      await service.markMovementsSynced(["pp_altapay_card"], new Date("2026-11-19T10:00:00Z")) // never back
+      expect(await service.movementsSyncedThrough(["pp_altapay_card"])).toEqual(new Date("2026-11-20T10:00:00Z"))
+      // A registration added later (or given payouts later) has no cursor: everything is read again.
+      expect(await service.movementsSyncedThrough(["pp_altapay_card", "pp_altapay_mobilepay"])).toBeNull()
+      await service.markMovementsSynced(["pp_altapay_card", "pp_altapay_mobilepay"], new Date("2026-11-21T10:00:00Z"))
+      await service.markMovementsSynced(["pp_altapay_card"], new Date("2026-11-22T10:00:00Z"))
+      expect(await service.movementsSyncedThrough(["pp_altapay_card", "pp_altapay_mobilepay"])).toEqual(new Date("2026-11-21T10:00:00Z"))
     })
 
     it("tells the order page which payout each capture and refund went into", async () => {

@@ -13,6 +13,7 @@ export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
   unfunded: "Not paid out",
   unmatched_line: "Not in Medusa",
   amount_differs: "Amount differs",
+  paid_twice: "Paid out twice",
   rejected: "Rejected",
   unreadable_line: "Unreadable line",
   file_total_differs: "File total differs",

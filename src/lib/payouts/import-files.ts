@@ -24,13 +24,18 @@ const MAX_PAGES = 10_000
 export async function importAccountFiles(payouts: AltaPayPayoutsService, account: PayoutAccount, logger: Pick<Logger, "warn">, result: AccountImport): Promise<void> {
   const [{ client, providerId }] = account.registrations
   let numberOfPages = 1
-  for (let page = 0; page < Math.min(numberOfPages, MAX_PAGES); page++) {
+  // Pages 0 to numberOfPages - 1, then page numberOfPages once more: should AltaPay number its pages
+  // from 1 (not documented either way), that page would hold the newest fundings. There, an error
+  // or an empty page only means there is no such page.
+  for (let page = 0; page <= Math.min(numberOfPages, MAX_PAGES); page++) {
+    const beyondLast = page === numberOfPages
     let fundings: Funding[]
     try {
       const listed = await client.fundings.fundingList({ page })
-      numberOfPages = listed.numberOfPages
+      if (!beyondLast) numberOfPages = listed.numberOfPages
       fundings = listed.fundings
     } catch (error) {
+      if (beyondLast) return
       reportProblem(logger, result, `fundingList page ${page} of ${account.account} failed: ${messageOf(error)}; the rest is tried next run.`)
       return
     }

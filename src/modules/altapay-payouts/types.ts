@@ -133,6 +133,8 @@ export const EXCEPTION_KINDS = [
   "unmatched_line",
   /** A line tied to a capture or refund whose amount or currency differs. */
   "amount_differs",
+  /** A capture or refund paid out on more than one line (a funding sent twice): the later lines are listed. */
+  "paid_twice",
   /** A payment_rejected or refund_rejected line. */
   "rejected",
   /** A line the reader could not read. */
@@ -156,8 +158,10 @@ export interface PayoutException {
   paymentId: string | null
   orderId: string | null
   currency: string | null
-  /** Medusa's amount (capture/refund), when there is one. */
+  /** Medusa's amount (capture/refund), when there is one, in `medusaCurrency`. */
   medusaAmountMinor: number | null
+  /** The currency of Medusa's payment (it may differ from the line's, which is `amount_differs` too). */
+  medusaCurrency: string | null
   /** The line's transaction amount; for file_total_differs, the funding's Amount (the message gives the lines' net). */
   altapayAmountMinor: number | null
   /** When Medusa recorded the capture/refund, or the line's date. */

@@ -25,7 +25,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
   ]
   const client = {
     fundings: {
-      fundingList: jest.fn(async ({ page }: { page: number }) => ({ page, numberOfPages: pages.length, fundings: pages[page] })),
+      fundingList: jest.fn(async ({ page }: { page: number }) => ({ page, numberOfPages: pages.length, fundings: pages[page] ?? [] })),
       fundingDownload: jest.fn((link: string) => link),
     },
   }
@@ -43,7 +43,8 @@ it("imports every new file of every page, reports a failed one and goes on", asy
 
   await importAccountFiles(payouts as never, account, { warn }, result)
 
-  expect(client.fundings.fundingList.mock.calls.map(([input]) => input.page)).toEqual([0, 1])
+  // Page 2 too: it would exist if AltaPay numbered its pages from 1; here it is empty.
+  expect(client.fundings.fundingList.mock.calls.map(([input]) => input.page)).toEqual([0, 1, 2])
   expect(payouts.importFundingFile.mock.calls.map(([input]) => [input.funding.filename, input.account, input.providerId])).toEqual([
     ["broken", "gw.example/shop_api", "pp_altapay_a"],
     ["short", "gw.example/shop_api", "pp_altapay_a"],
@@ -67,4 +68,34 @@ it("stops at a page AltaPay does not answer, naming it", async () => {
   const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
   await importAccountFiles({} as never, account, { warn: jest.fn() }, result)
   expect(result.problems).toEqual([expect.stringMatching(/^fundingList page 0 of gw\.example\/shop_api failed: connect ECONNREFUSED/)])
+})
+
+it("reads the page after the last one AltaPay counts (pages numbered from 1), and an error there is no problem", async () => {
+  const oneBased: Record<number, Funding[]> = { 1: [funding("first")], 2: [funding("newest")] }
+  const payouts = {
+    hasFundingFile: jest.fn(async () => false),
+    importFundingFile: jest.fn(async (_input: { funding: Funding }) => ({
+      outcome: "imported",
+      fileId: "apfile_1",
+      lines: 1,
+      unreadableLines: 0,
+      netMinor: 1000,
+      amountMinor: 1000,
+      totalsAgree: true,
+    })),
+  }
+  const run = async (fundingList: (input: { page: number }) => Promise<unknown>) => {
+    const client = { fundings: { fundingList: jest.fn(fundingList), fundingDownload: jest.fn((link: string) => link) } }
+    const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
+    const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+    await importAccountFiles(payouts as never, account, { warn: jest.fn() }, result)
+    return result
+  }
+  // A gateway numbering from 1 that answers page 0 as page 1.
+  const fromOne = await run(async ({ page }) => ({ page, numberOfPages: 2, fundings: oneBased[Math.max(page, 1)] ?? [] }))
+  expect(payouts.importFundingFile.mock.calls.map(([input]) => input.funding.filename)).toEqual(["first", "first", "newest"])
+  expect(fromOne).toMatchObject({ filesImported: 3, problems: [] })
+  // A gateway that refuses a page beyond its last: nothing to report.
+  const refusing = await run(async ({ page }) => (page < 1 ? { page, numberOfPages: 1, fundings: [] } : Promise.reject(new Error("page out of range"))))
+  expect(refusing.problems).toEqual([])
 })

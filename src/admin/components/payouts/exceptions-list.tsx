@@ -111,7 +111,7 @@ function ExceptionRow({ exception: e }: { exception: PayoutException }) {
         )}
       </Table.Cell>
       <Table.Cell data-testid="payout-exception-order">{e.orderId ? <OrderLink orderId={e.orderId} /> : e.paymentId ? `payment ${e.paymentId}` : "–"}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(e.medusaAmountMinor, e.currency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(e.medusaAmountMinor, e.medusaCurrency ?? e.currency)}</Table.Cell>
       <Table.Cell className="text-right whitespace-nowrap">{formatMinor(e.altapayAmountMinor, e.currency)}</Table.Cell>
     </Table.Row>
   )

@@ -31,6 +31,16 @@ export const TRANSACTION_LINE_TYPES = [...CAPTURE_LINE_TYPES, ...REFUND_LINE_TYP
 /** SQL: the movement kind a line of type `l.type` belongs to (null for fees, adjustments and the like). */
 export const LINE_KIND_SQL = `(case when l.type in ('payment', 'payment_rejected') then 'capture' when l.type in ('refund', 'refund_rejected') then 'refund' end)`
 
+/**
+ * SQL: the amount and currency a line names for its transaction; a file that leaves the transaction
+ * columns empty is compared on its settlement amount and currency instead.
+ */
+export const LINE_AMOUNT_SQL = `coalesce(l.transaction_amount_minor, l.settlement_amount_minor)`
+export const LINE_CURRENCY_SQL = `coalesce(l.transaction_currency, l.settlement_currency)`
+
+/** SQL condition: line `l` is on a funding file not deleted. */
+export const LINE_FILE_LIVE_SQL = `exists (select 1 from altapay_funding_file lf where lf.id = l.file_id and lf.deleted_at is null)`
+
 /** SQL: a line's fees and their VAT, positive. */
 export const LINE_FEES_SQL = `(coalesce(l.fixed_fee_minor, 0) + coalesce(l.fixed_fee_vat_minor, 0) + coalesce(l.rate_based_fee_minor, 0) + coalesce(l.rate_based_fee_vat_minor, 0))`
 

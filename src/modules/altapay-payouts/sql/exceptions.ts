@@ -1,20 +1,32 @@
 /**
  * What finance must look at, one query per kind of exception, paged together: captures and refunds
- * no funding line names after the cut-off (a rejected one is listed as rejected, once), lines Medusa has no record of, amounts that differ, rejected
- * lines, unreadable lines, and files whose lines do not add up to what AltaPay paid.
+ * no funding line names after the cut-off (a rejected one is listed as rejected, once), lines Medusa
+ * has no record of, amounts that differ, captures and refunds paid out twice, rejected lines,
+ * unreadable lines, and files whose lines do not add up to what AltaPay paid.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { minorToDecimal } from "../../../altapay/money"
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type PayoutException } from "../types"
-import { LINE_KIND_SQL, REJECTED_LINE_TYPES, SETTLING_LINE_TYPES, TRANSACTION_LINE_TYPES, isoOrNull, optionalMinorFrom, sqlList } from "./columns"
+import {
+  LINE_AMOUNT_SQL,
+  LINE_CURRENCY_SQL,
+  LINE_FILE_LIVE_SQL,
+  LINE_KIND_SQL,
+  REJECTED_LINE_TYPES,
+  SETTLING_LINE_TYPES,
+  TRANSACTION_LINE_TYPES,
+  isoOrNull,
+  optionalMinorFrom,
+  sqlList,
+} from "./columns"
 
 type Row = Record<string, any>
 type Sql = { sql: string; bindings: Knex.RawBinding[] }
 
 const LINE_COLUMNS = `f.id as file_id, f.filename, f.funding_date, l.id as line_id, l.line_number, l.type as line_type, l.issue`
-const MOVEMENT_COLUMNS = `m.medusa_id, m.kind as movement_kind, m.payment_id, m.order_id`
+const MOVEMENT_COLUMNS = `m.medusa_id, m.kind as movement_kind, m.payment_id, m.order_id, m.currency as medusa_currency`
 const NO_LINE = `null::text as file_id, null::text as filename, null::text as funding_date, null::text as line_id, null::int as line_number, null::text as line_type, null::text as issue`
-const NO_MOVEMENT = `null::text as medusa_id, null::text as movement_kind, null::text as payment_id, null::text as order_id`
+const NO_MOVEMENT = `null::text as medusa_id, null::text as movement_kind, null::text as payment_id, null::text as order_id, null::text as medusa_currency`
 const LINE_FROM = `from altapay_funding_line l join altapay_funding_file f on f.id = l.file_id and f.deleted_at is null`
 const MOVEMENT_JOIN = `left join altapay_money_movement m on m.id = l.movement_id and m.deleted_at is null`
 
@@ -27,12 +39,12 @@ function unfunded(query: ExceptionQuery): Sql {
             from altapay_money_movement m
            where m.deleted_at is null and m.recorded_at < ${cutoff}
              and not exists (select 1 from altapay_funding_line l
-                              where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)}))`,
+                              where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)}) and ${LINE_FILE_LIVE_SQL})`,
     bindings: [...byProvider.flatMap(([provider, before]) => [provider, before.toISOString()]), query.unfundedBefore.default.toISOString()],
   }
 }
 
-const lineException = (kind: ExceptionKind, where: string, currency = "l.transaction_currency", altapayAmount = "l.transaction_amount_minor"): Sql => ({
+const lineException = (kind: ExceptionKind, where: string, currency = LINE_CURRENCY_SQL, altapayAmount = LINE_AMOUNT_SQL): Sql => ({
   sql: `select '${kind}' as kind, ${LINE_COLUMNS}, ${MOVEMENT_COLUMNS}, coalesce(${currency}, l.settlement_currency) as currency,
                m.amount_minor as medusa_amount, ${altapayAmount} as altapay_amount, null::numeric as file_net, l.date, l.id as tiebreak
           ${LINE_FROM} ${MOVEMENT_JOIN}
@@ -47,7 +59,16 @@ const QUERIES: Record<ExceptionKind, (query: ExceptionQuery) => Sql> = {
     lineException(
       "amount_differs",
       `m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)}) and m.kind = ${LINE_KIND_SQL}
-       and (abs(l.transaction_amount_minor) is distinct from m.amount_minor or l.transaction_currency is distinct from m.currency)`
+       and (abs(${LINE_AMOUNT_SQL}) is distinct from m.amount_minor or ${LINE_CURRENCY_SQL} is distinct from m.currency)`
+    ),
+  // The lines after the first that pay out one capture or refund (by funding date, file, line).
+  paid_twice: () =>
+    lineException(
+      "paid_twice",
+      `m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)})
+       and exists (select 1 from altapay_funding_line o join altapay_funding_file ofile on ofile.id = o.file_id and ofile.deleted_at is null
+                    where o.movement_id = l.movement_id and o.deleted_at is null and o.type = l.type
+                      and (ofile.funding_date, ofile.filename, o.line_number) < (f.funding_date, f.filename, l.line_number))`
     ),
   rejected: () => lineException("rejected", `l.type in (${sqlList(REJECTED_LINE_TYPES)})`),
   unreadable_line: () => lineException("unreadable_line", `l.issue is not null`, "null::text", "null::numeric"),
@@ -90,6 +111,7 @@ function exception(row: Row): PayoutException {
     orderId: row.order_id,
     currency: row.currency,
     medusaAmountMinor,
+    medusaCurrency: row.medusa_currency,
     altapayAmountMinor,
     date: isoOrNull(row.date),
   }
@@ -97,16 +119,19 @@ function exception(row: Row): PayoutException {
 }
 
 function messageFor(e: PayoutException, row: Row): string {
-  const money = (minor: number | null) => (minor === null || !e.currency ? "no amount" : `${minorToDecimal(Math.abs(minor), e.currency)} ${e.currency}`)
+  const money = (minor: number | null, currency = e.currency) => (minor === null || !currency ? "no amount" : `${minorToDecimal(Math.abs(minor), currency)} ${currency}`)
+  const medusaMoney = money(e.medusaAmountMinor, e.medusaCurrency)
   const where = `${e.filename} line ${e.lineNumber}`
   const record = `${row.movement_kind ?? "record"} ${e.medusaId}`
   switch (e.kind) {
     case "unfunded":
-      return `Medusa's ${record} of ${money(e.medusaAmountMinor)} (${e.date}) is in no AltaPay payout yet: check it at AltaPay (captured? settled?) before the books close.`
+      return `Medusa's ${record} of ${medusaMoney} (${e.date}) is in no AltaPay payout yet: check it at AltaPay (captured? settled?) before the books close.`
     case "unmatched_line":
       return `${where}: a ${e.lineType} of ${money(e.altapayAmountMinor)} that Medusa has no capture or refund for (made outside Medusa, or its record was not synced yet).`
     case "amount_differs":
-      return `${where}: AltaPay ${e.lineType === "refund" ? "refunded" : "settled"} ${money(e.altapayAmountMinor)} where Medusa's ${record} is ${money(e.medusaAmountMinor)}.`
+      return `${where}: AltaPay ${e.lineType === "refund" ? "refunded" : "settled"} ${money(e.altapayAmountMinor)} where Medusa's ${record} is ${medusaMoney}.`
+    case "paid_twice":
+      return `${where}: pays out Medusa's ${record} of ${medusaMoney} again; an earlier funding line paid it already (a funding sent twice?). Ask AltaPay before booking it.`
     case "rejected":
       return `${where}: the acquirer rejected this ${e.lineType === "refund_rejected" ? "refund" : "payment"} of ${money(e.altapayAmountMinor)}${e.medusaId ? ` (Medusa's ${record})` : ""}; no money moved for it.`
     case "unreadable_line":

@@ -7,7 +7,7 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import type { MatchResult } from "../types"
-import { LINE_KIND_SQL, TRANSACTION_LINE_TYPES, sqlList } from "./columns"
+import { LINE_AMOUNT_SQL, LINE_CURRENCY_SQL, LINE_KIND_SQL, TRANSACTION_LINE_TYPES, sqlList } from "./columns"
 
 const BY_RECONCILIATION_IDENTIFIER = `
   update altapay_funding_line l
@@ -26,12 +26,12 @@ const BY_PAYMENT_AND_AMOUNT = `
       join altapay_money_movement m
         on m.altapay_payment_id = l.altapay_payment_id and m.deleted_at is null
        and m.kind = ${LINE_KIND_SQL}
-       and m.currency = l.transaction_currency
-       and m.amount_minor = abs(l.transaction_amount_minor)
+       and m.currency = ${LINE_CURRENCY_SQL}
+       and m.amount_minor = abs(${LINE_AMOUNT_SQL})
      where l.movement_id is null and l.deleted_at is null and l.altapay_payment_id is not null
        and l.type in (${sqlList(TRANSACTION_LINE_TYPES)})
        and not exists (
-         select 1 from altapay_funding_line o
+         select 1 from altapay_funding_line o join altapay_funding_file ofile on ofile.id = o.file_id and ofile.deleted_at is null
           where o.movement_id = m.id and o.deleted_at is null and o.type = l.type)
   ),
   counted as (

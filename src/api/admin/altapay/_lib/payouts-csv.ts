@@ -99,8 +99,23 @@ export const LINE_CSV: CsvTable<FundingLineView> = {
 }
 
 export const EXCEPTION_CSV: CsvTable<PayoutException> = {
-  header: ["kind", "message", "filename", "funding_date", "line_number", "line_type", "medusa_id", "payment_id", "order_id", "currency", "medusa_amount", "altapay_amount", "date"],
-  textColumns: new Set([0, 1, 2, 5, 6, 7, 8, 9]),
+  header: [
+    "kind",
+    "message",
+    "filename",
+    "funding_date",
+    "line_number",
+    "line_type",
+    "medusa_id",
+    "payment_id",
+    "order_id",
+    "currency",
+    "medusa_amount",
+    "medusa_currency",
+    "altapay_amount",
+    "date",
+  ],
+  textColumns: new Set([0, 1, 2, 5, 6, 7, 8, 9, 11]),
   row: (e) => [
     e.kind,
     e.message,
@@ -112,7 +127,8 @@ export const EXCEPTION_CSV: CsvTable<PayoutException> = {
     e.paymentId,
     e.orderId,
     e.currency,
-    decimal(e.medusaAmountMinor, e.currency),
+    decimal(e.medusaAmountMinor, e.medusaCurrency ?? e.currency),
+    e.medusaCurrency,
     decimal(e.altapayAmountMinor, e.currency),
     e.date,
   ],
