@@ -241,6 +241,11 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       expect(firstPage.count).toBe(7)
       expect([...firstPage.exceptions, ...secondPage.exceptions].map((e) => e.message).sort()).toEqual(all.exceptions.map((e) => e.message).sort())
 
+      // One a page, the same order as all at once (each kind keeps only its first offset + limit rows).
+      const oneByOne = []
+      for (let offset = 0; offset < all.count; offset++) oneByOne.push(...(await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 1, offset })).exceptions)
+      expect(oneByOne).toEqual(all.exceptions)
+
       const onlyRejected = await service.listPayoutExceptions({ kinds: ["rejected"], unfundedBefore: cutoff, limit: 50, offset: 0 })
       expect(onlyRejected.exceptions.map((e) => e.kind)).toEqual(["rejected"])
     })

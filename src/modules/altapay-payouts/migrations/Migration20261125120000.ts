@@ -39,6 +39,14 @@ export class Migration20261125120000 extends Migration {
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_altapay_payment_id" ON "altapay_funding_line" ("altapay_payment_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_movement_id" ON "altapay_funding_line" ("movement_id") WHERE deleted_at IS NULL;`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_deleted_at" ON "altapay_funding_line" ("deleted_at") WHERE deleted_at IS NULL;`)
+    // The exceptions' few rows among a file's many: matched lines, rejected lines, unreadable lines.
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_matched" ON "altapay_funding_line" ("movement_id", "type") WHERE movement_id IS NOT NULL AND deleted_at IS NULL;`
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_rejected" ON "altapay_funding_line" ("date") WHERE type IN ('payment_rejected', 'refund_rejected') AND deleted_at IS NULL;`
+    )
+    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_altapay_funding_line_unreadable" ON "altapay_funding_line" ("file_id") WHERE issue IS NOT NULL AND deleted_at IS NULL;`)
 
     this.addSql(`create table if not exists "altapay_money_movement" (
       "id" text not null, "kind" text check ("kind" in ('capture', 'refund')) not null, "medusa_id" text not null,

@@ -38,4 +38,7 @@ export const FundingLine = model
     { on: ["reconciliation_identifier"], where: "deleted_at IS NULL" },
     { on: ["altapay_payment_id"], where: "deleted_at IS NULL" },
     { on: ["movement_id"], where: "deleted_at IS NULL" },
+    { name: "IDX_altapay_funding_line_matched", on: ["movement_id", "type"], where: "movement_id IS NOT NULL AND deleted_at IS NULL" },
+    { name: "IDX_altapay_funding_line_rejected", on: ["date"], where: "type IN ('payment_rejected', 'refund_rejected') AND deleted_at IS NULL" },
+    { name: "IDX_altapay_funding_line_unreadable", on: ["file_id"], where: "issue IS NOT NULL AND deleted_at IS NULL" },
   ])

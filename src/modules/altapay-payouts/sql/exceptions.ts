@@ -58,14 +58,17 @@ const QUERIES: Record<ExceptionKind, (query: ExceptionQuery) => Sql> = {
   amount_differs: () =>
     lineException(
       "amount_differs",
-      `m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)}) and m.kind = ${LINE_KIND_SQL}
+      `l.movement_id is not null and m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)}) and m.kind = ${LINE_KIND_SQL}
        and (abs(${LINE_AMOUNT_SQL}) is distinct from m.amount_minor or ${LINE_CURRENCY_SQL} is distinct from m.currency)`
     ),
   // The lines after the first that pay out one capture or refund (by funding date, file, line).
   paid_twice: () =>
     lineException(
       "paid_twice",
-      `m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)})
+      `l.movement_id is not null and m.id is not null and l.type in (${sqlList(SETTLING_LINE_TYPES)})
+       and (l.movement_id, l.type) in (select d.movement_id, d.type from altapay_funding_line d
+                                        where d.movement_id is not null and d.deleted_at is null and d.type in (${sqlList(SETTLING_LINE_TYPES)})
+                                        group by d.movement_id, d.type having count(*) > 1)
        and exists (select 1 from altapay_funding_line o join altapay_funding_file ofile on ofile.id = o.file_id and ofile.deleted_at is null
                     where o.movement_id = l.movement_id and o.deleted_at is null and o.type = l.type
                       and (ofile.funding_date, ofile.filename, o.line_number) < (f.funding_date, f.filename, l.line_number))`
@@ -85,11 +88,21 @@ const QUERIES: Record<ExceptionKind, (query: ExceptionQuery) => Sql> = {
 export async function listPayoutExceptions(knex: Knex, query: ExceptionQuery): Promise<{ exceptions: PayoutException[]; count: number }> {
   const kinds = query.kinds && query.kinds.length > 0 ? EXCEPTION_KINDS.filter((k) => query.kinds!.includes(k)) : [...EXCEPTION_KINDS]
   const parts = kinds.map((kind) => QUERIES[kind](query))
-  const union = parts.map((p) => `(${p.sql})`).join(" union all ")
-  const bindings = parts.flatMap((p) => p.bindings)
+  // The page is among each kind's first offset + limit rows in the same order: each kind keeps only
+  // those (a top-N, not a sort of every exception) before the kinds are merged.
+  const top = query.offset + query.limit
+  const page = parts.map((p) => `(select * from (${p.sql}) k order by k.date desc nulls last, k.tiebreak limit ?)`).join(" union all ")
+  const counts = parts.map((p) => `(select count(*) from (${p.sql}) k)`).join(" + ")
   const [rows, total] = await Promise.all([
-    knex.raw(`select * from (${union}) e order by e.date desc nulls last, e.kind, e.tiebreak limit ? offset ?`, [...bindings, query.limit, query.offset]),
-    knex.raw(`select count(*)::int as count from (${union}) e`, bindings),
+    knex.raw(`select * from (${page}) e order by e.date desc nulls last, e.kind, e.tiebreak limit ? offset ?`, [
+      ...parts.flatMap((p) => [...p.bindings, top]),
+      query.limit,
+      query.offset,
+    ]),
+    knex.raw(
+      `select (${counts})::int as count`,
+      parts.flatMap((p) => p.bindings)
+    ),
   ])
   return { exceptions: rows.rows.map(exception), count: total.rows[0]?.count ?? 0 }
 }
