@@ -1,13 +1,8 @@
 /** The follow-up jobs' options: defaults a store that never sets them can rely on, and every bad value named at start-up. */
 import { parseAltaPayOptions } from "../../src/lib/registrations/options"
+import { MINIMAL_OPTIONS } from "../helpers/options"
 
-const base = {
-  checkoutUrl: "https://testgateway.altapaysecure.com",
-  gatewayUrl: "https://testgateway.altapaysecure.com",
-  username: "api-user",
-  password: "api-password",
-  backendUrl: "https://shop.example",
-}
+const base = MINIMAL_OPTIONS
 
 it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime, retries backing off to 6 hours with the merchant told after 5, and 72 hours for Open results", () => {
   const parsed = parseAltaPayOptions(base)

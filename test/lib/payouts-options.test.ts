@@ -1,13 +1,8 @@
 /** The payouts option: what a store that never sets it gets, and every bad value named at start-up. */
 import { parseAltaPayOptions } from "../../src/lib/registrations/options"
+import { MINIMAL_OPTIONS } from "../helpers/options"
 
-const base = {
-  checkoutUrl: "https://testgateway.altapaysecure.com",
-  gatewayUrl: "https://testgateway.altapaysecure.com",
-  username: "api-user",
-  password: "api-password",
-  backendUrl: "https://shop.example",
-}
+const base = MINIMAL_OPTIONS
 
 it("a store that sets nothing imports its payouts every hour and lists captures unfunded after 14 days", () => {
   const parsed = parseAltaPayOptions(base)
