@@ -174,7 +174,7 @@ export async function fundingsBench(sandbox: RemoteSandbox, log: (m: string) => 
     const { batch, expected } = movements(movementCount, step, (index) => new Date(firstDay + (Math.floor(index / lines) - 1) * DAY_MS).toISOString().slice(0, 10))
     const tm = nowNs()
     let recorded = 0
-    for (let from = 0; from < movementCount; from += 5_000) recorded += await recordMovements(db.knex, batch(from, Math.min(movementCount, from + 5_000)))
+    for (let from = 0; from < movementCount; from += 5_000) recorded += (await recordMovements(db.knex, batch(from, Math.min(movementCount, from + 5_000)))).length
     const movementsMs = nsToMs(nowNs() - tm)
     log(`payouts: ${int(recorded)} captures and refunds recorded in ${(movementsMs / 1000).toFixed(1)} s; matching`)
     const tmatch = nowNs()

@@ -151,8 +151,9 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
           movement({ medusaId: "capt_C1", paymentId: "pay_3", altapayPaymentId: "ap-3", amountMinor: 700 }),
           movement({ medusaId: "capt_C2", paymentId: "pay_3", altapayPaymentId: "ap-3", amountMinor: 700 }),
         ])
-      ).toBe(5)
-      expect(await service.recordMovements([movement({ medusaId: "capt_A" })])).toBe(0)
+      ).toEqual(["capt_A", "ref_A", "capt_B", "capt_C1", "capt_C2"])
+      // One already stored and one new: only the new one is inserted, and named.
+      expect(await service.recordMovements([movement({ medusaId: "capt_A" }), movement({ medusaId: "capt_D", altapayPaymentId: "ap-4" })])).toEqual(["capt_D"])
 
       const imported = await service.importFundingFile({
         account: ACCOUNT,

@@ -75,13 +75,10 @@ async function recordMovements(
     // Everything created before this moment is read by the end of the loop (later commits: the overlap).
     const readStartedAt = new Date()
     for await (const batch of medusaMovements(container, providerIds, since)) {
-      // One insert per batch, so a failure never leaves an older movement unrecorded behind a newer one.
-      const known = new Set((await payouts.listMoneyMovements({ medusa_id: batch.map((m) => m.medusaId) }, { select: ["medusa_id"], take: batch.length })).map((m) => m.medusa_id))
-      const fresh = batch.filter((m) => !known.has(m.medusaId))
-      if (fresh.length === 0) continue
-      // Another server may record some of them at the same moment: count only what this one inserted.
-      let inserted = await payouts.recordMovements(fresh)
-      for (const movement of fresh) if (inserted-- > 0) summaryOf.get(movement.providerId)!.movementsRecorded++
+      // Ones recorded before (the overlap) or by another server at the same moment are not inserted
+      // again: each account counts only what this run inserted.
+      const inserted = new Set(await payouts.recordMovements(batch))
+      for (const movement of batch) if (inserted.has(movement.medusaId)) summaryOf.get(movement.providerId)!.movementsRecorded++
     }
     await payouts.markMovementsSynced(providerIds, readStartedAt)
   } catch (error) {

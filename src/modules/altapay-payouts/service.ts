@@ -51,8 +51,8 @@ class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, Mo
     return importFundingFile(this.knex, input)
   }
 
-  /** Adds captures and refunds not stored yet (by Medusa id); returns how many were new. */
-  recordMovements(movements: MoneyMovementInput[]): Promise<number> {
+  /** Adds captures and refunds not stored yet (by Medusa id); returns the Medusa ids this call added. */
+  recordMovements(movements: MoneyMovementInput[]): Promise<string[]> {
     return recordMovements(this.knex, movements)
   }
 

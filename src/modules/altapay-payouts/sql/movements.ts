@@ -6,13 +6,14 @@ import { moneyColumns } from "./columns"
 
 const BATCH_SIZE = 500
 
-export async function recordMovements(knex: Knex, movements: MoneyMovementInput[]): Promise<number> {
-  let inserted = 0
+/** Inserts the captures and refunds not stored yet; the Medusa ids of those this call inserted. */
+export async function recordMovements(knex: Knex, movements: MoneyMovementInput[]): Promise<string[]> {
+  const inserted: string[] = []
   for (let start = 0; start < movements.length; start += BATCH_SIZE) {
     const rows = movements.slice(start, start + BATCH_SIZE).map(movementRow)
     const insert = knex("altapay_money_movement").insert(rows).toSQL()
-    const result = await knex.raw(`${insert.sql} on conflict ("medusa_id") where deleted_at is null do nothing returning "id"`, insert.bindings)
-    inserted += result.rows.length
+    const result = await knex.raw(`${insert.sql} on conflict ("medusa_id") where deleted_at is null do nothing returning "medusa_id"`, insert.bindings)
+    inserted.push(...result.rows.map((row: { medusa_id: string }) => row.medusa_id))
   }
   return inserted
 }

@@ -1,0 +1,8 @@
+/** The fewest provider options that parse: a store that sets nothing else gets every default. */
+export const MINIMAL_OPTIONS = {
+  checkoutUrl: "https://testgateway.altapaysecure.com",
+  gatewayUrl: "https://testgateway.altapaysecure.com",
+  username: "api-user",
+  password: "api-password",
+  backendUrl: "https://shop.example",
+}
