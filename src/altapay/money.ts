@@ -78,6 +78,18 @@ export function minorToDecimal(minor: number, currency: string | number): string
   return minorToDecimalWithExponent(minor, currencyExponent(currency))
 }
 
+/**
+ * An amount as people read it: "12.50 DKK" for 1250 DKK. For a currency ISO 4217 does not list (a
+ * report's, a file's), the minor units as they were stored, "1250 ZZZ (minor units)": never guessed decimals.
+ */
+export function amountText(minor: number, currency: string): string {
+  try {
+    return `${minorToDecimal(minor, currency)} ${currency.toUpperCase()}`
+  } catch {
+    return `${minor} ${currency} (minor units)`
+  }
+}
+
 /** Minor units as exact decimal text with `exponent` fraction digits (for amounts of no known currency). */
 export function minorToDecimalWithExponent(minor: number, exponent: number): string {
   if (!Number.isSafeInteger(minor)) throw invalid("amount", `${minor} is not an integer amount in minor units`)

@@ -1,4 +1,5 @@
 import {
+  amountText,
   allocate,
   currencyExponent,
   currencyInfo,
@@ -149,6 +150,15 @@ describe("minorToDecimal and minorToNumber", () => {
 
   it("refuses NaN", () => {
     expect(issuesOf(() => minorToNumber(Number.NaN, "DKK"))[0].field).toBe("amount")
+  })
+})
+
+describe("amountText", () => {
+  it("reads as people write amounts, and never guesses the decimals of a currency ISO 4217 does not list", () => {
+    expect(amountText(96660, "dkk")).toBe("966.60 DKK")
+    expect(amountText(-5, "EUR")).toBe("-0.05 EUR")
+    expect(amountText(1234, "KWD")).toBe("1.234 KWD")
+    expect(amountText(1250, "ZZZ")).toBe("1250 ZZZ (minor units)")
   })
 })
 

@@ -1,5 +1,5 @@
 // The file itself, not the client's index: money.ts is browser-safe, the rest of src/altapay is not.
-import { minorToDecimal } from "../../altapay/money"
+import { amountText } from "../../altapay/money"
 // The view's own type, not altapay-api.ts: that one would pull the admin's browser globals into the unit tests' tsconfig.
 import type { Money } from "../../api/admin/altapay/_lib/payment-view"
 
@@ -13,12 +13,7 @@ export const formatMoney = (money: Money | null | undefined): string => (money ?
 export function formatMinor(minor: number | null | undefined, currency: string | null | undefined): string {
   if (minor === null || minor === undefined) return "–"
   if (!currency) return `${minor} (minor units)`
-  try {
-    return `${minorToDecimal(minor, currency)} ${currency.toUpperCase()}`
-  } catch {
-    // A currency ISO 4217 does not list: show what was stored rather than guess its decimals.
-    return `${minor} ${currency} (minor units)`
-  }
+  return amountText(minor, currency)
 }
 
 export const formatDate = (iso: string | null | undefined): string => {

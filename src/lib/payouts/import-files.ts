@@ -5,7 +5,7 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import type { Funding } from "../../altapay"
-import { minorToDecimal } from "../../altapay"
+import { amountText } from "../../altapay"
 import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
 import { MAX_FUNDING_FILE_DOWNLOADS } from "../../modules/altapay-payouts/sql/import"
 import { messageOf } from "../follow-up/run-report"
@@ -54,8 +54,8 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
         result.linesImported += imported.lines
         if (!imported.totalsAgree) {
           logger.warn(
-            `AltaPay payouts: the lines of funding file ${funding.filename} (${account.account}) net ${money(imported.netMinor, funding.currency)}, ` +
-              `but AltaPay lists the funding as ${money(imported.amountMinor, funding.currency)}: the next runs download it again (${MAX_FUNDING_FILE_DOWNLOADS} downloads at most), and it is listed under the payout exceptions until it adds up.`
+            `AltaPay payouts: the lines of funding file ${funding.filename} (${account.account}) net ${amountText(imported.netMinor, funding.currency)}, ` +
+              `but AltaPay lists the funding as ${amountText(imported.amountMinor, funding.currency)}: the next runs download it again (${MAX_FUNDING_FILE_DOWNLOADS} downloads at most), and it is listed under the payout exceptions until it adds up.`
           )
         }
       } catch (error) {
@@ -69,12 +69,4 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
 export function reportProblem(logger: Pick<Logger, "warn">, result: Pick<AccountImport, "problems">, problem: string): void {
   result.problems.push(problem)
   logger.warn(`AltaPay payouts: ${problem}`)
-}
-
-function money(minor: number, currency: string): string {
-  try {
-    return `${minorToDecimal(minor, currency)} ${currency}`
-  } catch {
-    return `${minor} (minor units) ${currency}`
-  }
 }

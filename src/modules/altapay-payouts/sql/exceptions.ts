@@ -5,7 +5,7 @@
  * unreadable lines, and files whose lines do not add up to what AltaPay paid.
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { minorToDecimal } from "../../../altapay/money"
+import { amountText } from "../../../altapay/money"
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type PayoutException } from "../types"
 import {
   LINE_AMOUNT_SQL,
@@ -132,7 +132,7 @@ function exception(row: Row): PayoutException {
 }
 
 function messageFor(e: PayoutException, row: Row): string {
-  const money = (minor: number | null, currency = e.currency) => (minor === null || !currency ? "no amount" : `${minorToDecimal(Math.abs(minor), currency)} ${currency}`)
+  const money = (minor: number | null, currency = e.currency) => (minor === null || !currency ? "no amount" : amountText(Math.abs(minor), currency))
   const medusaMoney = money(e.medusaAmountMinor, e.medusaCurrency)
   const where = `${e.filename} line ${e.lineNumber}`
   const record = `${row.movement_kind ?? "record"} ${e.medusaId}`
