@@ -4,14 +4,14 @@
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { ALTAPAY_PAYOUTS_MODULE } from "../modules/altapay-payouts"
-import type AltaPayPayoutsService from "../modules/altapay-payouts/service"
+import { registeredPayoutsModule } from "../lib/payouts/module"
 import { payoutsSchedule, runPayoutImport, type PayoutRunSummary } from "../lib/payouts/run"
 
 let toldMissingModule = false
 
 export default async function altapayPayoutsJob(container: MedusaContainer): Promise<PayoutRunSummary | undefined> {
-  if (!container.hasRegistration(ALTAPAY_PAYOUTS_MODULE)) {
+  const payouts = registeredPayoutsModule(container)
+  if (!payouts) {
     if (!toldMissingModule) {
       toldMissingModule = true
       container
@@ -20,7 +20,7 @@ export default async function altapayPayoutsJob(container: MedusaContainer): Pro
     }
     return undefined
   }
-  return runPayoutImport(container, container.resolve<AltaPayPayoutsService>(ALTAPAY_PAYOUTS_MODULE))
+  return runPayoutImport(container, payouts)
 }
 
 export const config = { name: "altapay-payouts", schedule: payoutsSchedule() }

@@ -4,12 +4,11 @@
  * order page keeps AltaPay's live state when, say, the module's migration has not run yet.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ALTAPAY_PAYOUTS_MODULE } from "../../../../modules/altapay-payouts"
-import type AltaPayPayoutsService from "../../../../modules/altapay-payouts/service"
+import { registeredPayoutsModule } from "../../../../lib/payouts/module"
 import type { PaymentPayouts } from "./payment-view"
 
 export async function readPaymentPayouts(scope: MedusaContainer, paymentId: string): Promise<PaymentPayouts> {
-  const payouts = scope.resolve<AltaPayPayoutsService | undefined>(ALTAPAY_PAYOUTS_MODULE, { allowUnregistered: true })
+  const payouts = registeredPayoutsModule(scope)
   if (!payouts) return { payouts: [], error: null }
   try {
     const byPayment = await payouts.payoutsForPayments([paymentId])

@@ -7,23 +7,24 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { ConfigModule } from "@medusajs/framework/types"
 import { z } from "zod"
-import { ALTAPAY_PAYOUTS_MODULE } from "../../../../modules/altapay-payouts"
 import type AltaPayPayoutsService from "../../../../modules/altapay-payouts/service"
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type FundingFileSummary } from "../../../../modules/altapay-payouts/types"
 import { altapayProviderId, findAltaPayProviderEntries, parsedFor } from "../../../../lib/registrations/from-config"
 import { DEFAULT_PAYOUTS_OPTIONS } from "../../../../lib/registrations/options"
+import { registeredPayoutsModule } from "../../../../lib/payouts/module"
 
 export const MAX_PAGE_SIZE = 200
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export function payoutsModule(scope: MedusaContainer): AltaPayPayoutsService {
-  if (!scope.hasRegistration(ALTAPAY_PAYOUTS_MODULE)) {
+  const payouts = registeredPayoutsModule(scope)
+  if (!payouts) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "The AltaPay payouts module is not registered in this store: add the plugin to medusa-config's plugins and run the migrations."
     )
   }
-  return scope.resolve<AltaPayPayoutsService>(ALTAPAY_PAYOUTS_MODULE)
+  return payouts
 }
 
 export const pageQuery = (defaultLimit: number) => ({
