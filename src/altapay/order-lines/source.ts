@@ -99,18 +99,20 @@ export function itemAmounts(item: OrderLineSourceItem, exponent: number): EntryA
 }
 
 export function shippingAmounts(shipping: OrderLineSourceShipping, exponent: number): EntryAmounts {
-  return amounts(exactMinor(shipping.amountMinor), shipping, 1, exponent)
+  return amounts(exactMinor(shipping.amountMinor), shipping, undefined, exponent)
 }
 
 /**
  * Medusa's getLineItemTotals / getShippingMethodTotals, step by step. Medusa divides with
  * bignumber.js (20 decimals of the major unit, half up), so its totals are those quotients, not
  * the exact fractions: an amount can sit a hair below half a minor unit, and rounds down in Medusa.
+ * An item's promotions are spread over its `quantity` units (each unit's share divided, so
+ * rounded); a shipping method's (`quantity` undefined) are taken whole, undivided.
  */
 function amounts(
   price: Ratio,
   line: { taxInclusive?: boolean; taxRates: ReadonlyArray<{ rate: number }>; discountMinor?: ExactMinor; adjustments?: OrderLineSourceAdjustment[] },
-  quantity: number,
+  quantity: number | undefined,
   exponent: number
 ): EntryAmounts {
   const rate = sumRates(line.taxRates)
@@ -121,8 +123,9 @@ function amounts(
   const net = toNet(price, line.taxInclusive === true)
   let discounts = toNet(exactMinor(line.discountMinor), line.taxInclusive === true)
   for (const adjustment of line.adjustments ?? []) discounts = add(discounts, toNet(exactMinor(adjustment.amountMinor), adjustment.taxInclusive))
-  // Medusa spreads promotions per unit and multiplies back (adjustmentSubtotalPerItem * quantity).
-  const discountNet = quantity > 0 ? mul(divAt(discounts, fromInteger(quantity), places), fromInteger(quantity)) : ZERO
+  // Medusa spreads an item's promotions per unit and multiplies back (adjustmentSubtotalPerItem *
+  // quantity); getShippingMethodTotals uses adjustmentsSubtotal as it is.
+  const discountNet = quantity === undefined ? discounts : quantity > 0 ? mul(divAt(discounts, fromInteger(quantity), places), fromInteger(quantity)) : ZERO
   const tax = mul(net, factor)
   return { net, discountNet, tax, discountTax: sub(tax, mul(sub(net, discountNet), factor)), rate }
 }

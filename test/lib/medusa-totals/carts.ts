@@ -24,6 +24,9 @@ import {
 } from "../../../src/altapay"
 import { cartToLineSource, type CartForLines } from "../../../src/lib/medusa-mapping/cart-lines"
 import { toMinorUnits } from "../../../src/lib/medusa-mapping/amounts"
+import { sourceEntries } from "../../../src/altapay/order-lines/build"
+import { decimalOf, fromDecimal, ratioText } from "../../../src/altapay/order-lines/exact"
+import { entryTotal } from "../../../src/altapay/order-lines/source"
 
 /** x 3 currencies (JPY, DKK, KWD: 0, 2 and 3 decimals): over 10,000 carts per run. */
 const CARTS_PER_CURRENCY = 3_400
@@ -178,8 +181,22 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
   const totalMinor = half(cart.total, code)
   if (totalMinor <= 0) return
   stats.carts++
-  const built = buildOrderLineSet(cartToLineSource(cart as CartForLines, totalMinor))
+  const lineSource = cartToLineSource(cart as CartForLines, totalMinor)
+  const built = buildOrderLineSet(lineSource)
   const { lines } = built
+
+  // The builder's exact amounts are Medusa's, digit for digit (Medusa rounds its divisions, so an
+  // entry can sit a hair off half a minor unit; rounding must see the same hair).
+  for (const entry of sourceEntries(lineSource)) {
+    const medusa = (entry.kind === "item" ? cart.items : cart.shipping_methods).find((m: any) => m.id === entry.id)
+    const medusaMinor = MathBN.convert(medusa.total).shiftedBy(currency.exponent).toFixed()
+    const ours = entryTotal(entry.amounts)
+    check(ours.n * fromDecimal(decimalOf(medusaMinor)!).d === fromDecimal(decimalOf(medusaMinor)!).n * ours.d, "an entry's exact total is Medusa's", {
+      kind: entry.kind,
+      medusaMinor,
+      ours: ratioText(ours, 24),
+    })
+  }
 
   check(orderLinesTotalMinor(lines) === totalMinor, "lines total the amount Medusa asks", { total: exactText(cart.total), lines })
   toGatewayOrderLineFields(lines, code) // validates every line
