@@ -114,6 +114,7 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
           await row.getByTestId("payout-file-link").click()
           await page.getByTestId("payout-file-summary").waitFor({ timeout: 30_000 })
           expect(await page.getByTestId("payout-file-name").textContent()).toBe(settled.filename)
+          expect(await page.getByTestId("payouts-back-link").getAttribute("href")).toBe("/app/payouts")
           const line = page.getByTestId("payout-line").filter({ has: page.getByTestId("payout-line-order-link") })
           await line.waitFor({ timeout: 30_000 })
           expect(await line.getByTestId("payout-line-order-link").textContent()).toBe(order.orderId)

@@ -1,8 +1,20 @@
-/** Small pieces the payouts pages share: the pager, the CSV link, empty and error states. */
+/** Small pieces the payouts pages share: the way back, the pager, the CSV link, empty and error states. */
 import { Alert, Table, Text, toast } from "@medusajs/ui"
 import type { ReactNode } from "react"
 import { Link } from "react-router-dom"
 import { adminUrl, downloadWithToken, tokenAuth } from "../../lib/admin-fetch"
+
+/** "AltaPay payouts /" above a sub-page's heading, linking back to the list. */
+export function PayoutsBackLink() {
+  return (
+    <Text size="small">
+      <Link to="/payouts" className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid="payouts-back-link">
+        AltaPay payouts
+      </Link>{" "}
+      /
+    </Text>
+  )
+}
 
 export function Pager({ count, pageSize, offset, onOffset, testId }: { count: number; pageSize: number; offset: number; onOffset: (offset: number) => void; testId: string }) {
   const pageCount = Math.max(Math.ceil(count / pageSize), 1)

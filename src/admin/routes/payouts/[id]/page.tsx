@@ -1,8 +1,8 @@
 /** Payouts > one funding file: its summary, its lines and the orders they pay out, and the file as CSV. */
-import { Container, Heading, Text, TooltipProvider } from "@medusajs/ui"
+import { Container, Heading, TooltipProvider } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
-import { Link, useParams } from "react-router-dom"
-import { CsvLink, LoadError, Notice } from "../../../components/payouts/common"
+import { useParams } from "react-router-dom"
+import { CsvLink, LoadError, Notice, PayoutsBackLink } from "../../../components/payouts/common"
 import { PayoutFileSummary } from "../../../components/payouts/file-summary"
 import { PayoutLinesTable } from "../../../components/payouts/lines-table"
 import { getPayoutFile, payoutFileExportPath, payoutsQueryKey } from "../../../lib/payouts-api"
@@ -15,12 +15,7 @@ const PayoutFilePage = () => {
       <Container className="divide-y p-0" data-testid="payout-file-page">
         <div className="flex items-start justify-between gap-x-4 px-6 py-4">
           <div className="min-w-0">
-            <Text size="small">
-              <Link to="/payouts" className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
-                AltaPay payouts
-              </Link>{" "}
-              /
-            </Text>
+            <PayoutsBackLink />
             <Heading level="h1" className="break-all" data-testid="payout-file-name">
               {file?.filename ?? "Funding file"}
             </Heading>
