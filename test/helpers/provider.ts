@@ -12,3 +12,18 @@ export function sandboxProviderOptions(sandbox: Sandbox, credentials: { username
     ...extra,
   } as never
 }
+
+/**
+ * The Payment module's `query` for a store that has every payment session it is asked about (an
+ * unpaid cart session) except `gone`: what the provider reads before it lets Medusa act on a callback.
+ */
+export function medusaWithSessions(gone: string[] = []): { query: { graph: (q: { entity: string; filters: { id?: string } }) => Promise<{ data: unknown[] }> } } {
+  return {
+    query: {
+      graph: async ({ entity, filters }) =>
+        entity === "payment_session" && filters.id && !gone.includes(filters.id)
+          ? { data: [{ id: filters.id, status: "pending", payment: null, payment_collection: { id: "paycol_test", cart: { id: "cart_test" } } }] }
+          : { data: [] },
+    },
+  }
+}

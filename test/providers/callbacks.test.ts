@@ -8,8 +8,10 @@ import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { serverKeys } from "../../src/lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/callbacks/arrival"
+import { StrandedSessions } from "../../src/lib/follow-up/stranded"
+import { paymentLockOn, processStore } from "../../src/lib/scale-out/shared-state"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
-import { sandboxProviderOptions } from "../helpers/provider"
+import { medusaWithSessions, sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "callbacks-user"
 const PASSWORD = "callbacks-password-42"
@@ -42,7 +44,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   const tenMinutesAgo = () => Math.floor(Date.now() / 1000) - 600
 
   it("is trusted as it stands when the store stamped its arrival: the signature was fresh then", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const { data, paymentId } = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
     const arrived = payload(paymentId, signedAt)
@@ -56,7 +58,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 
   it("without a stamp, or with one the sender made, it is not refused: AltaPay's record decides", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const { data, paymentId } = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
     const unstamped = payload(paymentId, signedAt)
@@ -72,7 +74,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 
   it("a stale one is never trusted: a signed claim of payment AltaPay does not show authorizes nothing", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const orderId = `payses_nothing${(counter++).toString(36)}`
     const body = new URLSearchParams({ shop_orderid: orderId, status: "succeeded", payment_status: "preauth", amount: "25.00", currency: "208" }).toString()
     const signed = (t: number) => ({
@@ -87,7 +89,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 
   it("a stamp is bound to its body: moved onto another callback it is worth nothing", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const first = await paidPayment(provider)
     const second = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
@@ -104,7 +106,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
 
 describe("an unsigned callback (no callbackSecret)", () => {
   it("whose look-up at AltaPay fails throws, so Medusa's event retry runs instead of the callback being dropped", async () => {
-    const provider = new AltaPayProviderService({}, options())
+    const provider = new AltaPayProviderService(medusaWithSessions(), options())
     const { paymentId } = await paidPayment(provider)
     const arrived = payload(paymentId, Math.floor(Date.now() / 1000))
     sandbox.faults.add({ route: "payments", kind: "503", times: 5 })
@@ -118,7 +120,7 @@ describe("an unsigned callback (no callbackSecret)", () => {
 
 describe("a freshly signed callback without the amount or currency", () => {
   it("is not dropped: AltaPay's record supplies them, so the order need not wait for the follow-up job", async () => {
-    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const { data, paymentId } = await paidPayment(provider)
     const { rawBody } = sandbox.callbackFor(paymentId)
     const fields = new URLSearchParams(rawBody)
@@ -136,5 +138,25 @@ describe("a freshly signed callback without the amount or currency", () => {
 
     expect(result).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
     expect(lookups()).toBe(before + 1)
+  })
+})
+
+describe("a paid callback for a session Medusa does not have (deleted, or never Medusa's)", () => {
+  // Medusa's processPaymentWorkflow, given such a session id, would look the cart up with an
+  // undefined payment collection id and complete whichever cart it finds first.
+  it("starts nothing in Medusa, even freshly signed: the payment is noted for the follow-up job", async () => {
+    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
+    const { data, paymentId } = await paidPayment(provider)
+    const gone = new AltaPayProviderService(medusaWithSessions([data.order_id]), options({ callbackSecret: SECRET }))
+
+    expect(await gone.getWebhookActionAndData(payload(paymentId, Math.floor(Date.now() / 1000)))).toEqual({ action: "not_supported" })
+    expect(await new StrandedSessions(processStore(), paymentLockOn(undefined), "altapay").get(data.order_id)).toMatchObject({ why: "unknown to Medusa" })
+  })
+
+  it("without the query dependency nothing is started either: the session cannot be checked", async () => {
+    const provider = new AltaPayProviderService({}, options({ callbackSecret: SECRET }))
+    const { paymentId } = await paidPayment(provider)
+
+    expect(await provider.getWebhookActionAndData(payload(paymentId, Math.floor(Date.now() / 1000)))).toEqual({ action: "not_supported" })
   })
 })

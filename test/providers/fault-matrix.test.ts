@@ -20,6 +20,7 @@ import { scaleOutFrom } from "../../src/lib/scale-out/shared-state"
 import { sharedAltaPayClient } from "../../src/lib/registrations/shared-client"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { FaultKind } from "../../src/sandbox/faults"
+import { medusaWithSessions } from "../helpers/provider"
 
 const USER = "matrix-user"
 const PASSWORD = "matrix-password-42"
@@ -60,7 +61,7 @@ beforeAll(async () => {
     headersTimeoutMs: TIMEOUT_MS,
     maxRetries: 1,
   }
-  provider = new AltaPayProviderService({ logger }, providerOptions as never)
+  provider = new AltaPayProviderService({ logger, ...medusaWithSessions() }, providerOptions as never)
 })
 afterAll(() => sandbox.close())
 afterEach(() => sandbox.faults.clear())

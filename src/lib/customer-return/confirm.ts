@@ -42,6 +42,11 @@ export async function confirmReturn(
   return { result: confirmedActionFor(post.sessionId, await client.gateway.payments({ shopOrderId: post.sessionId })), by: "look-up" }
 }
 
+/** Whether the post is AltaPay's own, verified and fresh, about this session: only then may its answer name the cart and order. */
+export function signedForSession(post: ReturnPost, options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">): boolean {
+  return signedResult(post, options) !== undefined
+}
+
 /** The action a verified, fresh, complete signed post states for its own session; else undefined. */
 function signedResult(post: ReturnPost, options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">): WebhookActionResult | undefined {
   if (!options.callbackSecret || !post.rawBody || !post.signatureHeader) return undefined

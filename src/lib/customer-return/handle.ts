@@ -11,7 +11,10 @@ import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
-import { confirmReturn, type ConfirmedReturn } from "./confirm"
+import { StrandedSessions } from "../follow-up/stranded"
+import { medusaSession } from "../medusa-mapping/medusa-session"
+import { processStore } from "../scale-out/shared-state"
+import { confirmReturn, signedForSession, type ConfirmedReturn } from "./confirm"
 import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
 
 export type ReturnKind = "success" | "failure"
@@ -52,13 +55,24 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
     )
   }
   const action = confirmed?.result.action
+  // Medusa's workflow runs only for a session Medusa has: given one it does not have, it would
+  // complete whichever cart its query finds first. A payment on such a session is the follow-up's.
+  const medusa = await medusaSession(query, sessionId)
   let recorded = false
   if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
-    const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
-    recorded = errors.length === 0
-    if (!recorded) logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+    if (medusa) {
+      const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
+      recorded = errors.length === 0
+      if (!recorded) logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+    } else {
+      await new StrandedSessions(registration.scaleOut.store ?? processStore(), registration.scaleOut.paymentLock, registration.options.providerId).noteUnknown(
+        sessionId,
+        "AltaPay return",
+        logger
+      )
+    }
   }
-  const { cartId, orderId, linkOrder } = await cartAndOrderOf(query, sessionId)
+  const { cartId, orderId, linkOrder } = medusa ? await cartAndOrderOf(query, sessionId) : {}
   // A cart is paid once it became an order; a payment link's order once Medusa recorded the payment.
   const paid = linkOrder ? recorded : !!orderId
   const outcome: ReturnOutcome = paid ? "paid" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
@@ -67,7 +81,10 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const template = outcome === "paid" ? registration.options.successUrl : registration.options.failureUrl
   if (!template)
     return { status: 200, text: outcome === "paid" ? "Your payment was received and your order was placed." : "Your payment was not completed, and no order was placed." }
-  return { status: 303, location: landingUrl(template, { session_id: sessionId, cart_id: cartId, order_id: orderId, outcome }) }
+  // Only AltaPay's signed post proves it speaks for this session: an anonymous request (a GET, an
+  // unsigned post) learns the outcome, never the cart or order a session id leads to.
+  const proven = signedForSession({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
+  return { status: 303, location: landingUrl(template, { session_id: sessionId, cart_id: proven ? cartId : undefined, order_id: proven ? orderId : undefined, outcome }) }
 }
 
 function loggerOf(scope: MedusaContainer): Logger | undefined {

@@ -11,9 +11,10 @@ export interface UnclaimedPayment {
   /**
    * released: the reservation is released; captured: the money is taken and a person must refund
    * it; attention: a paid session the job has not been able to record after its tries (it keeps
-   * trying, and releases nothing).
+   * trying, and releases nothing); pending: a payment still open at AltaPay past the session
+   * lifetime (the job keeps following it until AltaPay settles it).
    */
-  kind: "released" | "captured" | "attention"
+  kind: "released" | "captured" | "attention" | "pending"
   providerId: string
   sessionId: string
   cartId: string | null
@@ -38,6 +39,12 @@ export function noticeText(payment: UnclaimedPayment): { title: string; descript
       description: `A customer paid ${payment.amount} for ${where} (AltaPay transaction ${payment.transactionId}), but it could not be recorded in Medusa yet: ${payment.why}. The reservation is kept and the follow-up job keeps trying. Fix the cause (e.g. stock, the cart, AltaPay's access) and it completes on its own; if no order should take this payment, release it in AltaPay's merchant interface.`,
     }
   }
+  if (payment.kind === "pending") {
+    return {
+      title: "AltaPay payment still pending",
+      description: `A customer's payment of ${payment.amount} for ${where} (AltaPay transaction ${payment.transactionId}) is still open at AltaPay after the session lifetime: ${payment.why}. AltaPay sets no time limit on open payments; the follow-up job keeps following it and places the order (or releases it) when AltaPay settles it. Nothing is needed unless you want to cancel it in AltaPay's merchant interface.`,
+    }
+  }
   if (payment.kind === "released") {
     return {
       title: "AltaPay payment released: no order",
@@ -60,7 +67,8 @@ export async function tellMerchant(container: MedusaContainer, payment: Unclaime
       to: "",
       channel: "feed",
       template: "admin-ui",
-      idempotency_key: payment.kind === "attention" ? `altapay-attention-${payment.sessionId}` : `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
+      idempotency_key:
+        payment.kind === "attention" || payment.kind === "pending" ? `altapay-${payment.kind}-${payment.sessionId}` : `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
       data: { title, description },
     })
   } catch (error) {

@@ -24,32 +24,32 @@
  * Each session is handled under a lock of its own, taken without waiting: a second server running
  * the same job skips what the first is doing, and finds it settled afterwards.
  */
-import { randomUUID } from "node:crypto"
 import type { BigNumberInput, FilterablePaymentSessionProps, ILockingModule, IPaymentModuleService, Logger, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { completeCartWorkflow, deletePaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, REFUNDED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
+import { CAPTURED_STATUSES, REFUNDED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
 import { toBigNumber, toMinorUnits } from "../medusa-mapping/amounts"
 import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
-import { sessionStatusFor, transactionForOrder, type ExpectedReservation } from "../medusa-mapping/status"
+import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, transactionForOrder, type ExpectedReservation } from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
-import { releaseReservation } from "./release"
+import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
 import { nextBatch } from "./batches"
+import { followUpStrandedSessions } from "./stranded-follow-up"
+import { holdingLock } from "./medusa-lock"
 import { isAltaPayOutage, messageOf, type RunReport } from "./run-report"
 
-const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR]
-/** A session (and a cart) is handled by one run at a time; a run that dies lets go after this long. */
-const LOCK_SECONDS = 5 * 60
+/** pending_authorization: the order was placed while AltaPay's payment was open. */
+const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR, ...(PENDING_AUTHORIZATION ? [PENDING_AUTHORIZATION] : [])]
+/** The merchant was told once that a payment stays open past the session lifetime. */
+const OPEN_TOLD_TTL_SECONDS = 35 * 24 * 60 * 60
 /** How long to wait for a cart another completion holds. */
 const CART_LOCK_WAIT_MS = 30_000
 /** The longest a payment link lives (the admin route's limit): an order's session stays payable that long. */
 const LINK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
-/** Why a reservation was released, kept until the merchant has been told (a run may stop in between). */
-const REASON_TTL_SECONDS = 7 * 24 * 60 * 60
 
 interface SessionRow {
   id: string
@@ -79,12 +79,14 @@ type Outcome =
   | "confirming unused"
   | "settled meanwhile"
   | "busy on another server"
+  | "open at AltaPay"
 
 /** A collection paid by another session (or given up): nothing will use this session's payment. */
 const DONE_COLLECTION: unknown[] = ["authorized", "completed", "canceled"]
 
 export async function followUpPaymentSessions(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
   await new SessionFollowUp(container, registration, now, report).run()
+  if (!report.stopped) await followUpStrandedSessions(container, registration, now, report)
 }
 
 class SessionFollowUp {
@@ -136,7 +138,9 @@ class SessionFollowUp {
     // Medusa's own session id is AltaPay's shop_orderid: no seal needed to ask.
     const transaction = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
     const { status, reason, finding } = sessionStatusFor(transaction, expected)
-    if (!transaction || !(isPaid(transaction) || status === PaymentSessionStatus.CANCELED)) return this.expired(session) ? this.expire(session) : "waiting"
+    // Open: the acquirer has not concluded and AltaPay sets no time limit, so it is never retired.
+    if (transaction && isOpenAtAltaPay(transaction)) return this.open(session, transaction)
+    if (!transaction || !(isPaidAtAltaPay(transaction) || status === PaymentSessionStatus.CANCELED)) return this.expired(session) ? this.expire(session) : "waiting"
     // An answer that does not say what was reserved is no evidence of anything: ask again later.
     if (finding === "unknown") return this.retryLater(session, transaction, reason!)
     if (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED) return this.completeAsCallback(session, transaction, status)
@@ -248,7 +252,7 @@ class SessionFollowUp {
       // A captured status counts even when the answer leaves CapturedAmount out: releasing then would be refused, or free only the rest.
       const captured = (transaction.capturedAmount?.minor ?? 0) > 0 || statusIn(transaction.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
       if (!captured) {
-        await this.registration.store.set(reasonKey(transaction.transactionId), why, REASON_TTL_SECONDS).catch(() => undefined)
+        await this.registration.store.set(releaseReasonKey(transaction.transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
         await this.registration.scaleOut.paymentLock(paymentLockKey(transaction.transactionId), () => releaseReservation(this.registration.client, transaction.transactionId))
       }
       await this.tell(session, transaction, captured ? "captured" : "released", why)
@@ -259,34 +263,15 @@ class SessionFollowUp {
     return cartId ? this.holding(cartId, CART_LOCK_WAIT_MS, run, "retried later") : run()
   }
 
-  /**
-   * Runs `job` holding `key` in Medusa's locking module, taken as Medusa's own steps take it:
-   * retried for up to `waitMs`, and a lock whose holder let it expire is taken over. Not had by
-   * then: `busy`, and the job does not run.
-   */
-  private async holding(key: string, waitMs: number, job: () => Promise<Outcome>, busy: Outcome): Promise<Outcome> {
-    const ownerId = `altapay-follow-up:${randomUUID()}`
-    const until = Date.now() + waitMs
-    for (;;) {
-      try {
-        await this.locking.acquire(key, { ownerId, expire: LOCK_SECONDS })
-        break
-      } catch {
-        if (Date.now() >= until) return busy
-        await new Promise((resolve) => setTimeout(resolve, 300))
-      }
-    }
-    try {
-      return await job()
-    } finally {
-      await this.locking.release(key, { ownerId }).catch(() => undefined)
-    }
+  private holding(key: string, waitMs: number, job: () => Promise<Outcome>, busy: Outcome): Promise<Outcome> {
+    return holdingLock(this.locking, key, waitMs, job, busy)
   }
 
   /** Released earlier (a run stopped after releasing, or someone released it in AltaPay): make sure the merchant knows. */
   private async reportReleased(session: SessionRow, transaction: GatewayTransaction): Promise<Outcome> {
     const why =
-      (await this.registration.store.get<string>(reasonKey(transaction.transactionId)).catch(() => undefined)) ?? "AltaPay shows the reservation released and no order claims it"
+      (await this.registration.store.get<string>(releaseReasonKey(transaction.transactionId)).catch(() => undefined)) ??
+      "AltaPay shows the reservation released and no order claims it"
     await this.tell(session, transaction, "released", why)
     await this.retire(session)
     return "released"
@@ -314,12 +299,22 @@ class SessionFollowUp {
     await deletePaymentSessionsWorkflow(this.container).run({ input: { ids: [session.id] } })
   }
 
+  /** Followed until AltaPay settles it; past the session lifetime the merchant is told, once. */
+  private async open(session: SessionRow, transaction: GatewayTransaction): Promise<Outcome> {
+    const key = `altapay:follow-up:open-told:${session.id}`
+    if (this.expired(session) && !(await this.registration.store.get<boolean>(key).catch(() => undefined))) {
+      await this.tell(session, transaction, "pending", `the payment is open at AltaPay (${transaction.transactionStatus}), and the bank or acquirer has not concluded it`)
+      await this.registration.store.set(key, true, OPEN_TOLD_TTL_SECONDS).catch(() => undefined)
+    }
+    return "open at AltaPay"
+  }
+
   private async expire(session: SessionRow): Promise<Outcome> {
-    // Deleting the session makes the provider release a reservation no Medusa payment owns: a
-    // customer who paid since this run asked must not lose it that way. Asked again just before;
-    // paid now, the next run records the payment instead.
+    // Asked again just before: paid (or open) now, the next run records it instead. A payment made
+    // after this look-up is not lost either: the provider releases nothing when Medusa deletes the
+    // session; it notes it, and the retired-session follow-up decides on two runs (stranded-follow-up.ts).
     const latest = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
-    if (latest && isPaid(latest)) return "waiting"
+    if (latest && (isPaidAtAltaPay(latest) || isOpenAtAltaPay(latest))) return "waiting"
     await this.retire(session)
     await this.memory.stillUsed(session.id)
     return "expired"
@@ -368,9 +363,3 @@ class SessionFollowUp {
     return (data[0] as { order_id?: string } | undefined)?.order_id
   }
 }
-
-function isPaid(transaction: GatewayTransaction): boolean {
-  return statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])
-}
-
-const reasonKey = (transactionId: string) => `altapay:follow-up:release-reason:${transactionId}`

@@ -14,3 +14,7 @@ export async function releaseReservation(client: AltaPayClient, transactionId: s
     if (!statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) throw error
   }
 }
+
+/** Why a reservation was released, kept until the merchant has been told (a run may stop in between). */
+export const releaseReasonKey = (transactionId: string) => `altapay:follow-up:release-reason:${transactionId}`
+export const RELEASE_REASON_TTL_SECONDS = 7 * 24 * 60 * 60

@@ -126,3 +126,25 @@ export function webhookActionFor(callback: AltaPayCallback): PaymentActions {
       return PaymentActions.NOT_SUPPORTED
   }
 }
+
+/** AltaPay holds money for the payment: reserved, or captured (also when part of it is refunded since). */
+export function isPaidAtAltaPay(transaction: GatewayTransaction): boolean {
+  return statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])
+}
+
+/**
+ * An open payment ("Open payments" in AltaPay's Payment types: the acquirer has not concluded, and
+ * AltaPay applies no timeout): neither paid nor failed yet, so it is waited for, never given up.
+ * `created` is not open: the customer has not finished the payment page.
+ */
+export function isOpenAtAltaPay(transaction: GatewayTransaction): boolean {
+  return statusIn(transaction.transactionStatus, ["pending"])
+}
+
+/** Medusa's pending_authorization (Medusa 2.13 and later; undefined before): the order is placed, its payment awaited. */
+export const PENDING_AUTHORIZATION = (PaymentSessionStatus as unknown as Record<string, PaymentSessionStatus | undefined>).PENDING_AUTHORIZATION
+
+/** The status to tell Medusa for an open payment: pending_authorization where Medusa has it, else pending (the cart waits). */
+export function openPaymentStatus(): PaymentSessionStatus {
+  return PENDING_AUTHORIZATION ?? PaymentSessionStatus.PENDING
+}

@@ -2,7 +2,7 @@
 import type { AuthorizePaymentInput, AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
-import { sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
+import { isOpenAtAltaPay, openPaymentStatus, sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
@@ -43,7 +43,10 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   }
   const transaction = forOrder(data.order_id, await ctx.lookup({ shopOrderId: data.order_id }, "authorization"))
   const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: terminalsFor(ctx, data) }
-  const { status, reason } = sessionStatusFor(transaction, expected)
+  const stated = sessionStatusFor(transaction, expected)
+  const { reason } = stated
+  // Open at AltaPay (a bank or acquirer still deciding): Medusa may place the order and await the payment.
+  const status = transaction && isOpenAtAltaPay(transaction) ? openPaymentStatus() : stated.status
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
   const now = new Date().toISOString()

@@ -4,12 +4,12 @@
  */
 import type { DeletePaymentInput, DeletePaymentOutput, InitiatePaymentInput, InitiatePaymentOutput, UpdatePaymentInput, UpdatePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { AUTHORIZED_STATUSES, statusIn } from "../../altapay"
+import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, statusIn } from "../../altapay"
 import { sessionCustomer } from "../../lib/medusa-mapping/customer"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
-import { freshPaymentData, openPaymentData } from "../../lib/payment-data/data"
-import { withTransaction } from "../../lib/payment-data/transaction-state"
+import { freshPaymentData, openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
+import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
@@ -129,16 +129,20 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
 }
 
 /**
- * Medusa deletes a session when the cart total or currency changes. The old AltaPay session must
- * not stay payable: its pending payment pages are expired (by updating the session), and a
- * reservation a customer made on it anyway is released, since no order will ever claim it.
+ * Medusa deletes a session when the cart total or currency changes, when a shopper starts a new
+ * one, and when the follow-up job retires it. The old AltaPay session must not stay payable: its
+ * pending payment pages are expired (by updating the session).
+ *
+ * A reservation made on it is never released here: Medusa deletes sessions without the cart's
+ * lock, so a cart completion may be authorizing this very session at the same moment (and then
+ * Medusa's order depends on the reservation). The session is noted instead (lib/follow-up/stranded.ts)
+ * and the follow-up job releases its payment only when, on two runs a grace period apart and under
+ * the cart's lock, Medusa shows no payment made from it. Noted for every retired session, paid or
+ * not yet: a browser holding the session's CUSTOMER token can still pay it for up to an hour.
  *
  * Medusa passes only `data` here, and it may be a browser's (Medusa deletes sessions before the
  * provider's data is merged in, and rolls back with the browser's data), so only sealed data
- * leads to any AltaPay call. A sealed copy may still be stale (saved from the store API before
- * its session was authorized and sent again later), so a reservation is released only when
- * Medusa's own record shows its session owns no payment: a session this provider authorized
- * belongs to a Medusa Payment, and only Medusa's cancel may release it.
+ * leads to any AltaPay call or note.
  */
 export async function retireSession(ctx: ProviderContext, input: DeletePaymentInput): Promise<DeletePaymentOutput> {
   const opened = openPaymentData(input.data, ctx.sealKeys)
@@ -148,24 +152,12 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
   }
   const data = opened.data
   if (data.authorized_at) return { data: input.data }
+  await noteRetired(ctx, data)
   try {
     const transaction = forOrder(data.order_id, await ctx.client.gateway.payments({ shopOrderId: data.order_id }))
-    if (transaction && statusIn(transaction.transactionStatus, AUTHORIZED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) === 0) {
-      const owner = await medusaPaymentOf(ctx, data.order_id)
-      if (owner !== "none") {
-        ctx.logger?.info(
-          `AltaPay ${data.order_id}: left reservation ${transaction.transactionId} alone: ${owner === "payment" ? "a Medusa payment owns it" : "Medusa cannot confirm that no payment owns it (give the Payment module the query dependency)"}.`
-        )
-        return { data: input.data }
-      }
-      await ctx.client.gateway.releaseReservation({ transactionId: transaction.transactionId })
-      ctx.logger?.warn(`AltaPay ${data.order_id}: released a payment made on a replaced session.`)
-      return { data: ctx.seal(withTransaction(data, transaction)) }
-    }
-    if (transaction?.capturedAmount && transaction.capturedAmount.minor > 0) {
-      // Auto-capture on a session no order will claim: money taken, and only a person can decide.
-      ctx.logger?.error(
-        `AltaPay ${data.order_id}: a replaced session's payment is captured (transaction ${transaction.transactionId}, ${transaction.capturedAmount.decimal} ${data.currency}) and no order claims it. Refund it in AltaPay's merchant interface.`
+    if (transaction && statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])) {
+      ctx.logger?.warn(
+        `AltaPay ${data.order_id}: the replaced session has a payment (transaction ${transaction.transactionId}, ${transaction.transactionStatus}); the follow-up job keeps it while an order may use it, and releases it (or, captured, tells you to refund it) once Medusa shows none does.`
       )
     }
     if (!transaction) {
@@ -185,20 +177,21 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
   return { data: input.data }
 }
 
-/**
- * Whether Medusa's payment session `sessionId` owns a payment: "none" only when Medusa's record
- * shows the session unauthorized and without a payment; "unknown" without the query dependency.
- */
-async function medusaPaymentOf(ctx: ProviderContext, sessionId: string): Promise<"none" | "payment" | "unknown"> {
-  if (!ctx.query) return "unknown"
+/** The note the follow-up job works from, with the cart Medusa still shows for the session (read before Medusa deletes it). */
+async function noteRetired(ctx: ProviderContext, data: AltaPayPaymentData): Promise<void> {
   try {
-    const { data } = await ctx.query.graph({ entity: "payment_session", fields: ["id", "status", "authorized_at", "payment.id"], filters: { id: sessionId } })
-    const session = data[0] as { status?: string; authorized_at?: unknown; payment?: { id?: string } | null } | undefined
-    if (!session) return "unknown"
-    const owned = !!session.authorized_at || !!session.payment?.id || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED
-    return owned ? "payment" : "none"
+    const medusa = ctx.query ? await medusaSession(ctx.query, data.order_id).catch(() => undefined) : undefined
+    await ctx.stranded.note({
+      sessionId: data.order_id,
+      cartId: medusa?.cartId ?? null,
+      collectionId: medusa?.collectionId ?? null,
+      amountMinor: data.amount_minor,
+      currency: data.currency,
+      why: "deleted",
+    })
   } catch (error) {
-    ctx.logger?.warn(`AltaPay ${sessionId}: could not read the Medusa payment session: ${error instanceof Error ? error.message : String(error)}`)
-    return "unknown"
+    ctx.logger?.warn(
+      `AltaPay ${data.order_id}: the retired session could not be noted for the follow-up job (${error instanceof Error ? error.message : String(error)}); a payment made on it is found by its callback or its customer's return.`
+    )
   }
 }

@@ -19,6 +19,7 @@ import { notificationUrl, type AltaPayOptions } from "../../lib/registrations/op
 import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
 import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
 import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out/shared-state"
+import { StrandedSessions } from "../../lib/follow-up/stranded"
 import { RefundFlow } from "./refund-flow"
 import { returnUrlsFor } from "./return-urls"
 import { SessionLines } from "./session-lines"
@@ -36,6 +37,8 @@ export class ProviderContext {
   readonly refunds: RefundFlow
   readonly sealKeys: ServerKeys
   readonly arrivalKeys: ServerKeys
+  /** Sessions Medusa no longer has whose payment the follow-up job decides on (lib/follow-up/stranded.ts). */
+  readonly stranded: StrandedSessions
   private readonly journal: PaymentJournal
 
   constructor(
@@ -49,6 +52,7 @@ export class ProviderContext {
     this.sealKeys = serverKeys(options, "payment-data-seal")
     this.arrivalKeys = serverKeys(options, "webhook-arrival")
     this.store = this.scaleOut.store ?? processStore()
+    this.stranded = new StrandedSessions(this.store, this.scaleOut.paymentLock, options.providerId)
     this.journal = new PaymentJournal(this.sealKeys, this.store, (m) => this.logger?.warn(m))
     this.client = sharedAltaPayClient(options, { debug: (m) => this.logger?.debug(m), warn: (m) => this.logger?.warn(m) }, this.scaleOut)
     this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)

@@ -9,6 +9,7 @@ import { isFreshlySigned, parseCallback, type AltaPayCallback } from "../../alta
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
+import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import type { ProviderContext } from "./context"
 
 export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -44,9 +45,32 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   } else {
     result = await confirmedAction(ctx, callback.shopOrderId)
   }
+  if (result.action !== PaymentActions.AUTHORIZED && result.action !== PaymentActions.SUCCESSFUL) return result
+  // Medusa runs processPaymentWorkflow on this next: only for a session Medusa has (see strandedSession).
+  if (!(await medusaHas(ctx, callback.shopOrderId))) return { action: PaymentActions.NOT_SUPPORTED }
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
-  if (result.action === PaymentActions.AUTHORIZED || result.action === PaymentActions.SUCCESSFUL) await noteReconciler(ctx.store, callback.shopOrderId, "callback")
+  await noteReconciler(ctx.store, callback.shopOrderId, "callback")
   return result
+}
+
+/**
+ * Whether Medusa has the session a paid callback names. Given a session id it does not have,
+ * Medusa's processPaymentWorkflow looks the cart up with an undefined payment collection id, which
+ * matches every row, and completes a stranger's cart. Such a payment (made on a session Medusa
+ * deleted) is noted for the follow-up job instead. Without the query dependency nothing can be
+ * checked, so nothing is started: the customer's return and the follow-up job still record it.
+ */
+async function medusaHas(ctx: ProviderContext, sessionId: string): Promise<boolean> {
+  if (!ctx.query) {
+    ctx.logger?.warn(
+      `AltaPay callback for ${sessionId}: not acted on, since the Payment module has no \`query\` dependency to check the session with; add ContainerRegistrationKeys.QUERY to its dependencies. The customer's return and the follow-up job record the payment meanwhile.`
+    )
+    return false
+  }
+  // A failing read throws: Medusa's event retry runs again.
+  if (await medusaSession(ctx.query, sessionId)) return true
+  await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger)
+  return false
 }
 
 /**

@@ -9,7 +9,7 @@ import { AltaPayStaleCallbackSignatureError, callbackChecksum, parseCallback, ve
 import { webhookActionFor } from "../../../src/lib/medusa-mapping/status"
 import { AltaPayProviderService } from "../../../src/providers/altapay"
 import { startSandbox, type Sandbox } from "../../../src/sandbox"
-import { sandboxProviderOptions } from "../../helpers/provider"
+import { medusaWithSessions, sandboxProviderOptions } from "../../helpers/provider"
 import { callbackFormFields, magentoNotificationStatuses, sdkPhpCapturedCallbackXml, webhookSignature } from "./samples"
 
 const SECRET = "documented-samples-secret-0123"
@@ -100,7 +100,10 @@ describe("the provider's webhook handling of that form post", () => {
   })
   afterAll(() => sandbox.close())
   const provider = () =>
-    new AltaPayProviderService({}, sandboxProviderOptions(sandbox, { username: "doc-user", password: "doc-password-42" }, { callbackSecret: SECRET, maxRetries: 0 }))
+    new AltaPayProviderService(
+      medusaWithSessions(),
+      sandboxProviderOptions(sandbox, { username: "doc-user", password: "doc-password-42" }, { callbackSecret: SECRET, maxRetries: 0 })
+    )
   const post = (body: string, t: number) => ({
     data: Object.fromEntries(new URLSearchParams(body)),
     rawData: Buffer.from(body),

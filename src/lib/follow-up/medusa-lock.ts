@@ -1,0 +1,31 @@
+/**
+ * Runs a job holding a key in Medusa's locking module, taken as Medusa's own steps take it: retried
+ * for up to `waitMs`, and a lock whose holder let it expire is taken over. Not had by then: `busy`,
+ * and the job does not run. The follow-ups take a session's own key this way (a second server
+ * skips what the first is doing) and a cart's id (the key Medusa's cart completion holds while it
+ * authorizes the cart's payment).
+ */
+import { randomUUID } from "node:crypto"
+import type { ILockingModule } from "@medusajs/framework/types"
+
+/** A run that dies lets go after this long. */
+const LOCK_SECONDS = 5 * 60
+
+export async function holdingLock<T>(locking: ILockingModule, key: string, waitMs: number, job: () => Promise<T>, busy: T): Promise<T> {
+  const ownerId = `altapay-follow-up:${randomUUID()}`
+  const until = Date.now() + waitMs
+  for (;;) {
+    try {
+      await locking.acquire(key, { ownerId, expire: LOCK_SECONDS })
+      break
+    } catch {
+      if (Date.now() >= until) return busy
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+  }
+  try {
+    return await job()
+  } finally {
+    await locking.release(key, { ownerId }).catch(() => undefined)
+  }
+}

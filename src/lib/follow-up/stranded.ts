@@ -1,0 +1,113 @@
+/**
+ * Payment sessions Medusa no longer has, whose AltaPay payment may still be (or become) paid: a
+ * session Medusa deleted (a new session replaced it, the cart changed, the follow-up retired it)
+ * and a session a callback or a customer's return names that Medusa does not know. No hook may
+ * release such a payment on the spot: a cart completion that read the session before it was
+ * deleted may be authorizing it at that very moment. They are noted here, in the shared store,
+ * and the session follow-up decides (stranded-follow-up.ts), on two runs a grace period apart and
+ * under the cart's lock.
+ *
+ * The shared store is Medusa's cache module (Redis in production, where a note outlives a restart);
+ * each note is also logged when it is written, so a lost note still leaves its trace.
+ */
+import type { Logger } from "@medusajs/framework/types"
+import type { Lock, SharedStore } from "../scale-out/shared-state"
+
+/** Long enough for a payment link's life: a note is dropped by its follow-up well before this. */
+const NOTE_TTL_SECONDS = 35 * 24 * 60 * 60
+/** The most notes one registration keeps; past it the oldest go (and were logged when written). */
+const MAX_NOTES = 5_000
+
+export interface StrandedNote {
+  sessionId: string
+  /** What Medusa knew of the session when it was noted (none for a session Medusa never had). */
+  cartId: string | null
+  collectionId: string | null
+  /** The sealed amount the session asked for, when the note came from its sealed data. */
+  amountMinor: number | null
+  currency: string | null
+  noted_at: string
+  why: "deleted" | "unknown to Medusa"
+  /** The follow-up looks again no earlier than this (backoff while nothing is paid). */
+  next_at?: string
+  looks?: number
+  /** The merchant was told that a payment on it stays pending past the session lifetime. */
+  told_pending?: boolean
+}
+
+export class StrandedSessions {
+  /**
+   * `providerKey`: the registration (options.providerId), so each registration's follow-up reads
+   * the notes its own provider wrote; `lock`: one writer of the index at a time, across servers
+   * where Medusa has a locking module.
+   */
+  constructor(
+    private readonly store: SharedStore,
+    private readonly lock: Lock,
+    private readonly providerKey: string
+  ) {}
+
+  private get indexKey(): string {
+    return `altapay:stranded:${this.providerKey}`
+  }
+
+  private noteKey(sessionId: string): string {
+    return `altapay:stranded:${this.providerKey}:${sessionId}`
+  }
+
+  /** Notes a session; a note already there keeps what it knew, adding what this one knows. */
+  async note(note: Omit<StrandedNote, "noted_at"> & { noted_at?: string }): Promise<void> {
+    await this.lock(this.indexKey, async () => {
+      const previous = await this.store.get<StrandedNote>(this.noteKey(note.sessionId))
+      const merged: StrandedNote = {
+        ...note,
+        ...(previous ?? {}),
+        cartId: previous?.cartId ?? note.cartId,
+        collectionId: previous?.collectionId ?? note.collectionId,
+        amountMinor: previous?.amountMinor ?? note.amountMinor,
+        currency: previous?.currency ?? note.currency,
+        noted_at: previous?.noted_at ?? note.noted_at ?? new Date().toISOString(),
+      }
+      await this.store.set(this.noteKey(note.sessionId), merged, NOTE_TTL_SECONDS)
+      const index = (await this.store.get<string[]>(this.indexKey)) ?? []
+      if (!index.includes(note.sessionId)) await this.store.set(this.indexKey, [...index, note.sessionId].slice(-MAX_NOTES), NOTE_TTL_SECONDS)
+    })
+  }
+
+  /**
+   * A paid session a callback or a customer's return names that Medusa does not have: no cart is
+   * touched, it is logged and noted for the follow-up job. A note that cannot be written is logged.
+   */
+  async noteUnknown(sessionId: string, source: string, logger: Pick<Logger, "warn"> | undefined): Promise<void> {
+    logger?.warn(`${source} for payment session ${sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`)
+    await this.note({ sessionId, cartId: null, collectionId: null, amountMinor: null, currency: null, why: "unknown to Medusa" }).catch((error: unknown) =>
+      logger?.warn(`${source} for payment session ${sessionId}: could not be noted for the follow-up job (${error instanceof Error ? error.message : String(error)}).`)
+    )
+  }
+
+  /** Up to `take` noted session ids from position `skip`, oldest first. */
+  async list(skip: number, take: number): Promise<string[]> {
+    return ((await this.store.get<string[]>(this.indexKey)) ?? []).slice(skip, skip + take)
+  }
+
+  async get(sessionId: string): Promise<StrandedNote | undefined> {
+    return this.store.get<StrandedNote>(this.noteKey(sessionId))
+  }
+
+  async update(note: StrandedNote): Promise<void> {
+    await this.store.set(this.noteKey(note.sessionId), note, NOTE_TTL_SECONDS)
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    await this.lock(this.indexKey, async () => {
+      await this.store.delete(this.noteKey(sessionId))
+      const index = (await this.store.get<string[]>(this.indexKey)) ?? []
+      if (index.includes(sessionId))
+        await this.store.set(
+          this.indexKey,
+          index.filter((id) => id !== sessionId),
+          NOTE_TTL_SECONDS
+        )
+    })
+  }
+}

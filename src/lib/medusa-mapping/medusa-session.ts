@@ -1,0 +1,54 @@
+/**
+ * What Medusa's own records say of one payment session: whether Medusa has it, what it pays for,
+ * and whether a Medusa payment came of it. Read before anything is done for a session id that
+ * came from outside (a callback, a customer's return, AltaPay's shop_orderid): Medusa's
+ * processPaymentWorkflow, given a session id Medusa does not have, looks the cart up with an
+ * undefined payment collection id, which matches every row, and would complete a stranger's cart.
+ */
+import type { RemoteQueryFunction } from "@medusajs/framework/types"
+
+type Query = Pick<RemoteQueryFunction, "graph">
+
+export interface MedusaSession {
+  id: string
+  status: string | null
+  collectionId: string | null
+  cartId: string | null
+  /** The order a payment link's collection belongs to (no cart). */
+  orderId: string | null
+  paymentId: string | null
+}
+
+interface SessionRow {
+  id: string
+  status?: string | null
+  payment?: { id?: string } | null
+  payment_collection?: { id?: string; cart?: { id?: string } | null; order?: { id?: string } | null } | null
+}
+
+/** The session as Medusa has it, or undefined when Medusa has no such session (never had, or deleted). */
+export async function medusaSession(query: Query, sessionId: string): Promise<MedusaSession | undefined> {
+  const { data } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "status", "payment.id", "payment_collection.id", "payment_collection.cart.id", "payment_collection.order.id"],
+    filters: { id: sessionId },
+  })
+  const row = data[0] as SessionRow | undefined
+  if (!row || row.id !== sessionId) return undefined
+  const collection = row.payment_collection
+  return {
+    id: row.id,
+    status: row.status ?? null,
+    collectionId: collection?.id ?? null,
+    cartId: collection?.cart?.id ?? null,
+    orderId: collection?.cart?.id ? null : (collection?.order?.id ?? null),
+    paymentId: row.payment?.id ?? null,
+  }
+}
+
+/** The Medusa payment made from the session, also after Medusa deleted the session itself. */
+export async function paymentOfSession(query: Query, sessionId: string): Promise<string | undefined> {
+  const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_session_id"], filters: { payment_session_id: sessionId } })
+  const row = data.find((p) => (p as { payment_session_id?: string }).payment_session_id === sessionId) as { id?: string } | undefined
+  return row?.id
+}
