@@ -37,6 +37,9 @@ import {
   type SeededStore,
 } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
+import { StrandedSessions } from "../../src/lib/follow-up/stranded"
+import { altapayRegistrations } from "../../src/lib/registrations/registrations"
 
 jest.setTimeout(180_000)
 
@@ -69,9 +72,14 @@ medusaIntegrationTestRunner({
       limited = await limitedProduct(getContainer(), seed)
       admin = await createAdminUser(api, getContainer())
     })
-    beforeEach(() => {
+    beforeEach(async () => {
       store.sandbox().setAutoCallbacks(false)
       store.sandbox().clearLedger()
+      // The runner restores the database before each test, not Medusa's cache: notes of sessions an earlier test retired go too.
+      for (const registration of altapayRegistrations(container())) {
+        const notes = new StrandedSessions(registration.store, registration.scaleOut.paymentLock, registration.options.providerId)
+        for (const id of await notes.list(0, 10_000)) await notes.forget(id)
+      }
     })
     afterEach(() => {
       store.sandbox().faults.clear()
@@ -194,6 +202,70 @@ medusaIntegrationTestRunner({
       expect(notices[0].data!.description).toMatch(new RegExp(`is gone.*AltaPay transaction ${paid.transactionId}`))
       expect(await sessionExists(paid.sessionId)).toBe(false)
       expect((await paymentSessionsJob(container(), at(60 * MINUTE))).counts.checked ?? 0).toBe(0)
+    })
+
+    /** What the storefront does when the shopper picks a payment method again: Medusa deletes the cart's sessions and makes a new one. */
+    async function newSessionFor(cartId: string): Promise<void> {
+      const query = container().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "cart", fields: ["payment_collection.id"], filters: { id: cartId } })
+      const collectionId = (data[0] as { payment_collection: { id: string } }).payment_collection.id
+      await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: ALTAPAY_PROVIDER_ID }, { headers: storeHeaders(seed) })
+    }
+
+    it("a paid session Medusa deleted is kept while anything may use it, released after two runs a grace period apart, and the merchant told", async () => {
+      const paid = await paidWithoutCallback()
+      await newSessionFor(paid.cartId)
+      expect(await sessionExists(paid.sessionId)).toBe(false)
+      // Deleting it released nothing: a completion might have been authorizing it at that moment.
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+
+      expect((await paymentSessionsJob(container(), afterGrace())).counts).toMatchObject({ "retired session: confirming unused": 1 })
+      expect(transactionStatus(paid.transactionId)).toBe("preauth")
+      expect((await paymentSessionsJob(container(), at(32 * MINUTE))).counts).toMatchObject({ "retired session: released": 1 })
+      expect(transactionStatus(paid.transactionId)).toBe("released")
+      expect(ledgerEffects("release", paid.transactionId)).toHaveLength(1)
+      const notices = await feed()
+      expect(notices.map((n) => n.data!.title)).toEqual(["AltaPay payment released: no order"])
+      expect(notices[0].data!.description).toMatch(new RegExp(`Medusa deleted payment session ${paid.sessionId}`))
+      expect((await paymentSessionsJob(container(), at(60 * MINUTE))).counts["retired session: released"]).toBeUndefined()
+    })
+
+    it("a new session racing the cart's completion never costs the order its reservation, whatever the timing", async () => {
+      for (const delayMs of [0, 60, 120]) {
+        const paid = await paidWithoutCallback()
+        // AltaPay answers slowly, as over the internet: the completion's authorize and the delete overlap.
+        store.sandbox().faults.add({ route: "payments", kind: "latency", ms: 150, times: 20 })
+        const completion = api.post(`/store/carts/${paid.cartId}/complete`, {}, { headers: storeHeaders(seed), ...anyStatus })
+        await sleep(delayMs)
+        await newSessionFor(paid.cartId).catch(() => undefined)
+        await completion
+        store.sandbox().faults.clear()
+        await paymentSessionsJob(container(), afterGrace())
+        await paymentSessionsJob(container(), at(32 * MINUTE))
+        const order = await orderForCart(container(), paid.cartId)
+        if (order && (await orderPayments(container(), order.id)).length > 0) {
+          expect({ delayMs, status: transactionStatus(paid.transactionId) }).toEqual({ delayMs, status: "preauth" })
+        } else {
+          // No order took it: released, and the merchant told.
+          expect({ delayMs, status: transactionStatus(paid.transactionId) }).toEqual({ delayMs, status: "released" })
+        }
+      }
+    })
+
+    it("a payment still open at AltaPay is never retired: followed past the session lifetime, the merchant told once, the order placed when it concludes", async () => {
+      const cart = await createCart(api, seed)
+      const session = await startSession(api, seed, cart.id)
+      const open = await store.sandbox().simulatePayment(session.sessionId, { outcome: "open", callback: false })
+      const sessionId = await paymentSessionOf(cart.id)
+
+      expect((await paymentSessionsJob(container(), at(25 * 60 * MINUTE))).counts).toEqual({ checked: 1, "open at AltaPay": 1 })
+      expect((await paymentSessionsJob(container(), at(26 * 60 * MINUTE))).counts).toEqual({ checked: 1, "open at AltaPay": 1 })
+      expect(await sessionExists(sessionId)).toBe(true)
+      expect((await feed()).map((n) => n.data!.title)).toEqual(["AltaPay payment still pending"])
+
+      store.sandbox().concludeOpenPayment(open.transactionId!, "authorize")
+      expect((await paymentSessionsJob(container(), at(27 * 60 * MINUTE))).counts).toEqual({ checked: 1, "order placed": 1 })
+      expect(await orderForCart(container(), cart.id)).toBeDefined()
     })
 
     it("one 503 on a payment link's authorization, then the job: the reservation is kept and the next run records the payment on the order", async () => {

@@ -110,7 +110,9 @@ medusaIntegrationTestRunner({
       const answer = await postReturn("failure", tampered)
       const order = await orderForCart(getContainer(), cartId)
       expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
-      expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+      // An unsigned post proves nothing about who sends it: it learns the outcome, not the order.
+      expect(answer.landing?.searchParams.get("order_id")).toBe("")
+      expect(answer.landing?.searchParams.get("cart_id")).toBe("")
       const [payment] = await orderPayments(getContainer(), order!.id)
       // The amount is AltaPay's reservation, not the posted 1.00.
       expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, amount_minor: store.sandbox().transaction(paid.transactionId!)!.reservedMinor })
@@ -132,6 +134,43 @@ medusaIntegrationTestRunner({
       expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
       expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
       expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
+    })
+    it("a paid return for a session Medusa deleted completes no cart, not even another customer's: the follow-up job takes it", async () => {
+      const stranger = await unpaidSession()
+      const mine = await unpaidSession()
+      const replaced = (await sdk.store.cart.retrieve(mine.cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      // A new session for the same cart: Medusa deletes the old one (and the provider's deletePayment runs).
+      await initiateRedirectSession(sdk, mine.cartId, PROVIDER_ID)
+      // The browser still holds the old AltaPay session's CUSTOMER token, and pays it anyway.
+      const paid = await store.sandbox().simulatePayment(replaced.data.altapay_session_id as string, { callback: false })
+
+      const answer = await fetch(`${returnUrl("success")}?shop_orderid=${mine.paymentSessionId}`, { redirect: "manual" })
+
+      expect(answer.status).toBe(303)
+      const landing = new URL(answer.headers.get("location")!)
+      expect(landing.searchParams.get("outcome")).toBe("unconfirmed")
+      expect(landing.searchParams.get("cart_id")).toBe("")
+      for (const cartId of [stranger.cartId, mine.cartId]) {
+        expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+        expect((await sdk.store.cart.retrieve(cartId, { fields: "id,completed_at" })).cart.completed_at ?? null).toBeNull()
+      }
+      // Kept for the follow-up job, which releases it once Medusa shows on two runs that nothing uses it.
+      expect(store.sandbox().transaction(paid.transactionId!)!.status).toBe("preauth")
+    })
+
+    it("an anonymous GET names no cart: a session id never becomes a cart id, paid or not, AltaPay up or down", async () => {
+      const { paymentSessionId } = await unpaidSession()
+      const cartIdIn = async () => {
+        const answer = await fetch(`${returnUrl("failure")}?shop_orderid=${paymentSessionId}`, { redirect: "manual" })
+        return new URL(answer.headers.get("location")!).searchParams.get("cart_id")
+      }
+      expect(await cartIdIn()).toBe("")
+      store.sandbox().faults.add({ route: "payments", kind: "503", times: 10 })
+      try {
+        expect(await cartIdIn()).toBe("")
+      } finally {
+        store.sandbox().faults.clear()
+      }
     })
   },
 })

@@ -31,6 +31,7 @@ const TIMEOUT_MS = 5000
 export function outcomeStatus(t: StoredTransaction): string {
   if (t.status === "epayment_declined") return "declined"
   if (t.status === "preauth_error") return "failed"
+  if (t.status === "pending") return "open"
   return "succeeded"
 }
 

@@ -16,7 +16,7 @@ import { payAndNotify } from "./hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
 import type { ReturnMode } from "./return-delivery"
-import { createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
+import { concludeOpenPayment, createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
 import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
 import { TokenService } from "./tokens"
@@ -154,6 +154,8 @@ export interface Sandbox {
    * reconciliation identifier appears), "fail" drops them. Recorded in the ledger.
    */
   settleOpen(transactionId: string, outcome: OpenOutcome, reconciliationIdentifier?: string): void
+  /** The acquirer concludes a payment made with outcome "open" (AltaPay's open payments): reserved, or declined. */
+  concludeOpenPayment(transactionId: string, outcome: "authorize" | "decline"): void
   /**
    * Whether paying on the hosted page (and `simulatePayment` by default) sends the notification
    * callback and the customer's return post: off is a store that never hears from AltaPay (down,
@@ -305,6 +307,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     payment: (paymentId) => {
       const payment = env.store.payments.get(paymentId)
       return payment ? paymentJson(payment) : undefined
+    },
+    concludeOpenPayment: (transactionId, outcome) => {
+      const transaction = concludeOpenPayment(env, transactionId, outcome)
+      env.ledger.record({
+        at: env.now(),
+        api: "hosted",
+        method: "SIMULATE",
+        path: `/sandbox/conclude/${transactionId}`,
+        operation: "payment.conclude",
+        auth: "none",
+        params: { transactionId, outcome },
+        status: 200,
+        effects:
+          outcome === "authorize" ? [{ type: "authorize", transactionId, amountMinor: transaction.reservedMinor, currency: transaction.currency.alpha, result: "Success" }] : [],
+      })
     },
     settleOpen: (transactionId, outcome, reconciliationIdentifier) => {
       const effects = settleOpen(env, transactionId, outcome, reconciliationIdentifier)

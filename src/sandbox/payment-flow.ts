@@ -8,7 +8,8 @@ import type { SandboxEnv } from "./env"
 import type { LedgerEffect } from "./ledger"
 import { type PaymentMethod, type PaymentStatus, type StoredPayment, type StoredSession, type StoredTransaction, type TransactionStatus, WAS_AUTHORIZED, findMethod } from "./state"
 
-export type Outcome = "authorize" | "decline" | "fail"
+/** open: the acquirer has not concluded (AltaPay's "Open payments"); concludeOpenPayment decides it later. */
+export type Outcome = "authorize" | "decline" | "fail" | "open"
 
 export function createPayment(env: SandboxEnv, session: StoredSession, method: PaymentMethod): StoredPayment {
   const now = env.now()
@@ -31,7 +32,7 @@ export function createPayment(env: SandboxEnv, session: StoredSession, method: P
 
 export type CompleteResult = { ok: true; transaction: StoredTransaction; effects: LedgerEffect[] } | { ok: false; reason: "expired" | "completed"; message: string }
 
-const MESSAGES: Record<Exclude<Outcome, "authorize">, { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
+const MESSAGES: Record<Exclude<Outcome, "authorize" | "open">, { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
   decline: {
     merchant: "Card declined by the sandbox acquirer (test outcome).",
     cardHolder: "Your card was declined.",
@@ -89,7 +90,10 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
     })
   }
 
-  if (outcome === "authorize") {
+  if (outcome === "open") {
+    transaction.status = "pending"
+    payment.status = "PENDING"
+  } else if (outcome === "authorize") {
     transaction.reservedMinor = payment.amountMinor
     payment.status = "AUTHORIZED"
     payment.authType = "payment"
@@ -123,6 +127,7 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
 }
 
 const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
+  pending: "PENDING",
   preauth: "AUTHORIZED",
   captured: "CAPTURED",
   refunded: "REFUNDED",
@@ -157,4 +162,22 @@ export function expireUnpaidPayments(env: SandboxEnv, session: StoredSession): v
       payment.updatedAt = env.now()
     }
   }
+}
+
+/** The acquirer concludes an open payment: reserved in full, or declined. */
+export function concludeOpenPayment(env: SandboxEnv, transactionId: string, outcome: "authorize" | "decline"): StoredTransaction {
+  const transaction = env.store.transactions.get(transactionId)
+  if (!transaction || transaction.status !== "pending") throw new Error(`Transaction ${transactionId} is not an open payment.`)
+  const payment = env.store.payments.get(transaction.paymentId)!
+  if (outcome === "authorize") {
+    transaction.status = "preauth"
+    transaction.reservedMinor = payment.amountMinor
+  } else {
+    transaction.status = "epayment_declined"
+    transaction.merchantErrorMessage = MESSAGES.decline.merchant
+    transaction.cardHolderErrorMessage = MESSAGES.decline.cardHolder
+  }
+  transaction.updatedAt = env.now()
+  syncPayment(env, transaction)
+  return transaction
 }

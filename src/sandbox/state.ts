@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
 import type { SessionBody } from "./schemas"
 
-export type PaymentStatus = "CREATED" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
+export type PaymentStatus = "CREATED" | "PENDING" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 
 export type SessionStatus = "CREATED" | "COMPLETED"
 
@@ -47,7 +47,7 @@ export interface StoredPayment {
   updatedAt: number
 }
 
-export type TransactionStatus = "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error"
+export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error"
 
 export interface ReconciliationEntry {
   id: string

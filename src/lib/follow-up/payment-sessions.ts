@@ -289,7 +289,9 @@ class SessionFollowUp {
       orderId: collection?.cart ? null : (collection?.order?.id ?? null),
       email: collection?.cart?.email ?? collection?.order?.email ?? null,
       transactionId: transaction.transactionId,
-      amount: reserved ? `${reserved.decimal} ${reserved.currency || currency}` : `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`,
+      // An open payment reserves nothing yet: the session's own amount then.
+      amount:
+        reserved && reserved.minor > 0 ? `${reserved.decimal} ${reserved.currency || currency}` : `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`,
       why,
     })
   }

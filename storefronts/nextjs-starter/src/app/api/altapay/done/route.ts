@@ -13,9 +13,6 @@ export const dynamic = "force-dynamic"
  */
 export async function GET(request: Request) {
   const orderId = medusaId(new URL(request.url).searchParams.get("order_id"), "order")
-  if (!orderId) {
-    return new Response(null, { status: 303, headers: { location: "/" } })
-  }
   const cartId = await getCartId()
   if (cartId) {
     const completed = await sdk.store.cart
@@ -27,6 +24,9 @@ export async function GET(request: Request) {
       revalidateTag(await getCacheTag("carts"))
       revalidateTag(await getCacheTag("orders"))
     }
+  }
+  if (!orderId) {
+    return new Response(null, { status: 303, headers: { location: "/" } })
   }
   const order = await sdk.store.order
     .retrieve(orderId, { fields: "id,shipping_address.country_code" })

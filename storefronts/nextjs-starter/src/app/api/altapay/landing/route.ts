@@ -13,11 +13,12 @@ export const dynamic = "force-dynamic"
 export async function GET(request: Request) {
   const params = new URL(request.url).searchParams
   const orderId = medusaId(params.get("order_id"), "order")
-  if (params.get("outcome") === "paid" && orderId) {
+  // The plugin names the order only when AltaPay's signed post proved the return is AltaPay's.
+  if (params.get("outcome") === "paid") {
     return landingPage(
       "Thank you: your payment was received and your order is placed.",
-      `/api/altapay/done?order_id=${orderId}`,
-      "See your order"
+      orderId ? `/api/altapay/done?order_id=${orderId}` : "/api/altapay/done",
+      orderId ? "See your order" : "Continue shopping"
     )
   }
   const cartId = medusaId(params.get("cart_id"), "cart")
