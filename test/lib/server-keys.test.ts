@@ -43,8 +43,20 @@ describe("seal keys", () => {
     expect(verifies({ ...base, backendUrl: "http://shop.example:9000" }, { ...base, backendUrl: "http://SHOP.example:9001" })).toBe(true)
   })
 
-  it("stops accepting credentials-derived seals once a secret is set", () => {
-    expect(verifies(base, { ...base, paymentDataSecret: SECRET })).toBe(false)
+  it("keeps verifying credentials-derived seals once a secret is set, but seals only with the secret", () => {
+    const withSecret = { ...base, paymentDataSecret: SECRET }
+    // What was sealed before the secret (sessions in flight, payments) still opens...
+    expect(verifies(base, withSecret)).toBe(true)
+    expect(verifies(base, { ...withSecret, previousPaymentDataSecrets: [NEXT_SECRET] })).toBe(true)
+    // ...but nothing new is sealed with the password-derived key: a new seal is no password oracle.
+    expect(verifies(withSecret, base)).toBe(false)
+    expect(serverKeys(withSecret, "payment-data-seal").primary.equals(serverKeys(base, "payment-data-seal").primary)).toBe(false)
+    // The old key follows the current API password: changing it ends the old seals.
+    expect(verifies(base, { ...withSecret, password: "rotated-api-password" })).toBe(false)
+    // Arrival stamps the same way: a stamp made before the secret (a rolling restart) still verifies.
+    const arrival = serverKeys(withSecret, "webhook-arrival")
+    expect(arrival.accepted.some((key) => key.equals(serverKeys(base, "webhook-arrival").primary))).toBe(true)
+    expect(arrival.primary.equals(serverKeys(base, "webhook-arrival").primary)).toBe(false)
   })
 
   it("keeps the seals of a previous secret verifying while it is listed, and seals with the new one", () => {
