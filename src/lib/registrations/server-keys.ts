@@ -3,9 +3,11 @@
  * stamps webhook arrivals), derived once per registration when the provider starts and kept.
  *
  * - With `paymentDataSecret`: HKDF-SHA256 of the secret (at least 32 characters of key material).
- * - Without: scrypt (N=2^15, r=8, p=1: 32 MiB and about 0.1 s per guess) of the API username and
- *   password, then HKDF per purpose. Every customer sees their own sealed data in Medusa's store
- *   cart response, so the seal is something to test password guesses against offline.
+ *   Required unless the registration talks to a local sandbox (options.ts, localSandbox): every
+ *   customer sees their own sealed data in Medusa's store cart response, so a key from the API
+ *   password, however slow, is something to test password guesses against offline.
+ * - Without (a local sandbox): scrypt (N=2^15, r=8, p=1: 32 MiB and about 0.1 s per guess) of the
+ *   API username and password, then HKDF per purpose.
  *
  * The salt names the registration (`providerId`) and, for the credentials-derived key, the store
  * (the host name of `backendUrl`): stores and registrations sharing an API user never share a key,
