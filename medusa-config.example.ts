@@ -46,7 +46,8 @@ module.exports = defineConfig({
               password: process.env.ALTAPAY_PASSWORD,
               terminal: process.env.ALTAPAY_TERMINAL,
               callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET,
-              // Seals the provider's payment data; keeps seals valid when the API password changes.
+              // Seals the payment data shoppers see. Required against AltaPay (not the local sandbox):
+              // `openssl rand -hex 32`, the same value on every server of the store.
               paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
               // Public URL of this server: AltaPay posts its callbacks here.
               backendUrl: process.env.MEDUSA_BACKEND_URL,

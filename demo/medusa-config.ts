@@ -44,6 +44,8 @@ function altapay(id: string, terminal: string) {
       password: process.env.ALTAPAY_PASSWORD ?? "demo-sandbox-password",
       terminal,
       callbackSecret: process.env.ALTAPAY_CALLBACK_SECRET ?? "demo-callback-secret-0123456789",
+      // Optional against the local sandbox; against AltaPay (ALTAPAY_CHECKOUT_URL) the provider requires it.
+      paymentDataSecret: process.env.ALTAPAY_PAYMENT_DATA_SECRET,
       backendUrl,
       providerId: id,
       // The storefront kit's landing page (storefronts/nextjs-starter): AltaPay posts the customer's

@@ -2,7 +2,7 @@
  * The README's medusa-config is medusa-config.example.ts, not a second copy: the block under the
  * README's "Install into a store" is the file verbatim, and the provider options the file produces
  * pass the provider's own check, against the local sandbox (http://, so `allowInsecureUrls`) and
- * against AltaPay (https://). The scratch-store install (integration-tests/install) runs the same
+ * against AltaPay (https://, so `paymentDataSecret`). The scratch-store install (integration-tests/install) runs the same
  * file as a store's config.
  */
 import fs from "node:fs"
@@ -84,9 +84,14 @@ describe("the README's medusa-config", () => {
     expect(() => AltaPayProviderService.validateOptions(options)).toThrow(/AltaPay provider options are invalid:[\s\S]*checkoutUrl: must use https:\/\//)
   })
 
-  it("gives the provider valid options against AltaPay (https://) with the flag unset", () => {
-    const options = exampleProviderOptions({ ...SANDBOX_ENV, ALTAPAY_CHECKOUT_URL: "https://testgateway.altapaysecure.com", ALTAPAY_ALLOW_INSECURE_URLS: "" })
+  it("gives the provider valid options against AltaPay (https://) with the flag unset and ALTAPAY_PAYMENT_DATA_SECRET set", () => {
+    const altapay = { ...SANDBOX_ENV, ALTAPAY_CHECKOUT_URL: "https://testgateway.altapaysecure.com", ALTAPAY_ALLOW_INSECURE_URLS: "" }
+    const options = exampleProviderOptions({ ...altapay, ALTAPAY_PAYMENT_DATA_SECRET: "0d6f3c2b9a8e7d6c5b4a39281706f5e4d3c2b1a0" })
     expect(options.allowInsecureUrls).toBe(false)
     expect(() => AltaPayProviderService.validateOptions(options)).not.toThrow()
+    // Without the secret the store does not start against AltaPay, and the message says how to make one.
+    expect(() => AltaPayProviderService.validateOptions(exampleProviderOptions(altapay))).toThrow(
+      /AltaPay provider options are invalid:[\s\S]*paymentDataSecret: is required outside a local sandbox[\s\S]*openssl rand -hex 32/
+    )
   })
 })

@@ -5,4 +5,6 @@ export const MINIMAL_OPTIONS = {
   username: "api-user",
   password: "api-password",
   backendUrl: "https://shop.example",
+  // Required against AltaPay (https://), unlike against the local sandbox.
+  paymentDataSecret: "minimal-options-payment-data-secret-0123456789",
 }

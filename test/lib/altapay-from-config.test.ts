@@ -8,6 +8,7 @@ const base = {
   username: "shop-api-user",
   password: "shop-api-password",
   backendUrl: "https://shop.example",
+  paymentDataSecret: "from-config-payment-data-secret-0123456789",
 }
 const registration = (id: string, options: Record<string, unknown>) => ({
   resolve: "medusa-payment-altapay/providers/altapay",

@@ -34,6 +34,30 @@ const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].eve
   error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
 })
 
+/** How to make a paymentDataSecret, in every message about one. */
+const GENERATE_SECRET = "generate one with `openssl rand -hex 32` and set that value on every server of the store"
+/** 32 random hex characters have at least 8 different ones but for about 4 in 100 million. */
+const MIN_DISTINCT_CHARACTERS = 8
+/** Loopback host names: only this machine listens there (the URL parser keeps IPv6 in brackets). */
+const LOOPBACK_HOST = /^(localhost|[^.]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i
+
+/**
+ * True when the registration talks to a local AltaPay sandbox, not to AltaPay: each of
+ * checkoutUrl and gatewayUrl is http:// (AltaPay serves https only; http needs allowInsecureUrls,
+ * which is for a local sandbox) or names a loopback host. AltaPay's own test gateway
+ * (testgateway.altapaysecure.com) is AltaPay: its store is on the internet like a live one.
+ */
+export function localSandbox(options: Pick<AltaPayOptions, "checkoutUrl" | "gatewayUrl">): boolean {
+  return [options.checkoutUrl, options.gatewayUrl].every((value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === "http:" || LOOPBACK_HOST.test(url.hostname)
+    } catch {
+      return false
+    }
+  })
+}
+
 export const altapayOptionsSchema = z
   .object({
     /** Base URL of the Checkout API, e.g. https://testgateway.altapaysecure.com */
@@ -101,11 +125,17 @@ export const altapayOptionsSchema = z
     allowOverRefund: z.boolean().default(false),
     /**
      * Key material for the seal on payment data (see ../payment-data/data.ts and server-keys.ts).
-     * Without it the key is derived from username + password with scrypt (memory-hard, once at
-     * start), so rotating the API password invalidates existing seals (sessions then authorize
-     * against Medusa's own amount, payments recover through a live read at AltaPay).
+     * Required unless the registration talks to a local sandbox (localSandbox below): shoppers see
+     * sealed data, so a key derived from the API password would let them guess it offline.
+     * Without it (sandbox only) the key is derived from username + password with scrypt.
      */
-    paymentDataSecret: z.string().min(32, "must be at least 32 characters").optional(),
+    paymentDataSecret: z
+      .string()
+      .min(32, `must be at least 32 characters; ${GENERATE_SECRET}`)
+      .refine((value) => new Set(value).size >= MIN_DISTINCT_CHARACTERS, {
+        error: `is not random (fewer than ${MIN_DISTINCT_CHARACTERS} different characters); ${GENERATE_SECRET}`,
+      })
+      .optional(),
     /**
      * Earlier values of paymentDataSecret whose seals still verify (nothing new is sealed with
      * them): list the old secret here when rotating, and remove it once the sessions and payments
@@ -126,6 +156,25 @@ export const altapayOptionsSchema = z
   .superRefine((options, ctx) => {
     if (options.previousPaymentDataSecrets?.length && !options.paymentDataSecret) {
       ctx.addIssue({ code: "custom", path: ["previousPaymentDataSecrets"], message: "needs paymentDataSecret (the current secret) as well" })
+    }
+    if (!options.paymentDataSecret && !localSandbox(options)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["paymentDataSecret"],
+        message: `is required outside a local sandbox: every shopper sees sealed payment data, and without a secret its key comes from the API password, which anyone could then guess offline; ${GENERATE_SECRET} (ALTAPAY_PAYMENT_DATA_SECRET in medusa-config.example.ts)`,
+      })
+    }
+    for (const [field, value] of [
+      ["password", options.password],
+      ["callbackSecret", options.callbackSecret],
+    ] as const) {
+      if (options.paymentDataSecret && options.paymentDataSecret === value) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["paymentDataSecret"],
+          message: `must be a secret of its own, not the ${field}; ${GENERATE_SECRET}`,
+        })
+      }
     }
     if (options.allowInsecureUrls) return
     for (const field of ["checkoutUrl", "gatewayUrl"] as const) {

@@ -3,19 +3,22 @@
  * stamps webhook arrivals), derived once per registration when the provider starts and kept.
  *
  * - With `paymentDataSecret`: HKDF-SHA256 of the secret (at least 32 characters of key material).
- * - Without: scrypt (N=2^15, r=8, p=1: 32 MiB and about 0.1 s per guess) of the API username and
- *   password, then HKDF per purpose. Every customer sees their own sealed data in Medusa's store
- *   cart response, so the seal is something to test password guesses against offline: a
- *   memory-hard KDF makes each guess cost what it costs to derive once at start, where a fast one
- *   let a single core test tens of thousands a second.
+ *   Required unless the registration talks to a local sandbox (options.ts, localSandbox): every
+ *   customer sees their own sealed data in Medusa's store cart response, so a key from the API
+ *   password, however slow, is something to test password guesses against offline.
+ * - Without (a local sandbox): scrypt (N=2^15, r=8, p=1: 32 MiB and about 0.1 s per guess) of the
+ *   API username and password, then HKDF per purpose.
  *
  * The salt names the registration (`providerId`) and, for the credentials-derived key, the store
  * (the host name of `backendUrl`): stores and registrations sharing an API user never share a key,
- * while the servers of one store (each perhaps with its own port) do. Once a secret is
- * set, credentials-derived seals no longer verify (they would keep the oracle alive); sessions in
- * flight are then authorized against Medusa's own amount (providers/altapay/unsealed-session.ts)
- * and payments through a live read at AltaPay (trusted-payment-data.ts).
- * `previousPaymentDataSecrets` keep seals of earlier secrets verifying during a rotation.
+ * while the servers of one store (each perhaps with its own port) do.
+ *
+ * Once a secret is set, the credentials-derived key still verifies (never signs): data sealed
+ * before the secret (sessions in flight, payments) stays trusted without a live read. That keeps
+ * no oracle open that was not open already: nothing new is sealed with it, and whoever could
+ * forge with it has guessed the API password, which already gives them AltaPay's API. Changing the
+ * API password ends it (the key follows the current password). `previousPaymentDataSecrets` keep
+ * seals of earlier secrets verifying during a rotation.
  */
 import { createHash, hkdfSync, scryptSync } from "node:crypto"
 import type { AltaPayOptions } from "./options"
@@ -25,7 +28,10 @@ export type KeyPurpose = "payment-data-seal" | "webhook-arrival"
 export interface ServerKeys {
   /** Signs what is written now. */
   primary: Buffer
-  /** Verifies: the primary key, then the keys of previousPaymentDataSecrets. */
+  /**
+   * Verifies: the primary key, then the keys of previousPaymentDataSecrets, then (with a secret)
+   * the key derived from the API credentials, which sealed everything before the secret was set.
+   */
   accepted: Buffer[]
 }
 
@@ -48,7 +54,8 @@ export function serverKeys(options: KeyOptions, purpose: KeyPurpose): ServerKeys
   }
   const primary = derive(options.paymentDataSecret, registration, purpose)
   const previous = (options.previousPaymentDataSecrets ?? []).map((secret) => derive(secret, registration, purpose))
-  return { primary, accepted: [primary, ...previous] }
+  const beforeSecret = derive(credentialsMaster(options), registration, purpose)
+  return { primary, accepted: [primary, ...previous, beforeSecret] }
 }
 
 function credentialsMaster(options: KeyOptions): Buffer {

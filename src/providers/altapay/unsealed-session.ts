@@ -1,7 +1,7 @@
 /**
  * A payment session whose seal does not verify when Medusa authorizes it: sealed under a previous
- * key (paymentDataSecret changed, or set for the first time while sessions were in flight, or the
- * API password changed without one), or written by a browser. Nothing in such data is trusted:
+ * key (paymentDataSecret changed, or the API password changed since it was sealed without a
+ * secret), or written by a browser. Nothing in such data is trusted:
  * AltaPay is asked by Medusa's own session id (its shop_orderid), and what AltaPay reserved must
  * equal Medusa's own amount and currency of that session, read from Medusa's database. Then the
  * session authorizes like any other, with a fresh seal; the stored lines are replaced by one

@@ -10,6 +10,7 @@ function registration(providerId: string, overrides: Record<string, unknown>): A
     username: "shop_api",
     password: "secret-password",
     backendUrl: "https://shop.example",
+    paymentDataSecret: "accounts-payment-data-secret-0123456789",
     ...overrides,
   })
   if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
