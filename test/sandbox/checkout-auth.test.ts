@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose"
 import type { Sandbox } from "../../src/sandbox"
 import { PAYMENT_METHODS } from "../../src/sandbox"
-import { basicHeader, call, createSession, issueToken, start } from "./helpers"
+import { basicHeader, call, createSession, issueToken, sessionBody, start } from "./helpers"
 
 describe("sandbox checkout tokens", () => {
   let sandbox: Sandbox
@@ -86,6 +86,26 @@ describe("sandbox checkout tokens", () => {
     expect(payment.body.message).toMatch(/CUSTOMER token/)
     const customer = await issueToken(sandbox, { sessionId })
     expect((await call(sandbox, "POST", `/session/${sessionId}/link`, { token: customer, body: {} })).status).toBe(403)
+  })
+
+  // AltaPay lets a CUSTOMER token write its session, orderId and autoCapture included (docs/altapay-wire-facts.md,
+  // "Checkout API: tokens"); the sandbox must too, or the provider's checks at authorize go untested.
+  test("a CUSTOMER token may change its session's orderId and autoCapture, and the payment follows them", async () => {
+    const sessionId = await createSession(sandbox, sessionBody({ orderId: "order-by-merchant", autoCapture: false }))
+    const token = await issueToken(sandbox, { sessionId })
+    const changed = await call(sandbox, "PUT", `/session/${sessionId}`, { token, body: { order: { orderId: "order-by-browser" }, configuration: { autoCapture: true } } })
+    expect(changed.status).toBe(200)
+    expect(changed.body.order.orderId).toBe("order-by-browser")
+    expect(changed.body.configuration.autoCapture).toBe(true)
+    const paid = await sandbox.simulatePayment(sessionId, { callback: false })
+    expect(sandbox.transaction(paid.transactionId!)).toMatchObject({ shopOrderId: "order-by-browser", status: "captured", authType: "paymentAndCapture" })
+  })
+
+  test("a default CUSTOMER token (AltaPay's frontend-only flow) creates a session with the orderId and autoCapture it chooses", async () => {
+    const token = await issueToken(sandbox)
+    const created = await call(sandbox, "POST", "/session", { token, body: sessionBody({ orderId: "chosen-in-the-app", autoCapture: true }) })
+    expect(created.status).toBe(200)
+    expect(created.body).toMatchObject({ order: { orderId: "chosen-in-the-app" }, configuration: { autoCapture: true } })
   })
 
   test("tokens expire after an hour of the injected clock", async () => {

@@ -1,6 +1,7 @@
 /** authorizePayment: whether AltaPay reserved exactly what the session asked, on our terminal, and who found out. */
 import type { AuthorizePaymentInput, AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { GatewayTransaction } from "../../altapay"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
 import { isOpenAtAltaPay, openPaymentStatus, sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -14,7 +15,8 @@ import { dataFromMedusa } from "./unsealed-session"
  * data must be that session's, and the AltaPay payment whose shop_orderid is that id must have
  * reserved exactly the sealed amount, in the sealed currency, on one of the registration's
  * terminals. Data whose seal does not verify (a key change) is replaced by Medusa's own amount
- * and currency of the session (unsealed-session.ts).
+ * and currency of the session (unsealed-session.ts). Medusa is told the capture AltaPay really made,
+ * whatever capture mode the session was created with (captureModeChange).
  */
 export async function authorizeSession(ctx: ProviderContext, input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
   const sessionId = input.context?.idempotency_key
@@ -48,11 +50,42 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   // Open at AltaPay (a bank or acquirer still deciding): Medusa may place the order and await the payment.
   const status = transaction && isOpenAtAltaPay(transaction) ? openPaymentStatus() : stated.status
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
+  const modeChange = captureModeChange(transaction, status, data.auto_capture)
+  if (modeChange) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${modeChange.warning}`)
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
   const now = new Date().toISOString()
   const authorizedAt = authorized ? (data.authorized_at ?? now) : null
   const reconciled = { at: now, by: await reconcilerOf(ctx.store, data.order_id) }
-  return { status, data: ctx.seal({ ...withTransaction(data, transaction), failure_reason: reason ?? null, authorized_at: authorizedAt, reconciled }) }
+  const autoCapture = modeChange ? modeChange.autoCapture : data.auto_capture
+  return {
+    status,
+    data: ctx.seal({ ...withTransaction(data, transaction), auto_capture: autoCapture, failure_reason: reason ?? null, authorized_at: authorizedAt, reconciled }),
+  }
+}
+
+/**
+ * When AltaPay's capture at authorization is not the one the session was created with (the browser's
+ * CUSTOMER token may change the AltaPay session's `autoCapture`; some methods never capture at once),
+ * Medusa is told what AltaPay did, never what was configured: a captured payment is reported
+ * captured (Medusa then never captures it again, and a cancelled order is refunded, not released);
+ * a payment only reserved is reported authorized (reporting it captured would make Medusa book money
+ * AltaPay never took, and the reservation would lapse). The data then records the mode AltaPay used.
+ */
+function captureModeChange(transaction: GatewayTransaction | undefined, status: PaymentSessionStatus, autoCapture: boolean): { autoCapture: boolean; warning: string } | undefined {
+  const id = transaction?.transactionId
+  if (status === PaymentSessionStatus.CAPTURED && !autoCapture) {
+    return {
+      autoCapture: true,
+      warning: `AltaPay captured transaction ${id} already, though this session was created without autoCapture (its AltaPay session may have been changed from the browser); recorded as captured, so Medusa will not capture it again and a cancelled order needs a refund.`,
+    }
+  }
+  if (status === PaymentSessionStatus.AUTHORIZED && autoCapture) {
+    return {
+      autoCapture: false,
+      warning: `AltaPay only reserved transaction ${id}, though this session was created with autoCapture (the payment method does not capture at once, or its AltaPay session was changed from the browser); recorded as authorized: capture it from the order page before the reservation expires.`,
+    }
+  }
+  return undefined
 }
 
 /**

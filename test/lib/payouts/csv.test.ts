@@ -1,12 +1,42 @@
 /** The payout CSV exports open in a spreadsheet as written: quoting, no formulas, amounts in their currency. */
-import { csvRow, decimal } from "../../../src/api/admin/altapay/_lib/payouts-csv"
+import { csvRow, decimal, neutraliseFormulas } from "../../../src/api/admin/altapay/_lib/payouts-csv"
 
 it("quotes cells with commas, quotes and line breaks, and ends rows with CRLF", () => {
   expect(csvRow(["plain", 'say "hi"', "a,b", "two\nlines", null, undefined, 3])).toBe('plain,"say ""hi""","a,b","two\nlines",,,3\r\n')
 })
 
-it("keeps a text cell a spreadsheet would run as a formula as text, and leaves negative amounts alone", () => {
-  expect(csvRow(["=HYPERLINK(1)", "+1", "@sum", "-12.50"], new Set([0, 1, 2]))).toBe("'=HYPERLINK(1),'+1,'@sum,-12.50\r\n")
+it("keeps a cell a spreadsheet would run as a formula as text, and leaves negative amounts alone", () => {
+  expect(csvRow(["=HYPERLINK(1)", "+A1", "@sum", "-1+1", "-12.50"])).toBe("'=HYPERLINK(1),'+A1,'@sum,'-1+1,-12.50\r\n")
+})
+
+describe("a formula after a separator a spreadsheet splits on", () => {
+  // Danish Excel opens a CSV with ";" as its separator: the text after ";" is a cell of its own.
+  it("neutralises the fragment after ';' (text AltaPay copies into a funding file)", () => {
+    expect(neutraliseFormulas("ref;=2+5+cmd|' /C calc'!A0")).toBe("ref;'=2+5+cmd|' /C calc'!A0")
+    expect(csvRow(["ref;=2+5+cmd|' /C calc'!A0", "x"])).toBe("ref;'=2+5+cmd|' /C calc'!A0,x\r\n")
+  })
+
+  it("after ',', tab, CR and LF too, behind spaces or a double quote, and at every such place in one cell", () => {
+    expect(neutraliseFormulas("a,=1")).toBe("a,'=1")
+    expect(neutraliseFormulas("a\t=1")).toBe("a\t'=1")
+    expect(neutraliseFormulas("a\r=1")).toBe("a\r'=1")
+    expect(neutraliseFormulas("a\n@SUM(A1)")).toBe("a\n'@SUM(A1)")
+    expect(neutraliseFormulas("a\r\n-1+1")).toBe("a\r\n'-1+1")
+    expect(neutraliseFormulas('a; "=1"')).toBe(`a;' "=1"`)
+    expect(neutraliseFormulas("a;\t=1")).toBe("a;'\t'=1")
+    expect(neutraliseFormulas("\r=1")).toBe("'\r'=1")
+    expect(neutraliseFormulas("=1;+2,-3")).toBe("'=1;'+2,'-3")
+    // Quoted for RFC 4180 readers; a ";" reader ignores the quote inside its cell, hence the ' after the LF.
+    expect(csvRow(["x", "a\n=1"])).toBe('x,"a\n\'=1"\r\n')
+  })
+
+  it("leaves text without a formula start, and plain numbers, as they are", () => {
+    expect(neutraliseFormulas("Order-1234/2023; paid 12.50 DKK")).toBe("Order-1234/2023; paid 12.50 DKK")
+    expect(neutraliseFormulas("a-b=c")).toBe("a-b=c")
+    for (const n of ["-0.25", "-12.50", "1250", "+100", "0"]) expect(neutraliseFormulas(n)).toBe(n)
+    expect(neutraliseFormulas("-0.25;=1")).toBe("'-0.25;'=1")
+    expect(neutraliseFormulas("-2E5")).toBe("'-2E5")
+  })
 })
 
 it("writes amounts as decimals of their currency, the minor units of a currency it does not know", () => {

@@ -9,13 +9,30 @@ import { MAX_PAGE_SIZE } from "./payouts-query"
 
 type Cell = string | number | boolean | null | undefined
 
-/** RFC 4180 quoting; a text cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export function csvRow(cells: Cell[], textColumns?: ReadonlySet<number>): string {
+/** A cell that is only a decimal number (`-0.25`, `1250`): a spreadsheet reads it as a number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/
+/**
+ * Where a spreadsheet may start a cell inside our text: the cell's start, and after each character
+ * it may split cells or rows on (`,`; `;` for Danish and other locales' Excel; tab; CR and LF, which
+ * end a row when the quote before them was not at a cell start). A start followed (after spaces and
+ * double quotes) by `=`, `+`, `-`, `@`, tab or CR would be run as a formula.
+ */
+const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?=[ "]*[=+\-@\t\r])/g
+
+/**
+ * The text of a cell, with `'` put before every place a spreadsheet could start a formula, however
+ * it splits the row; a plain number (finance's negative amounts) stays a number.
+ */
+export function neutraliseFormulas(text: string): string {
+  return PLAIN_NUMBER.test(text) ? text : text.replace(FORMULA_AT_CELL_START, "'")
+}
+
+/** RFC 4180 quoting of cells whose formulas are neutralised (every cell, amounts included). */
+export function csvRow(cells: Cell[]): string {
   return (
     cells
-      .map((cell, index) => {
-        let text = cell === null || cell === undefined ? "" : String(cell)
-        if ((!textColumns || textColumns.has(index)) && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+      .map((cell) => {
+        const text = neutraliseFormulas(cell === null || cell === undefined ? "" : String(cell))
         return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
       })
       .join(",") + "\r\n"
@@ -35,8 +52,6 @@ export function decimal(minor: number | null, currency: string | null): string {
 
 interface CsvTable<T> {
   header: string[]
-  /** Indexes of free-text columns (the rest are amounts, counts and dates). */
-  textColumns: ReadonlySet<number>
   row(item: T): Cell[]
 }
 
@@ -69,7 +84,6 @@ const LINE_HEADER = [
 
 export const LINE_CSV: CsvTable<FundingLineView> = {
   header: LINE_HEADER,
-  textColumns: new Set([2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 18, 19, 20, 21, 23]),
   row: (l) => [
     l.lineNumber,
     l.date,
@@ -115,7 +129,6 @@ export const EXCEPTION_CSV: CsvTable<PayoutException> = {
     "altapay_amount",
     "date",
   ],
-  textColumns: new Set([0, 1, 2, 5, 6, 7, 8, 9, 11]),
   row: (e) => [
     e.kind,
     e.message,
@@ -152,7 +165,7 @@ export async function streamCsv<T>(
   await write(res, csvRow(table.header))
   try {
     for (let offset = 0; ;) {
-      await write(res, current.items.map((item) => csvRow(table.row(item), table.textColumns)).join(""))
+      await write(res, current.items.map((item) => csvRow(table.row(item))).join(""))
       offset += current.items.length
       if (current.items.length === 0 || offset >= current.count || res.destroyed) break
       current = await page(offset, MAX_PAGE_SIZE)
