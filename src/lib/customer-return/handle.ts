@@ -11,7 +11,7 @@ import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
-import { confirmReturn, type ConfirmedReturn } from "./confirm"
+import { confirmReturnFor, type ConfirmedReturn } from "./confirm"
 import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
 
 export type ReturnKind = "success" | "failure"
@@ -45,7 +45,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
 
   let confirmed: ConfirmedReturn | undefined
   try {
-    confirmed = await confirmReturn({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options, registration.client)
+    confirmed = await confirmReturnFor({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
   } catch (error) {
     logger?.warn(
       `AltaPay return (${request.kind}) for payment session ${sessionId}: AltaPay could not be asked (${error instanceof Error ? error.message : String(error)}); nothing changed.`

@@ -4,7 +4,9 @@
  * nothing here depends on how fast the machine is.
  */
 import { LookUpBudget, type ReturnLookUpLimits } from "../../../src/lib/customer-return/look-up-budget"
+import { parseAltaPayOptions } from "../../../src/lib/registrations/options"
 import type { SharedStore } from "../../../src/lib/scale-out/shared-state"
+import { MINIMAL_OPTIONS } from "../../helpers/options"
 
 const LIMITS: ReturnLookUpLimits = { perSessionPerMinute: 3, perSecond: 5, concurrent: 4 }
 
@@ -178,4 +180,19 @@ it("tells the merchant at most once a minute how many returns it answered withou
   for (let i = 10; i < 20; i++) await budget.run(`payses_${i}`, quick)
   expect(warnings).toHaveLength(2)
   expect(warnings[1]).toContain("9 return(s)")
+})
+
+describe("the returnLookUps option", () => {
+  it("a store that sets nothing gets 5 per session a minute, 20 a second, 8 in flight per server", () => {
+    const parsed = parseAltaPayOptions(MINIMAL_OPTIONS)
+    expect("options" in parsed && parsed.options.returnLookUps).toEqual({ perSessionPerMinute: 5, perSecond: 20, concurrent: 8 })
+    const some = parseAltaPayOptions({ ...MINIMAL_OPTIONS, returnLookUps: { perSecond: 50 } })
+    expect("options" in some && some.options.returnLookUps).toEqual({ perSessionPerMinute: 5, perSecond: 50, concurrent: 8 })
+  })
+
+  it("names every bad value, an unknown key too", () => {
+    const parsed = parseAltaPayOptions({ ...MINIMAL_OPTIONS, returnLookUps: { perSessionPerMinute: 0, perSecond: 1.5, concurrent: 65, retries: 3 } })
+    const problems = "problems" in parsed ? parsed.problems.join("\n") : ""
+    for (const field of ["returnLookUps.perSessionPerMinute", "returnLookUps.perSecond", "returnLookUps.concurrent", "retries"]) expect(problems).toContain(field)
+  })
 })
