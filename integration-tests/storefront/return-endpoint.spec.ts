@@ -98,6 +98,31 @@ medusaIntegrationTestRunner({
       expect((await fetch(`${store.medusaUrl()}/altapay/return/nosuch/success?shop_orderid=${paymentSessionId}`, { redirect: "manual" })).status).toBe(404)
     })
 
+    it("50 anonymous GETs for one session cost at most 5 look-ups (issue 29); AltaPay's signed post still completes the cart", async () => {
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const asked = () => lookUps().filter((e) => e.params.shop_orderid === paymentSessionId).length
+      const before = asked()
+      // Five waves of ten at once: the same session shares a running look-up, then meets its per-minute budget.
+      for (let wave = 0; wave < 5; wave++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${returnUrl("success")}?shop_orderid=${paymentSessionId}`, { redirect: "manual" })))
+        for (const answer of answers) {
+          expect(answer.status).toBe(303)
+          expect(new URL(answer.headers.get("location")!).searchParams.get("outcome")).toBe("unconfirmed")
+        }
+      }
+      expect(asked() - before).toBeGreaterThanOrEqual(1)
+      expect(asked() - before).toBeLessThanOrEqual(5)
+
+      // The customer pays now: AltaPay's signed post is not capped.
+      const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      const paid = await store.sandbox().simulatePayment(session.data.altapay_session_id as string, { callback: false })
+      const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
+      const answer = await postReturn("success", rawBody, { "altapay-signature": headers["altapay-signature"] })
+      const order = await orderForCart(getContainer(), cartId)
+      expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
+      expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+    })
+
     it("an unsigned post for a session AltaPay reports paid completes the cart: AltaPay's record, not the post, decided", async () => {
       const { cartId } = await unpaidSession()
       // The customer paid; neither the callback nor the return reached the store.

@@ -5,12 +5,20 @@
  * AltaPay speaking. Anything else (unsigned, forged, stale, no callbackSecret configured, a plain
  * browser GET) is only a hint which session to ask about: AltaPay's own record decides
  * (confirmed-action.ts), and the posted amounts and status are never used.
+ *
+ * Such anonymous look-ups are capped (look-up-budget.ts, issue 29) and sent once, without retries,
+ * on a client of their own (its own connections), so a flood of them never queues the provider's
+ * authorize, capture and refund calls. A signed post is never capped: it needs a look-up only when it
+ * states a failure, and that one uses the provider's client with its retries.
  */
-import type { WebhookActionResult } from "@medusajs/framework/types"
+import type { Logger, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { parseCallback, verifyCallbackSignature, type AltaPayClient } from "../../altapay"
+import { parseCallback, verifyCallbackSignature, type AltaPayCallback, type AltaPayClient } from "../../altapay"
 import { confirmedActionFor, statedAction } from "../callbacks/confirmed-action"
 import type { AltaPayOptions } from "../registrations/options"
+import { sharedAltaPayClient } from "../registrations/shared-client"
+import type { ScaleOut } from "../scale-out/shared-state"
+import { LookUpBudget, type CapReason } from "./look-up-budget"
 
 const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
 
@@ -24,37 +32,77 @@ export interface ReturnPost {
 
 export interface ConfirmedReturn {
   result: WebhookActionResult
-  /** What decided: the verified signature, or a live look-up at AltaPay. */
-  by: "signature" | "look-up"
+  /** What decided: the verified signature, a live look-up at AltaPay, or the look-up cap (nothing asked, nothing confirmed). */
+  by: "signature" | "look-up" | `look-up cap: ${CapReason}`
+}
+
+/** What anonymous returns look AltaPay up with: their budget, and a client without retries, on connections of its own. */
+export interface AnonymousLookUps {
+  budget: LookUpBudget
+  client: AltaPayClient
+}
+
+type Registration = { providerId: string; options: AltaPayOptions; client: AltaPayClient; scaleOut: Pick<ScaleOut, "key" | "store"> }
+
+/** confirmReturn for a registration (altapayFromConfig), with its anonymous look-ups' budget and client. */
+export function confirmReturnFor(post: ReturnPost, registration: Registration, logger?: Pick<Logger, "warn">): Promise<ConfirmedReturn> {
+  return confirmReturn(post, registration.options, registration.client, anonymousLookUps(registration, logger))
 }
 
 export async function confirmReturn(
   post: ReturnPost,
   options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">,
-  client: AltaPayClient
+  client: AltaPayClient,
+  anonymous: AnonymousLookUps
 ): Promise<ConfirmedReturn> {
-  // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
-  // page after a successful payment ("Settings for the fail page": the customer goes back and
-  // submits an empty form), and a paid session must then land on its order.
-  const signed = signedResult(post, options)
-  if (signed && PAID.has(signed.action)) return { result: signed, by: "signature" }
+  const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.sessionId })
   // A failing look-up throws: the caller cannot confirm anything then.
-  return { result: confirmedActionFor(post.sessionId, await client.gateway.payments({ shopOrderId: post.sessionId })), by: "look-up" }
+  const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => ({ result: confirmedActionFor(post.sessionId, transactions), by: "look-up" })
+  const signed = signedCallback(post, options)
+  if (signed) {
+    // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
+    // page after a successful payment ("Settings for the fail page": the customer goes back and
+    // submits an empty form), and a paid session must then land on its order.
+    const stated = statedAction(signed)
+    if (stated && PAID.has(stated.action)) return { result: stated, by: "signature" }
+    return decided(await lookUp(client))
+  }
+  const budgeted = await anonymous.budget.run(post.sessionId, () => lookUp(anonymous.client))
+  if (!budgeted.admitted) return { result: { action: PaymentActions.NOT_SUPPORTED }, by: `look-up cap: ${budgeted.reason}` }
+  return decided(budgeted.value)
 }
 
 /** Whether the post is AltaPay's own, verified and fresh, about this session: only then may its answer name the cart and order. */
 export function signedForSession(post: ReturnPost, options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">): boolean {
-  return signedResult(post, options) !== undefined
+  return signedCallback(post, options) !== undefined
 }
 
-/** The action a verified, fresh, complete signed post states for its own session; else undefined. */
-function signedResult(post: ReturnPost, options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">): WebhookActionResult | undefined {
+/** The callback a verified, fresh signed post makes for its own session; else undefined. */
+function signedCallback(post: ReturnPost, options: Pick<AltaPayOptions, "callbackSecret" | "callbackToleranceSeconds">): AltaPayCallback | undefined {
   if (!options.callbackSecret || !post.rawBody || !post.signatureHeader) return undefined
   try {
     verifyCallbackSignature({ rawBody: post.rawBody, signatureHeader: post.signatureHeader, secret: options.callbackSecret, toleranceSeconds: options.callbackToleranceSeconds })
     const callback = parseCallback(post.rawBody.toString("utf8"))
-    return callback.shopOrderId === post.sessionId ? statedAction(callback) : undefined
+    return callback.shopOrderId === post.sessionId ? callback : undefined
   } catch {
     return undefined
   }
+}
+
+const ANONYMOUS = Symbol.for("medusa-payment-altapay.return-look-ups")
+const budgets: Map<string, LookUpBudget> =
+  ((globalThis as Record<symbol, unknown>)[ANONYMOUS] as Map<string, LookUpBudget> | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[ANONYMOUS] = new Map<string, LookUpBudget>())
+
+/**
+ * A registration's anonymous look-ups, one budget per registration in a process, counted in the
+ * Payment module's cache when it has one. The client is the registration's own with no retries and
+ * a key of its own, so its connections are not the provider's (`payments` needs no MERCHANT token).
+ */
+export function anonymousLookUps(registration: Omit<Registration, "client">, logger?: Pick<Logger, "warn">): AnonymousLookUps {
+  const { providerId, options, scaleOut } = registration
+  const key = [providerId, scaleOut.key, JSON.stringify(options.returnLookUps)].join("|")
+  let budget = budgets.get(key)
+  if (!budget) budgets.set(key, (budget = new LookUpBudget({ name: providerId, limits: options.returnLookUps, store: scaleOut.store, warn: (message) => logger?.warn(message) })))
+  return { budget, client: sharedAltaPayClient({ ...options, maxRetries: 0 }, undefined, { key: `${scaleOut.key}|anonymous-return-look-ups` }) }
 }

@@ -14,7 +14,7 @@ import { altapayFromConfig } from "../registrations/from-config"
 import { StrandedSessions } from "../follow-up/stranded"
 import { medusaSession } from "../medusa-mapping/medusa-session"
 import { processStore } from "../scale-out/shared-state"
-import { confirmReturn, signedForSession, type ConfirmedReturn } from "./confirm"
+import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./confirm"
 import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
 
 export type ReturnKind = "success" | "failure"
@@ -48,7 +48,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
 
   let confirmed: ConfirmedReturn | undefined
   try {
-    confirmed = await confirmReturn({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options, registration.client)
+    confirmed = await confirmReturnFor({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
   } catch (error) {
     logger?.warn(
       `AltaPay return (${request.kind}) for payment session ${sessionId}: AltaPay could not be asked (${error instanceof Error ? error.message : String(error)}); nothing changed.`

@@ -28,6 +28,21 @@ export const payoutsOptionsSchema = z
 export type PayoutsOptions = z.output<typeof payoutsOptionsSchema>
 export const DEFAULT_PAYOUTS_OPTIONS: PayoutsOptions = payoutsOptionsSchema.parse({})
 
+/**
+ * AltaPay look-ups of anonymous customer returns (unsigned posts, GETs), per registration: see
+ * ../customer-return/look-up-budget.ts. AltaPay's signed posts are never capped.
+ */
+export const returnLookUpsSchema = z
+  .object({
+    /** Look-ups for one payment session per minute, across servers. */
+    perSessionPerMinute: z.number().int().min(1).max(60).default(5),
+    /** Look-ups per second for the whole registration, across servers. */
+    perSecond: z.number().int().min(1).max(1_000).default(20),
+    /** Look-ups in flight at once, per server. */
+    concurrent: z.number().int().min(1).max(64).default(8),
+  })
+  .strict()
+
 /** What successUrl / failureUrl (the storefront's landing pages) may contain, filled per return (lib/customer-return/landing.ts). */
 export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id", "order_id", "outcome"] as const
 const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)), {
@@ -99,6 +114,8 @@ export const altapayOptionsSchema = z
      */
     successUrl: returnUrl.optional(),
     failureUrl: returnUrl.optional(),
+    /** How many AltaPay look-ups anonymous returns may cost (issue 29). */
+    returnLookUps: returnLookUpsSchema.default(returnLookUpsSchema.parse({})),
     /** redirect: Medusa's standard storefront calls; storefront: the CUSTOMER-token route and helper. */
     flow: z.enum(["redirect", "storefront"]).default("redirect"),
     /** Product page URL for order lines, e.g. "https://shop.example/products/{handle}". */
