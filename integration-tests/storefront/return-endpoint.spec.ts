@@ -161,7 +161,10 @@ medusaIntegrationTestRunner({
       expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
     })
     it("a paid return for a session Medusa deleted completes no cart, not even another customer's: the follow-up job takes it", async () => {
+      // Another customer has paid; their callback and return are still on the way.
       const stranger = await unpaidSession()
+      const strangers = (await sdk.store.cart.retrieve(stranger.cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      await store.sandbox().simulatePayment(strangers.data.altapay_session_id as string, { callback: false })
       const mine = await unpaidSession()
       const replaced = (await sdk.store.cart.retrieve(mine.cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
       // A new session for the same cart: Medusa deletes the old one (and the provider's deletePayment runs).
