@@ -232,11 +232,14 @@ medusaIntegrationTestRunner({
 
     it("a new session racing the cart's completion never costs the order its reservation, whatever the timing", async () => {
       // Medusa deletes the old session without the cart's lock, and the shopper's "Place order"
-      // arrives while that delete is still under way. A release in the delete (as the provider once
-      // made) reaches AltaPay slowly here, so the completion authorizes the reservation first.
+      // arrives while that delete is still under way. AltaPay answers the delete's look-up after 1 s
+      // and takes 3 s more over a release (as the provider once made there), so a completion that
+      // starts between the two reads the reservation, authorizes it and makes its payment after the
+      // delete found "no payment", and before that release lands.
       const outcomes: Array<{ delayMs: number; order: boolean; status: string }> = []
-      for (const delayMs of [0, 300, 800, 1500]) {
+      for (const delayMs of [0, 1_200, 2_000]) {
         const paid = await paidWithoutCallback()
+        store.sandbox().faults.add({ route: "payments", kind: "latency", ms: 1_000, times: 1 })
         store.sandbox().faults.add({ route: "releaseReservation", kind: "latency", ms: 3_000, times: 1 })
         const replacing = newSessionFor(paid.cartId).catch(() => undefined)
         await sleep(delayMs)
