@@ -13,10 +13,10 @@
  * - Not paid: looked at again with growing pauses while its CUSTOMER token could still pay it,
  *   then the note is dropped.
  */
-import type { ILockingModule, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
+import type { ILockingModule, IPaymentModuleService, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
-import { medusaSession, paymentOfSession } from "../medusa-mapping/medusa-session"
+import { medusaSession, orderOfCart, paymentOfSession } from "../medusa-mapping/medusa-session"
 import { isOpenAtAltaPay, isPaidAtAltaPay, transactionForOrder } from "../medusa-mapping/status"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
@@ -91,7 +91,7 @@ class StrandedFollowUp {
     // A note is written just before Medusa deletes the session: looked at after the grace period.
     const dueAt = note.next_at ? Date.parse(note.next_at) : notedAt + this.graceMs
     if (this.now.getTime() < dueAt) return "retired session: not due"
-    if (await this.claimed(sessionId)) return this.drop(sessionId, "retired session: its order's")
+    if (await this.claimed(note)) return this.drop(sessionId, "retired session: its order's")
     const transaction = transactionForOrder(sessionId, await this.registration.client.gateway.payments({ shopOrderId: sessionId }))
     if (transaction && isPaidAtAltaPay(transaction)) {
       const since = await this.memory.unusedSince(sessionId, transaction.transactionId, this.now)
@@ -104,9 +104,16 @@ class StrandedFollowUp {
     return "retired session: not paid"
   }
 
-  /** Medusa has the session again, or a Medusa payment was made from it: the payment is an order's. */
-  private async claimed(sessionId: string): Promise<boolean> {
-    return !!(await medusaSession(this.query, sessionId)) || !!(await paymentOfSession(this.query, sessionId))
+  /**
+   * Medusa has the session again, or an order holds a Medusa payment made from it. A payment made
+   * from it while its cart became no order (the completion failed after authorizing, as the
+   * session was deleted) is no order's: it is given back through Medusa (giveBack).
+   */
+  private async claimed(note: StrandedNote): Promise<boolean> {
+    if (await medusaSession(this.query, note.sessionId)) return true
+    const payment = await paymentOfSession(this.query, note.sessionId)
+    if (!payment) return false
+    return note.cartId ? !!(await orderOfCart(this.query, note.cartId)) : true
   }
 
   /**
@@ -116,9 +123,10 @@ class StrandedFollowUp {
    */
   private async giveBack(note: StrandedNote): Promise<Outcome> {
     const run = async (): Promise<Outcome> => {
-      if (await this.claimed(note.sessionId)) return this.drop(note.sessionId, "retired session: its order's")
+      if (await this.claimed(note)) return this.drop(note.sessionId, "retired session: its order's")
       const latest = transactionForOrder(note.sessionId, await this.registration.client.gateway.payments({ shopOrderId: note.sessionId }))
       if (!latest || !isPaidAtAltaPay(latest)) return this.drop(note.sessionId, "retired session: never paid")
+      const orphan = await paymentOfSession(this.query, note.sessionId)
       const why =
         note.why === "deleted"
           ? `Medusa deleted payment session ${note.sessionId} (replaced, or retired by the follow-up job) and no payment was made from it`
@@ -126,7 +134,9 @@ class StrandedFollowUp {
       const captured = (latest.capturedAmount?.minor ?? 0) > 0 || statusIn(latest.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
       if (!captured) {
         await this.registration.store.set(releaseReasonKey(latest.transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
-        await this.registration.scaleOut.paymentLock(paymentLockKey(latest.transactionId), () => releaseReservation(this.registration.client, latest.transactionId))
+        // A Medusa payment no order holds is canceled through Medusa (its provider releases it), so Medusa's record agrees.
+        if (orphan) await this.container.resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(orphan.id)
+        else await this.registration.scaleOut.paymentLock(paymentLockKey(latest.transactionId), () => releaseReservation(this.registration.client, latest.transactionId))
       }
       await this.tell(note, latest, captured ? "captured" : "released", why)
       return this.drop(note.sessionId, captured ? "retired session: captured without order" : "retired session: released")

@@ -46,9 +46,21 @@ export async function medusaSession(query: Query, sessionId: string): Promise<Me
   }
 }
 
-/** The Medusa payment made from the session, also after Medusa deleted the session itself. */
-export async function paymentOfSession(query: Query, sessionId: string): Promise<string | undefined> {
-  const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_session_id"], filters: { payment_session_id: sessionId } })
-  const row = data.find((p) => (p as { payment_session_id?: string }).payment_session_id === sessionId) as { id?: string } | undefined
-  return row?.id
+/** The Medusa payment made from the session (not canceled), also after Medusa deleted the session itself. */
+export async function paymentOfSession(query: Query, sessionId: string): Promise<{ id: string; collectionId: string | null } | undefined> {
+  const { data } = await query.graph({
+    entity: "payment",
+    fields: ["id", "payment_session_id", "payment_collection_id", "canceled_at"],
+    filters: { payment_session_id: sessionId },
+  })
+  const row = (data as Array<{ id: string; payment_session_id?: string; payment_collection_id?: string | null; canceled_at?: unknown }>).find(
+    (p) => p.payment_session_id === sessionId && !p.canceled_at
+  )
+  return row ? { id: row.id, collectionId: row.payment_collection_id ?? null } : undefined
+}
+
+/** The order a cart became, if it did. */
+export async function orderOfCart(query: Query, cartId: string): Promise<string | undefined> {
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return (data[0] as { order_id?: string } | undefined)?.order_id ?? undefined
 }

@@ -151,8 +151,10 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
     return { data: input.data }
   }
   const data = opened.data
-  if (data.authorized_at) return { data: input.data }
+  // Noted even when authorized: Medusa deletes an authorized session only when something went wrong
+  // (a completion that authorized it did not become an order); the follow-up job tells which.
   await noteRetired(ctx, data)
+  if (data.authorized_at) return { data: input.data }
   try {
     const transaction = forOrder(data.order_id, await ctx.client.gateway.payments({ shopOrderId: data.order_id }))
     if (transaction && statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])) {
