@@ -10,8 +10,8 @@ import { Readable, pipeline } from "node:stream"
 import { StringDecoder } from "node:string_decoder"
 import { parse, type Info } from "csv-parse"
 import { z } from "zod"
-import { FUNDING_LINE_TYPES, type FundingFileEntry, type FundingLine } from "./funding-types"
-import { currencyInfo, decimalToMinor } from "./money"
+import { FUNDING_LINE_TYPES, type FundingFileEntry, type FundingLine } from "./types"
+import { currencyInfo, decimalToMinor } from "../money"
 
 /** The documented columns (fundingDownload page; Gateway Services page), by our field name. */
 export const FUNDING_COLUMNS = {
@@ -42,7 +42,7 @@ const DELIMITERS = [",", ";", "\t"] as const
 const MAX_HEADER_CHARS = 64 * 1024
 const MAX_RECORD_CHARS = 64 * 1024
 
-/** The file cannot be read at all (no header, cut short); fundings.ts turns it into AltaPayBadResponseError. */
+/** The file cannot be read at all (no header, cut short); api.ts turns it into AltaPayBadResponseError. */
 export class FundingFileError extends Error {
   constructor(
     message: string,
