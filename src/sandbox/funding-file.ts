@@ -23,7 +23,7 @@ export interface FundingTransactionCells {
   exchangeRate: string
 }
 
-/** Fixed fee, its VAT, rate-based fee, its VAT: minor units of the settlement currency. */
+/** Fixed fee, its VAT, rate-based fee, its VAT: minor units of the settlement currency, negative as AltaPay writes a fee charged. */
 export type FundingFees = [fixed: number, fixedVat: number, rateBased: number, rateBasedVat: number]
 
 /** One line as the sandbox holds it. */
@@ -63,17 +63,20 @@ export function convert(minor: number, from: string, to: string): number {
   return Number(divRound(numerator, EUR_VALUE_E4[to] * 10n ** BigInt(fromExp)))
 }
 
-/** The sandbox's price list: 0.25 a line (in the settlement currency), 1.5 % of a payment, 25 % VAT on each. */
+/**
+ * The sandbox's price list: 0.25 a line (in the settlement currency), 1.5 % of a payment, 25 % VAT
+ * on each; negative, as AltaPay's files carry a fee charged (sdk-csharp Funding42221.csv: -0.25, -0.86).
+ */
 export function fees(settlementMinor: number, currency: string, kind: "payment" | "refund"): FundingFees {
   const exponent = BigInt(currencyInfo(currency).exponent)
   const fixed = Number(divRound(25n * 10n ** exponent, 100n))
   const rate = kind === "payment" ? Number(divRound(BigInt(Math.abs(settlementMinor)) * 15n, 1_000n)) : 0
-  return [fixed, Number(divRound(BigInt(fixed), 4n)), rate, Number(divRound(BigInt(rate), 4n))]
+  return [-fixed, -Number(divRound(BigInt(fixed), 4n)), -rate, -Number(divRound(BigInt(rate), 4n))].map((fee) => fee || 0) as FundingFees
 }
 
-/** What the bank receives for a line: its settlement amount less its fees and their VAT. */
+/** What the bank receives for a line: its settlement amount plus its (negative) fees and their VAT. */
 export function netOf(line: SandboxFundingLine): number {
-  return (line.fees ?? []).reduce((net, fee) => net - fee, line.settlementAmountMinor)
+  return (line.fees ?? []).reduce((net, fee) => net + fee, line.settlementAmountMinor)
 }
 
 const quote = (cell: string): string => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)

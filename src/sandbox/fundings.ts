@@ -101,7 +101,7 @@ export class FundingBook {
     return file
   }
 
-  /** A file from lines: its amount is their net (settlement less fees). */
+  /** A file from lines: its amount is their net (settlement plus the negative fees). */
   addLines(
     lines: SandboxFundingLine[],
     meta: Omit<FundingFileInput, "csv" | "amountMinor" | "currency"> & { currency: string; extraColumns?: string[] },

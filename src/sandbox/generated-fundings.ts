@@ -73,7 +73,7 @@ export function* generatedLines(spec: GeneratedFundingSpec): Generator<SandboxFu
   for (let n = 0; n < spec.lines; n++) yield generatedLine(spec, spec.firstIndex + n)
 }
 
-/** The funding's Amount: the lines' settlement amounts less fees (computed once, line by line). */
+/** The funding's Amount: the lines' settlement amounts plus their negative fees (computed once, line by line). */
 export function generatedAmount(spec: GeneratedFundingSpec): number {
   let sum = 0
   for (const line of generatedLines(spec)) sum += netOf(line)

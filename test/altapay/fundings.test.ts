@@ -84,21 +84,18 @@ describe("fundingDownload", () => {
       transactionAmountMinor: 74_995,
       exchangeRate: "13.4",
       settlementCurrency: "EUR",
-      // 749.95 DKK x 13.4 / 100 = 100.4933 EUR -> 100.49; fees 0.25 + 25 % VAT, 1.5 % + 25 % VAT.
+      // 749.95 DKK x 13.4 / 100 = 100.4933 EUR -> 100.49; fees 0.25 + 25 % VAT, 1.5 % + 25 % VAT, negative.
       settlementAmountMinor: 10_049,
-      fixedFeeMinor: 25,
-      fixedFeeVatMinor: 6,
-      rateBasedFeeMinor: 151,
-      rateBasedFeeVatMinor: 38,
+      fixedFeeMinor: -25,
+      fixedFeeVatMinor: -6,
+      rateBasedFeeMinor: -151,
+      rateBasedFeeVatMinor: -38,
       extra: {},
     })
     expect(byId.get("ref-sold-1")).toMatchObject({ type: "refund", transactionAmountMinor: -19_900, settlementAmountMinor: -2_667 })
-    expect(byId.get("cap-rejected-1")).toMatchObject({ type: "payment_rejected", transactionAmountMinor: 4_500, settlementAmountMinor: 0 })
+    expect(byId.get("cap-rejected-1")).toMatchObject({ type: "payment_rejected", transactionAmountMinor: 4_500, settlementAmountMinor: 0, fixedFeeMinor: 0 })
     expect(lines(entries).filter((l) => l.type === "unknown")).toEqual([expect.objectContaining({ knownType: true, settlementAmountMinor: 10 })])
-    const net = lines(entries).reduce(
-      (sum, l) => sum + l.settlementAmountMinor - (l.fixedFeeMinor ?? 0) - (l.fixedFeeVatMinor ?? 0) - (l.rateBasedFeeMinor ?? 0) - (l.rateBasedFeeVatMinor ?? 0),
-      0
-    )
+    const net = lines(entries).reduce((sum, l) => sum + l.settlementAmountMinor + l.fixedFeeMinor + l.fixedFeeVatMinor + l.rateBasedFeeMinor + l.rateBasedFeeVatMinor, 0)
     expect(net).toBe(file.amountMinor)
 
     // Made once: a later list makes no second file of the same captures.

@@ -61,16 +61,22 @@ export interface FundingLine {
   terminal?: string
   shop?: string
   transactionCurrency?: string
+  /** Signed as written; an empty cell is 0 (as AltaPay's C# SDK reads it) where the line names a Transaction Currency. */
   transactionAmountMinor?: number
-  /** Exact decimal text; 1:1 is "100" (AltaPay's convention). */
+  /** Exact decimal text; 1:1 is "100" (AltaPay's convention). Absent when the cell is empty. */
   exchangeRate?: string
   settlementCurrency: string
+  /** Signed as written (a refund is negative); an empty cell is 0. */
   settlementAmountMinor: number
-  /** Fees, in the settlement currency. Absent when the cell is empty. */
-  fixedFeeMinor?: number
-  fixedFeeVatMinor?: number
-  rateBasedFeeMinor?: number
-  rateBasedFeeVatMinor?: number
+  /**
+   * Fees in the settlement currency, signed as AltaPay writes them: a fee charged is negative
+   * (AltaPay/sdk-csharp Funding42221.csv: -0.25 and -0.86), so a line nets settlement + fees. An
+   * empty cell is 0, as AltaPay's C# SDK reads it.
+   */
+  fixedFeeMinor: number
+  fixedFeeVatMinor: number
+  rateBasedFeeMinor: number
+  rateBasedFeeVatMinor: number
   /** Columns AltaPay's documentation does not list, by their header, as text. */
   extra: Record<string, string>
 }

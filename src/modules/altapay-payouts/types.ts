@@ -49,7 +49,7 @@ export interface ImportFundingFileResult {
   fileId: string
   lines: number
   unreadableLines: number
-  /** Sum of the lines' settlement amounts less fees, in the funding's currency. */
+  /** Sum of the lines' settlement amounts and their (negative) fees, in the funding's currency. */
   netMinor: number
   /** The funding's Amount (fundingList). */
   amountMinor: number
@@ -77,9 +77,9 @@ export interface FundingFileSummary {
   amountMinor: number
   /** Settlement amounts of all lines (payments less refunds and other lines). */
   grossMinor: number
-  /** Fees and their VAT (positive). */
+  /** Fees and their VAT, signed as AltaPay writes them: a fee charged is negative. */
   feesMinor: number
-  /** gross - fees. */
+  /** gross + fees: what the lines pay out. */
   netMinor: number
   totalsAgree: boolean
   lineCount: number
