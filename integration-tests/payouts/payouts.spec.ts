@@ -25,6 +25,7 @@ interface Captured {
   paymentId: string
   captureId: string
   reconciliationIdentifier: string
+  /** What a funding file's Payment column names this payment by: the gateway's TransactionId. */
   altapayPaymentId: string
   amountMinor: number
 }
@@ -37,7 +38,7 @@ async function capturedPayment(container: MedusaContainer, order: { orderId: str
     ...order,
     captureId: capture.id,
     reconciliationIdentifier: data.captures.find((c) => c.capture_id === capture.id)!.reconciliation_identifier,
-    altapayPaymentId: data.payment_id!,
+    altapayPaymentId: data.transaction_id!,
     amountMinor: toMinorUnits(capture.raw_amount as never, payment.currency_code),
   }
 }

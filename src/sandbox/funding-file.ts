@@ -12,6 +12,7 @@ export const FUNDING_HEADER =
 /** The cells that tie a line to a capture or refund (absent on fees, adjustments, unknown lines). */
 export interface FundingTransactionCells {
   reconciliationIdentifier: string
+  /** The Payment column: the gateway's TransactionId (numeric), as in AltaPay's sample files. */
   paymentId: string
   shopOrderId: string
   terminal: string

@@ -167,7 +167,8 @@ export class FundingBook {
       id: this.nextLineId(),
       transaction: {
         reconciliationIdentifier: entry.id,
-        paymentId: t.paymentId,
+        // The Payment column holds the gateway's TransactionId, as in AltaPay's sample files.
+        paymentId: t.transactionId,
         shopOrderId: t.shopOrderId,
         terminal: t.terminal,
         shop: t.shop,

@@ -54,7 +54,8 @@ export function generatedLine(spec: GeneratedFundingSpec, index: number): Sandbo
     id: `GEN${String(index).padStart(12, "0")}`,
     transaction: {
       reconciliationIdentifier: `${kind === "payment" ? spec.paymentPrefix : spec.refundPrefix}${index}`,
-      paymentId: `a1${index.toString(16).padStart(30, "0")}`,
+      // A numeric transaction id, as AltaPay's files carry in the Payment column.
+      paymentId: String(100_000_000 + index),
       shopOrderId: `generated-order-${index}`,
       terminal: "AltaPay Sandbox Terminal",
       shop: "AltaPay Sandbox Shop",

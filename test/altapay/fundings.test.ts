@@ -78,7 +78,8 @@ describe("fundingDownload", () => {
     expect(byId.get("cap-sold-1")).toMatchObject({
       type: "payment",
       knownType: true,
-      paymentId: sold.paymentId,
+      // The Payment column is the gateway's TransactionId, as in AltaPay's files.
+      paymentId: sold.transactionId,
       shopOrderId: sold.orderId,
       transactionCurrency: "DKK",
       transactionAmountMinor: 74_995,

@@ -55,7 +55,11 @@ export interface FundingLine {
   id?: string
   /** The reconciliation identifier the capture or refund was sent with (or AltaPay gave it). */
   reconciliationIdentifier?: string
-  /** AltaPay's payment id. */
+  /**
+   * The Payment column: the gateway's TransactionId of the payment (numeric, e.g. `10029471`), not
+   * the XML's PaymentId UUID. AltaPay's C# SDK reads it as `PaymentId` and sends that name as
+   * `transaction_id` in every request (MerchantApi.cs); both SDKs' samples hold small numbers there.
+   */
   paymentId?: string
   shopOrderId?: string
   terminal?: string

@@ -20,7 +20,10 @@ export interface MoneyMovementInput {
   providerId: string
   /** The identifier the plugin sent with the capture or refund (payment data), when known. */
   reconciliationIdentifier: string | null
-  /** AltaPay's payment id (payment data `payment_id`). */
+  /**
+   * What a funding file's Payment column holds for this payment: the gateway's TransactionId
+   * (payment data `transaction_id`), not its PaymentId UUID (see FundingLine.paymentId).
+   */
   altapayPaymentId: string | null
   /** AltaPay's shop order id (payment data `order_id`). */
   altapayOrderId: string | null
