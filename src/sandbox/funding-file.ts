@@ -1,13 +1,36 @@
 /**
  * The sandbox's funding files: the lines it writes (AltaPay's documented columns, in their
- * documented order), the money on them (a fixed exchange-rate table, fees) and the CSV text.
+ * documented order), the money on them (a fixed exchange-rate table, fees) and the CSV text, laid
+ * out as AltaPay's own sample files are (AltaPay/api-php tests/Api/Results/fundingdownload.txt,
+ * AltaPay/sdk-csharp AltaPayApi.Tests/Unit/txt/Funding42221.csv): `;` between cells, a cell with a
+ * space in double quotes, fees negative, an amount cell empty where there is no amount.
  * Amounts are integer minor units until they are written as decimal text.
  */
 import { currencyInfo, divRound, minorToDecimal } from "../altapay/money"
 
-/** The header row: the columns AltaPay's fundingDownload page lists, in its order. */
-export const FUNDING_HEADER =
-  "Date,Type,ID,Reconciliation Identifier,Payment,Order,Terminal,Shop,Transaction Currency,Transaction Amount,Exchange Rate,Settlement Currency,Settlement Amount,Fixed Fee,Fixed Fee VAT,Rate Based Fee,Rate Based Fee VAT"
+/** The columns AltaPay's fundingDownload page lists, in its order. */
+export const FUNDING_COLUMN_NAMES = [
+  "Date",
+  "Type",
+  "ID",
+  "Reconciliation Identifier",
+  "Payment",
+  "Order",
+  "Terminal",
+  "Shop",
+  "Transaction Currency",
+  "Transaction Amount",
+  "Exchange Rate",
+  "Settlement Currency",
+  "Settlement Amount",
+  "Fixed Fee",
+  "Fixed Fee VAT",
+  "Rate Based Fee",
+  "Rate Based Fee VAT",
+] as const
+
+/** AltaPay's files separate cells with `;` (both SDKs' samples; the C# SDK's reader splits on it). */
+export const FUNDING_DELIMITER = ";"
 
 /** The cells that tie a line to a capture or refund (absent on fees, adjustments, unknown lines). */
 export interface FundingTransactionCells {
@@ -80,7 +103,8 @@ export function netOf(line: SandboxFundingLine): number {
   return (line.fees ?? []).reduce((net, fee) => net + fee, line.settlementAmountMinor)
 }
 
-const quote = (cell: string): string => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)
+/** A cell as AltaPay's files write it: in double quotes when it holds a space, `;`, a quote or a line break. */
+const quote = (cell: string): string => (/[\s;"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)
 const money = (minor: number | undefined, currency: string | undefined): string => (minor === undefined || currency === undefined ? "" : minorToDecimal(minor, currency))
 
 /** One line as a CSV row (no line ending). */
@@ -96,13 +120,19 @@ export function fundingCsvRow({ transaction: t, ...l }: SandboxFundingLine, extr
     ...extraColumns.map((column) => l.extra?.[column] ?? ""),
   ]
     .map(quote)
-    .join(",")
+    .join(FUNDING_DELIMITER)
 }
 
-/** The header row with any extra columns after the documented ones. */
-export const fundingCsvHeader = (extraColumns: string[] = []): string => [FUNDING_HEADER, ...extraColumns.map(quote)].join(",")
+/** The header row with any extra columns after the documented ones: `Date;Type;ID;"Reconciliation Identifier";...`. */
+export const fundingCsvHeader = (extraColumns: string[] = []): string => [...FUNDING_COLUMN_NAMES, ...extraColumns].map(quote).join(FUNDING_DELIMITER)
 
-/** The file as CSV: comma-separated (AltaPay's page says "comma separated value"), one header row, `\n` endings. */
+/** The header row as AltaPay's files have it. */
+export const FUNDING_HEADER = fundingCsvHeader()
+
+/**
+ * The file as AltaPay's samples have it: `;`-separated (the fundingDownload page says "comma
+ * separated value", AltaPay's own files and readers use `;`), one header row, `\n` endings.
+ */
 export function fundingCsv(lines: SandboxFundingLine[], extraColumns: string[] = []): string {
   return [fundingCsvHeader(extraColumns), ...lines.map((line) => fundingCsvRow(line, extraColumns))].join("\n") + "\n"
 }
