@@ -9,25 +9,10 @@
 import { currencyInfo, divRound, minorToDecimal } from "../altapay/money"
 
 /** The columns AltaPay's fundingDownload page lists, in its order. */
-export const FUNDING_COLUMN_NAMES = [
-  "Date",
-  "Type",
-  "ID",
-  "Reconciliation Identifier",
-  "Payment",
-  "Order",
-  "Terminal",
-  "Shop",
-  "Transaction Currency",
-  "Transaction Amount",
-  "Exchange Rate",
-  "Settlement Currency",
-  "Settlement Amount",
-  "Fixed Fee",
-  "Fixed Fee VAT",
-  "Rate Based Fee",
-  "Rate Based Fee VAT",
-] as const
+export const FUNDING_COLUMN_NAMES =
+  "Date,Type,ID,Reconciliation Identifier,Payment,Order,Terminal,Shop,Transaction Currency,Transaction Amount,Exchange Rate,Settlement Currency,Settlement Amount,Fixed Fee,Fixed Fee VAT,Rate Based Fee,Rate Based Fee VAT".split(
+    ","
+  )
 
 /** AltaPay's files separate cells with `;` (both SDKs' samples; the C# SDK's reader splits on it). */
 export const FUNDING_DELIMITER = ";"
