@@ -39,6 +39,11 @@ function line(overrides: Partial<FundingLine>): FundingFileEntry {
       settlementCurrency: "EUR",
       settlementAmountMinor: 0,
       transactionCurrency: "EUR",
+      // Empty fee cells read as 0; a fee charged is negative, as in AltaPay's files.
+      fixedFeeMinor: 0,
+      fixedFeeVatMinor: 0,
+      rateBasedFeeMinor: 0,
+      rateBasedFeeVatMinor: 0,
       extra: {},
       ...overrides,
     },
@@ -75,8 +80,8 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
     it("stores a file once, with its totals, however often and however concurrently it is imported", async () => {
       const entries = () =>
         stream([
-          line({ settlementAmountMinor: 10000, fixedFeeMinor: 25, fixedFeeVatMinor: 6, rateBasedFeeMinor: 150, rateBasedFeeVatMinor: 38 }),
-          line({ type: "refund", settlementAmountMinor: -2500, fixedFeeMinor: 25, fixedFeeVatMinor: 6 }),
+          line({ settlementAmountMinor: 10000, fixedFeeMinor: -25, fixedFeeVatMinor: -6, rateBasedFeeMinor: -150, rateBasedFeeVatMinor: -38 }),
+          line({ type: "refund", settlementAmountMinor: -2500, fixedFeeMinor: -25, fixedFeeVatMinor: -6 }),
           { ok: false, issue: { line: 99, message: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } } },
         ])
       const file = funding("f-1.csv", 10000 - 219 - 2500 - 31)
@@ -94,7 +99,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       expect(files[0]).toMatchObject({
         filename: "f-1.csv",
         grossMinor: 7500,
-        feesMinor: 250,
+        feesMinor: -250,
         netMinor: 7250,
         amountMinor: 7250,
         totalsAgree: true,
@@ -104,8 +109,8 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       const lines = await service.listPayoutFileLines(first.fileId, { limit: 10, offset: 0 })
       expect(lines.count).toBe(3)
       expect(lines.lines.map((l) => [l.type, l.settlementAmountMinor, l.feesMinor, l.netMinor])).toEqual([
-        ["payment", 10000, 219, 9781],
-        ["refund", -2500, 31, -2531],
+        ["payment", 10000, -219, 9781],
+        ["refund", -2500, -31, -2531],
         [null, null, 0, null],
       ])
       expect(lines.lines[2]).toMatchObject({ issue: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } })
@@ -274,7 +279,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         providerId: "pp_altapay_altapay",
         funding: funding("f-4.csv", 0),
         entries: stream([
-          line({ reconciliationIdentifier: "medusa-capture-capt_1", transactionAmountMinor: 10000, settlementAmountMinor: 10000, fixedFeeMinor: 25 }),
+          line({ reconciliationIdentifier: "medusa-capture-capt_1", transactionAmountMinor: 10000, settlementAmountMinor: 10000, fixedFeeMinor: -25 }),
           line({ type: "payment_rejected", reconciliationIdentifier: "medusa-capture-capt_2", transactionAmountMinor: 10000 }),
         ]),
       })

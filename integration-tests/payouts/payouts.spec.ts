@@ -5,6 +5,8 @@
  * without a reconciliation identifier). The import ties them together and the admin lists the
  * files, their lines with their orders, the exceptions and their CSV. A download that fails is
  * tried again by the next runs (two at once store it once); a run after that changes nothing.
+ * Every file is laid out as AltaPay's own are (`;`, quoted header, negative fees, empty cells:
+ * test/altapay/documented-samples/files/), and every one adds up to its funding's Amount.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -13,7 +15,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
 import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
-import { fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/funding-file"
+import { FUNDING_HEADER, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/funding-file"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
@@ -25,6 +27,7 @@ interface Captured {
   paymentId: string
   captureId: string
   reconciliationIdentifier: string
+  /** What a funding file's Payment column names this payment by: the gateway's TransactionId. */
   altapayPaymentId: string
   amountMinor: number
 }
@@ -37,7 +40,7 @@ async function capturedPayment(container: MedusaContainer, order: { orderId: str
     ...order,
     captureId: capture.id,
     reconciliationIdentifier: data.captures.find((c) => c.capture_id === capture.id)!.reconciliation_identifier,
-    altapayPaymentId: data.payment_id!,
+    altapayPaymentId: data.transaction_id!,
     amountMinor: toMinorUnits(capture.raw_amount as never, payment.currency_code),
   }
 }
@@ -139,8 +142,9 @@ medusaIntegrationTestRunner({
       const sandboxFile = files.find((f) => f.filename !== "Acquirer_DKK_0001")!
       const acquirerFile = files.find((f) => f.filename === "Acquirer_DKK_0001")!
       expect(sandboxFile).toMatchObject({ currency: "EUR", totalsAgree: true, matchedCount: 3, unmatchedCount: 0 })
-      expect(sandboxFile.feesMinor).toBeGreaterThan(0)
-      expect(sandboxFile.netMinor).toBe(sandboxFile.grossMinor - sandboxFile.feesMinor)
+      // Fees are negative, as AltaPay writes them, and added.
+      expect(sandboxFile.feesMinor).toBeLessThan(0)
+      expect(sandboxFile.netMinor).toBe(sandboxFile.grossMinor + sandboxFile.feesMinor)
       expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0 })
       expect(acquirerFile.grossMinor).toBe(5_000 + differs.amountMinor - 100 + byPayment.amountMinor)
       expect((await get(`/admin/altapay/payouts/${acquirerFile.id}`)).file).toEqual(acquirerFile)
@@ -208,6 +212,57 @@ medusaIntegrationTestRunner({
       expect(await get("/admin/altapay/payouts?limit=10")).toEqual(listed)
       expect((await get(`/admin/altapay/payouts/${sandboxFile.id}/lines`)).lines).toEqual(sandboxLines)
       expect((await get("/admin/altapay/payout-exceptions?unfunded_after_days=0&limit=200")).exceptions).toEqual(all)
+    })
+
+    it("a file in AltaPay's own layout, with negative fees and empty cells, adds up and is matched by its Payment column", async () => {
+      const sandbox = store.sandbox()
+      const captured = await capture(await order())
+      const amount = (minor: number) => (minor / 100).toFixed(2)
+      // As AltaPay/sdk-csharp Funding42221.csv (fees negative, Payment the transaction id, no
+      // reconciliation identifier of ours) and Funding1.csv (a "Monthly fee" line with every amount
+      // empty), with a fee line of its own; CRLF line endings as in Funding42221.csv.
+      const rows = [
+        FUNDING_HEADER,
+        `2026-11-20;payment;8f0c4e1a-0000-4000-8000-000000000001;;${captured.altapayPaymentId};;"AltaPay Sandbox Test Terminal";"AltaPay Sandbox Shop";DKK;${amount(captured.amountMinor)};100.000000;DKK;${amount(captured.amountMinor)};-0.25;0.00;-0.86;0.00`,
+        `2026-11-20;fee;"Monthly fee";;;;;"AltaPay Sandbox Shop";DKK;;;DKK;;;;;`,
+        `2026-11-20;fee;"Service fee";;;;;"AltaPay Sandbox Shop";DKK;;;DKK;-15.00;;;;`,
+      ]
+      const amountMinor = captured.amountMinor - 25 - 86 - 1_500
+      sandbox.fundings.add({ csv: rows.join("\r\n") + "\r\n", currency: "DKK", amountMinor, filename: "AltaPay_Layout_DKK_0001" })
+
+      const run = await api.post("/admin/altapay/payouts/import", {}, as())
+      expect(run.status).toBe(200)
+      // The store's tables are emptied between cases, so the sandbox's earlier files come in again too.
+      const [account, ...others] = run.data.accounts
+      expect(others).toEqual([])
+      expect(account).toMatchObject({ matched: { byReconciliationIdentifier: 0, byPaymentAndAmount: 1 }, problems: [] })
+      const files: FundingFileSummary[] = (await get("/admin/altapay/payouts?limit=10")).files
+      expect(files).toHaveLength(account.filesImported)
+      const file = files.find((f) => f.filename === "AltaPay_Layout_DKK_0001")!
+      expect(file).toMatchObject({
+        currency: "DKK",
+        grossMinor: captured.amountMinor - 1_500,
+        feesMinor: -111,
+        netMinor: amountMinor,
+        amountMinor,
+        totalsAgree: true,
+        unreadableLineCount: 0,
+      })
+      // Every file adds up: none downloaded again, none an exception.
+      expect(files.map((f) => [f.filename, f.totalsAgree])).toEqual(files.map((f) => [f.filename, true]))
+      const exceptions: PayoutException[] = (await get("/admin/altapay/payout-exceptions?unfunded_after_days=0&limit=200")).exceptions
+      expect(exceptions.filter((e) => e.kind === "file_total_differs")).toEqual([])
+      const lines: FundingLineView[] = (await get(`/admin/altapay/payouts/${file.id}/lines`)).lines
+      expect(lines.map((l) => [l.type, l.settlementAmountMinor, l.feesMinor, l.netMinor])).toEqual([
+        ["payment", captured.amountMinor, -111, captured.amountMinor - 111],
+        ["fee", 0, 0, 0],
+        ["fee", -1_500, 0, -1_500],
+      ])
+      expect(lines[0]).toMatchObject({
+        altapayPaymentId: captured.altapayPaymentId,
+        match: { method: "payment_and_amount", medusaId: captured.captureId, orderId: captured.orderId },
+      })
+      expect(captured.altapayPaymentId).toMatch(/^\d+$/)
     })
   },
 })

@@ -14,5 +14,5 @@ export { TokenProvider, MemoryTokenStore, jwtExpiryMs, type IssuedToken, type To
 export type { HttpLogger, HttpTimeouts, RetryPolicy } from "./http"
 export * from "./callbacks"
 export type { FundingsApi } from "./fundings"
-export * from "./funding-types"
-export { readFundingFile, FUNDING_COLUMNS } from "./funding-csv"
+export * from "./fundings/types"
+export { readFundingFile, FUNDING_COLUMNS } from "./fundings/csv"

@@ -27,9 +27,10 @@ function transactionLine(
     type,
     id,
     transaction: {
-      // AltaPay's page types these as a UUID and [0-9a-f](1-40): fixed values derived from the line id.
+      // A UUID (as AltaPay's page types it) and a numeric transaction id (as in AltaPay's sample
+      // files' Payment column): fixed values derived from the line id.
       reconciliationIdentifier: `00000000-0000-4000-8000-${id.slice(2).padStart(12, "0")}`,
-      paymentId: `e0a1${id.slice(2).padStart(28, "0")}`,
+      paymentId: String(90_000_000 + Number(id.slice(2))),
       shopOrderId: order,
       terminal: "AltaPay Sandbox Terminal",
       shop: "AltaPay Sandbox Shop",

@@ -101,7 +101,7 @@ export class FundingBook {
     return file
   }
 
-  /** A file from lines: its amount is their net (settlement less fees). */
+  /** A file from lines: its amount is their net (settlement plus the negative fees). */
   addLines(
     lines: SandboxFundingLine[],
     meta: Omit<FundingFileInput, "csv" | "amountMinor" | "currency"> & { currency: string; extraColumns?: string[] },
@@ -167,7 +167,8 @@ export class FundingBook {
       id: this.nextLineId(),
       transaction: {
         reconciliationIdentifier: entry.id,
-        paymentId: t.paymentId,
+        // The Payment column holds the gateway's TransactionId, as in AltaPay's sample files.
+        paymentId: t.transactionId,
         shopOrderId: t.shopOrderId,
         terminal: t.terminal,
         shop: t.shop,

@@ -54,7 +54,8 @@ export function generatedLine(spec: GeneratedFundingSpec, index: number): Sandbo
     id: `GEN${String(index).padStart(12, "0")}`,
     transaction: {
       reconciliationIdentifier: `${kind === "payment" ? spec.paymentPrefix : spec.refundPrefix}${index}`,
-      paymentId: `a1${index.toString(16).padStart(30, "0")}`,
+      // A numeric transaction id, as AltaPay's files carry in the Payment column.
+      paymentId: String(100_000_000 + index),
       shopOrderId: `generated-order-${index}`,
       terminal: "AltaPay Sandbox Terminal",
       shop: "AltaPay Sandbox Shop",
@@ -73,7 +74,7 @@ export function* generatedLines(spec: GeneratedFundingSpec): Generator<SandboxFu
   for (let n = 0; n < spec.lines; n++) yield generatedLine(spec, spec.firstIndex + n)
 }
 
-/** The funding's Amount: the lines' settlement amounts less fees (computed once, line by line). */
+/** The funding's Amount: the lines' settlement amounts plus their negative fees (computed once, line by line). */
 export function generatedAmount(spec: GeneratedFundingSpec): number {
   let sum = 0
   for (const line of generatedLines(spec)) sum += netOf(line)

@@ -1,14 +1,14 @@
 /**
  * fundingList and fundingDownload over HTTP against the sandbox: pages of fundings, a funding
  * file of real captures and refunds read as a stream with exact money, and the lines a reader
- * must not choke on (an undocumented Type, an extra column, a malformed line).
+ * must not choke on (an undocumented Type, an extra column, a malformed line). Files are laid out
+ * as AltaPay's are (`;`, quoted header, negative fees: test/altapay/documented-samples/files/).
  */
 import { AltaPayAuthError, AltaPayBadResponseError, AltaPayNetworkError, AltaPayValidationError, type FundingFileEntry, type FundingLine } from "../../src/altapay"
+import { FUNDING_HEADER as HEADER } from "../../src/sandbox/funding-file"
 import { authorizedPayment, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 const DAY = 24 * 60 * 60 * 1000
-const HEADER =
-  "Date,Type,ID,Reconciliation Identifier,Payment,Order,Terminal,Shop,Transaction Currency,Transaction Amount,Exchange Rate,Settlement Currency,Settlement Amount,Fixed Fee,Fixed Fee VAT,Rate Based Fee,Rate Based Fee VAT"
 
 async function collect(entries: AsyncIterable<FundingFileEntry>): Promise<FundingFileEntry[]> {
   const out: FundingFileEntry[] = []
@@ -78,27 +78,25 @@ describe("fundingDownload", () => {
     expect(byId.get("cap-sold-1")).toMatchObject({
       type: "payment",
       knownType: true,
-      paymentId: sold.paymentId,
+      // The Payment column is the gateway's TransactionId, as in AltaPay's files.
+      paymentId: sold.transactionId,
       shopOrderId: sold.orderId,
       transactionCurrency: "DKK",
       transactionAmountMinor: 74_995,
       exchangeRate: "13.4",
       settlementCurrency: "EUR",
-      // 749.95 DKK x 13.4 / 100 = 100.4933 EUR -> 100.49; fees 0.25 + 25 % VAT, 1.5 % + 25 % VAT.
+      // 749.95 DKK x 13.4 / 100 = 100.4933 EUR -> 100.49; fees 0.25 + 25 % VAT, 1.5 % + 25 % VAT, negative.
       settlementAmountMinor: 10_049,
-      fixedFeeMinor: 25,
-      fixedFeeVatMinor: 6,
-      rateBasedFeeMinor: 151,
-      rateBasedFeeVatMinor: 38,
+      fixedFeeMinor: -25,
+      fixedFeeVatMinor: -6,
+      rateBasedFeeMinor: -151,
+      rateBasedFeeVatMinor: -38,
       extra: {},
     })
     expect(byId.get("ref-sold-1")).toMatchObject({ type: "refund", transactionAmountMinor: -19_900, settlementAmountMinor: -2_667 })
-    expect(byId.get("cap-rejected-1")).toMatchObject({ type: "payment_rejected", transactionAmountMinor: 4_500, settlementAmountMinor: 0 })
+    expect(byId.get("cap-rejected-1")).toMatchObject({ type: "payment_rejected", transactionAmountMinor: 4_500, settlementAmountMinor: 0, fixedFeeMinor: 0 })
     expect(lines(entries).filter((l) => l.type === "unknown")).toEqual([expect.objectContaining({ knownType: true, settlementAmountMinor: 10 })])
-    const net = lines(entries).reduce(
-      (sum, l) => sum + l.settlementAmountMinor - (l.fixedFeeMinor ?? 0) - (l.fixedFeeVatMinor ?? 0) - (l.rateBasedFeeMinor ?? 0) - (l.rateBasedFeeVatMinor ?? 0),
-      0
-    )
+    const net = lines(entries).reduce((sum, l) => sum + l.settlementAmountMinor + l.fixedFeeMinor + l.fixedFeeVatMinor + l.rateBasedFeeMinor + l.rateBasedFeeVatMinor, 0)
     expect(net).toBe(file.amountMinor)
 
     // Made once: a later list makes no second file of the same captures.
@@ -115,14 +113,14 @@ describe("fundingDownload", () => {
   })
 
   it("reports a malformed line with its number and reads on", async () => {
-    const good = "2026-03-01,payment,A1,rec-1,ab12,order-1,T,S,DKK,10.00,100,DKK,10.00,0.25,0.06,0.15,0.04"
+    const good = "2026-03-01;payment;A1;rec-1;4711;order-1;T;S;DKK;10.00;100;DKK;10.00;-0.25;-0.06;-0.15;-0.04"
     const file = pair.sandbox.fundings.add({
       csv: [
         HEADER,
         good,
-        "2026-03-01,payment,A2",
-        "2026-03-01,payment,A3,rec-3,,,,,DKK,ten,100,DKK,10.00,,,,",
-        "2026-03-01,refund,A4,rec-4,,,,,JPY,-1.5,100,JPY,-1,,,,",
+        "2026-03-01;payment;A2",
+        "2026-03-01;payment;A3;rec-3;;;;;DKK;ten;100;DKK;10.00;;;;",
+        "2026-03-01;refund;A4;rec-4;;;;;JPY;-1.5;100;JPY;-1;;;;",
         good.replace("A1", "A5"),
       ].join("\r\n"),
       currency: "DKK",
@@ -145,7 +143,7 @@ describe("fundingDownload", () => {
   })
 
   it("a file cut inside a quoted cell is an error naming the line, after the lines before it", async () => {
-    const cut = pair.sandbox.fundings.add({ csv: `${HEADER}\n2026-03-01,fee,A1,,,,,,,,,DKK,-1.00,,,,\n2026-03-01,fee,"A2`, currency: "DKK", amountMinor: 0 })
+    const cut = pair.sandbox.fundings.add({ csv: `${HEADER}\n2026-03-01;fee;A1;;;;;;;;;DKK;-1.00;;;;\n2026-03-01;fee;"A2`, currency: "DKK", amountMinor: 0 })
     const seen: string[] = []
     const reading = (async () => {
       for await (const entry of pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=${cut.id}`))
@@ -157,7 +155,7 @@ describe("fundingDownload", () => {
   })
 
   it("reads a file bigger than the client's buffered-answer limit, as a stream", async () => {
-    const row = "2026-03-01,payment,ACQ,00000000-0000-4000-8000-000000000000,ab12,order-1,Terminal,Shop,DKK,1234.56,13.4,EUR,165.43,0.25,0.06,2.48,0.62\n"
+    const row = "2026-03-01;payment;ACQ;00000000-0000-4000-8000-000000000000;4711;order-1;Terminal;Shop;DKK;1234.56;13.4;EUR;165.43;-0.25;-0.06;-2.48;-0.62\n"
     const count = Math.ceil((11 * 1024 * 1024) / row.length)
     const file = pair.sandbox.fundings.add({ csv: HEADER + "\n" + row.repeat(count), currency: "EUR", amountMinor: 0 })
     let read = 0
@@ -174,7 +172,7 @@ describe("fundingDownload", () => {
   it("sends the credentials only to the gateway's host, and refuses what is not a funding file", async () => {
     await expect(collect(pair.client.fundings.fundingDownload("https://elsewhere.example/merchant/API/fundingDownload?id=1"))).rejects.toBeInstanceOf(AltaPayValidationError)
     await expect(collect(pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=999`))).rejects.toMatchObject({ status: 404 })
-    const noHeader = pair.sandbox.fundings.add({ csv: "2026-03-01,payment,A1\n", currency: "DKK", amountMinor: 0 })
+    const noHeader = pair.sandbox.fundings.add({ csv: "2026-03-01;payment;A1\n", currency: "DKK", amountMinor: 0 })
     await expect(collect(pair.client.fundings.fundingDownload(`${pair.sandbox.gatewayUrl}/merchant/API/fundingDownload?id=${noHeader.id}`))).rejects.toThrow(
       AltaPayBadResponseError
     )

@@ -36,7 +36,8 @@ describe("altapay-sandbox funding options", () => {
         new Set(["payment", "refund", "adjustment", "rolling", "roundoff", "fee", "unknown", "payment_rejected", "refund_rejected", "chargeback"])
       )
       expect(read.find((l) => l.transactionCurrency === "DKK" && l.type === "payment")).toMatchObject({ settlementCurrency: "EUR", exchangeRate: "13.4" })
-      expect(read.some((l) => (l.fixedFeeMinor ?? 0) > 0 && (l.rateBasedFeeMinor ?? 0) > 0)).toBe(true)
+      // Fees are negative, as AltaPay's files write a fee charged.
+      expect(read.some((l) => l.fixedFeeMinor < 0 && l.rateBasedFeeMinor < 0)).toBe(true)
     } finally {
       await client.close()
       await cli.stop()

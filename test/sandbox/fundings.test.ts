@@ -42,14 +42,53 @@ describe("sandbox funding files", () => {
       expect(file.status).toBe(200)
       expect(file.type).toMatch(/^text\/csv/)
       const [header, ...rows] = file.text.trimEnd().split("\n")
+      // AltaPay's own files' header, byte for byte (AltaPay/sdk-csharp Funding42221.csv, AltaPay/api-php fundingdownload.txt).
       expect(header).toBe(
-        "Date,Type,ID,Reconciliation Identifier,Payment,Order,Terminal,Shop,Transaction Currency,Transaction Amount,Exchange Rate,Settlement Currency,Settlement Amount,Fixed Fee,Fixed Fee VAT,Rate Based Fee,Rate Based Fee VAT"
+        'Date;Type;ID;"Reconciliation Identifier";Payment;Order;Terminal;Shop;"Transaction Currency";"Transaction Amount";"Exchange Rate";"Settlement Currency";"Settlement Amount";"Fixed Fee";"Fixed Fee VAT";"Rate Based Fee";"Rate Based Fee VAT"'
       )
-      expect(rows.map((r) => r.split(",").slice(0, 4).concat(r.split(",").slice(8, 13)))).toEqual([
-        ["2026-05-05", "payment", expect.any(String), "cap-1", "DKK", "250.00", "13.4", "EUR", "33.50"],
-        ["2026-05-05", "refund", expect.any(String), "ref-1", "DKK", "-50.00", "13.4", "EUR", "-6.70"],
-        ["2026-05-06", "unknown", expect.any(String), "", "", "", "", "EUR", "0.10"],
+      // `;`-separated, the Payment column the numeric transaction id, fees negative, empty cells where there is nothing.
+      expect(rows.map((r) => r.split(";"))).toEqual([
+        [
+          "2026-05-05",
+          "payment",
+          expect.any(String),
+          "cap-1",
+          transactionId,
+          expect.any(String),
+          expect.any(String),
+          expect.any(String),
+          "DKK",
+          "250.00",
+          "13.4",
+          "EUR",
+          "33.50",
+          "-0.25",
+          "-0.06",
+          "-0.50",
+          "-0.13",
+        ],
+        [
+          "2026-05-05",
+          "refund",
+          expect.any(String),
+          "ref-1",
+          transactionId,
+          expect.any(String),
+          expect.any(String),
+          expect.any(String),
+          "DKK",
+          "-50.00",
+          "13.4",
+          "EUR",
+          "-6.70",
+          "-0.25",
+          "-0.06",
+          "0.00",
+          "0.00",
+        ],
+        ["2026-05-06", "unknown", expect.any(String), "", "", "", "", "", "", "", "", "EUR", "0.10", "", "", "", ""],
       ])
+      expect(transactionId).toMatch(/^\d+$/)
 
       now += 10 * DAY
       expect((await list(sandbox.url)).fundings).toHaveLength(1)
@@ -73,7 +112,7 @@ describe("sandbox funding files", () => {
       expect(funding.Amount).toMatch(/ DKK$/)
       const rows = (await download(funding.DownloadLink)).text.trimEnd().split("\n").slice(1)
       expect(rows).toHaveLength(1)
-      expect(rows[0].split(",").slice(8, 13)).toEqual(["DKK", "100.00", "100", "DKK", "100.00"])
+      expect(rows[0].split(";").slice(8, 13)).toEqual(["DKK", "100.00", "100", "DKK", "100.00"])
     } finally {
       await Promise.all([off.close(), own.close()])
     }

@@ -39,10 +39,7 @@ describe("sandbox generated funding files", () => {
       }
       expect(issues).toBe(0)
       expect(lines).toHaveLength(25_000)
-      const net = lines.reduce(
-        (sum, l) => sum + l.settlementAmountMinor - (l.fixedFeeMinor ?? 0) - (l.fixedFeeVatMinor ?? 0) - (l.rateBasedFeeMinor ?? 0) - (l.rateBasedFeeVatMinor ?? 0),
-        0
-      )
+      const net = lines.reduce((sum, l) => sum + l.settlementAmountMinor + l.fixedFeeMinor + l.fixedFeeVatMinor + l.rateBasedFeeMinor + l.rateBasedFeeVatMinor, 0)
       expect(net).toBe(stored.amountMinor)
       expect(lines[0]).toMatchObject({ type: "payment", reconciliationIdentifier: "cap-1000", date: "2026-05-04", transactionCurrency: "DKK", settlementCurrency: "DKK" })
       expect(lines[9]).toMatchObject({ type: "refund", reconciliationIdentifier: "ref-1009" })

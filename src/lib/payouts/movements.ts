@@ -119,7 +119,9 @@ function toMovementInput(kind: "capture" | "refund", movement: MedusaMovement, o
       orderId: (payment.payment_collection_id && orders.get(payment.payment_collection_id)) || null,
       providerId: payment.provider_id,
       reconciliationIdentifier: text(sent?.reconciliation_identifier),
-      altapayPaymentId: text(data.payment_id),
+      // A funding file's Payment column is the gateway's TransactionId (AltaPay's C# SDK reads it as
+      // PaymentId and sends that as transaction_id), never the XML's PaymentId UUID.
+      altapayPaymentId: text(data.transaction_id),
       altapayOrderId: text(data.order_id),
       currency,
       amountMinor,

@@ -20,7 +20,10 @@ export interface MoneyMovementInput {
   providerId: string
   /** The identifier the plugin sent with the capture or refund (payment data), when known. */
   reconciliationIdentifier: string | null
-  /** AltaPay's payment id (payment data `payment_id`). */
+  /**
+   * What a funding file's Payment column holds for this payment: the gateway's TransactionId
+   * (payment data `transaction_id`), not its PaymentId UUID (see FundingLine.paymentId).
+   */
   altapayPaymentId: string | null
   /** AltaPay's shop order id (payment data `order_id`). */
   altapayOrderId: string | null
@@ -49,7 +52,7 @@ export interface ImportFundingFileResult {
   fileId: string
   lines: number
   unreadableLines: number
-  /** Sum of the lines' settlement amounts less fees, in the funding's currency. */
+  /** Sum of the lines' settlement amounts and their (negative) fees, in the funding's currency. */
   netMinor: number
   /** The funding's Amount (fundingList). */
   amountMinor: number
@@ -77,9 +80,9 @@ export interface FundingFileSummary {
   amountMinor: number
   /** Settlement amounts of all lines (payments less refunds and other lines). */
   grossMinor: number
-  /** Fees and their VAT (positive). */
+  /** Fees and their VAT, signed as AltaPay writes them: a fee charged is negative. */
   feesMinor: number
-  /** gross - fees. */
+  /** gross + fees: what the lines pay out. */
   netMinor: number
   totalsAgree: boolean
   lineCount: number

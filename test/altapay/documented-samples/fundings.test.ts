@@ -5,7 +5,7 @@
  * funding-samples.ts.
  */
 import { FUNDING_LINE_TYPES, parseGatewayResponse, readFundingFile, type FundingFileEntry } from "../../../src/altapay"
-import { readFundingList } from "../../../src/altapay/funding-list"
+import { readFundingList } from "../../../src/altapay/fundings/list"
 import { fundingDownloadColumns, fundingFileHeaders, fundingListXml, sdkPhpFundingXml } from "./funding-samples"
 
 async function* chunks(text: string): AsyncGenerator<Buffer> {

@@ -14,7 +14,8 @@ function payment(n: number) {
     currency_code: "dkk",
     payment_collection_id: `paycol_${n}`,
     data: {
-      payment_id: `ap-${n}`,
+      payment_id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+      transaction_id: String(10_000_000 + n),
       order_id: `payses_${n}`,
       captures: [{ capture_id: `capt_${n}`, reconciliation_identifier: `medusa-capture-capt_${n}` }],
       refunds: [{ refund_id: `ref_${n}`, reconciliation_identifier: `medusa-refund-ref_${n}` }],
@@ -67,7 +68,8 @@ it("maps each to what the module matches on", async () => {
     orderId: "order_2",
     providerId: "pp_altapay_altapay",
     reconciliationIdentifier: "medusa-capture-capt_2",
-    altapayPaymentId: "ap-2",
+    // The funding file's Payment column names the gateway's TransactionId, not the PaymentId UUID.
+    altapayPaymentId: "10000002",
     altapayOrderId: "payses_2",
     currency: "DKK",
     amountMinor: 1250,

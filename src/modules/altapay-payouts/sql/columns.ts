@@ -41,7 +41,7 @@ export const LINE_CURRENCY_SQL = `coalesce(l.transaction_currency, l.settlement_
 /** SQL condition: line `l` is on a funding file not deleted. */
 export const LINE_FILE_LIVE_SQL = `exists (select 1 from altapay_funding_file lf where lf.id = l.file_id and lf.deleted_at is null)`
 
-/** SQL: a line's fees and their VAT, positive. */
+/** SQL: a line's fees and their VAT, signed as AltaPay writes them (a fee charged is negative). */
 export const LINE_FEES_SQL = `(coalesce(l.fixed_fee_minor, 0) + coalesce(l.fixed_fee_vat_minor, 0) + coalesce(l.rate_based_fee_minor, 0) + coalesce(l.rate_based_fee_vat_minor, 0))`
 
 /** SQL list literal of fixed identifiers (constants above only, never user input). */

@@ -98,7 +98,7 @@ export function lineView(row: Row): FundingLineView {
     settlementCurrency: row.settlement_currency,
     settlementAmountMinor,
     feesMinor,
-    netMinor: settlementAmountMinor === null ? null : settlementAmountMinor - feesMinor,
+    netMinor: settlementAmountMinor === null ? null : settlementAmountMinor + feesMinor,
     extra: row.extra ?? {},
     issue: row.issue,
     cells: row.cells,

@@ -8,7 +8,8 @@
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
-import type { FundingFileEntry, FundingLine } from "../../../altapay"
+import type { FundingFileEntry } from "../../../altapay"
+import { FundingFileTotals } from "../totals"
 import type { ImportFundingFileInput, ImportFundingFileResult } from "../types"
 import { minorFrom, moneyColumns } from "./columns"
 
@@ -37,22 +38,19 @@ export async function importFundingFile(knex: Knex, input: ImportFundingFileInpu
       outcome = "replaced"
       await trx("altapay_funding_line").where({ file_id: fileId }).delete()
     }
-    const totals = { gross: 0n, fees: 0n, lines: 0, unreadable: 0 }
+    const totals = new FundingFileTotals()
     let batch: Record<string, unknown>[] = []
     for await (const entry of input.entries) {
       batch.push(lineRow(fileId, entry))
-      if (entry.ok) {
-        totals.gross += BigInt(entry.line.settlementAmountMinor)
-        totals.fees += BigInt(feesOf(entry.line))
-      } else totals.unreadable += 1
-      totals.lines += 1
+      totals.add(entry)
       if (batch.length === BATCH_SIZE) {
         await trx("altapay_funding_line").insert(batch)
         batch = []
       }
     }
     if (batch.length > 0) await trx("altapay_funding_line").insert(batch)
-    const netMinor = Number(totals.gross - totals.fees)
+    // Fees are negative in AltaPay's files (AltaPay/sdk-csharp Funding42221.csv), so they are added.
+    const netMinor = Number(totals.net)
     await trx("altapay_funding_file")
       .where({ id: fileId })
       .update({
@@ -116,8 +114,6 @@ async function storedFile(trx: Knex.Transaction, { account, funding }: ImportFun
     result: { outcome: "already_imported", fileId: row.id, lines: row.line_count, unreadableLines: row.unreadable_line_count, netMinor, amountMinor, totalsAgree },
   }
 }
-
-const feesOf = (line: FundingLine): number => (line.fixedFeeMinor ?? 0) + (line.fixedFeeVatMinor ?? 0) + (line.rateBasedFeeMinor ?? 0) + (line.rateBasedFeeVatMinor ?? 0)
 
 function lineRow(fileId: string, entry: FundingFileEntry): Record<string, unknown> {
   const base = { id: generateEntityId(undefined, "apline"), file_id: fileId }

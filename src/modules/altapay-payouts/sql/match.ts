@@ -1,6 +1,7 @@
 /**
  * Ties funding lines to Medusa's captures and refunds. First by the reconciliation identifier the
- * plugin sent with the capture or refund; then, for lines still untied, by AltaPay's payment id and
+ * plugin sent with the capture or refund; then, for lines still untied, by the Payment column (the
+ * gateway's TransactionId, which the movement carries from the payment data's `transaction_id`) and
  * the amount, only where exactly one line and one capture or refund pair up (`match_method` says
  * which). Only lines not tied yet are looked at, so a run repeats nothing and a capture or refund
  * recorded later still finds its line.

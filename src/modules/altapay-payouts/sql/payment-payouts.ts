@@ -49,7 +49,7 @@ export async function payoutsForPayments(knex: Knex, paymentIds: string[]): Prom
       settlementCurrency: row.settlement_currency,
       settlementAmountMinor,
       feesMinor,
-      netMinor: settlementAmountMinor === null ? null : settlementAmountMinor - feesMinor,
+      netMinor: settlementAmountMinor === null ? null : settlementAmountMinor + feesMinor,
     })
     if ((SETTLING_LINE_TYPES as readonly string[]).includes(row.type)) payout.status = "funded"
     else if (payout.status === "awaiting" && (REJECTED_LINE_TYPES as readonly string[]).includes(row.type)) payout.status = "rejected"

@@ -10,8 +10,8 @@ import { Readable, pipeline } from "node:stream"
 import { StringDecoder } from "node:string_decoder"
 import { parse, type Info } from "csv-parse"
 import { z } from "zod"
-import { FUNDING_LINE_TYPES, type FundingFileEntry, type FundingLine } from "./funding-types"
-import { currencyInfo, decimalToMinor } from "./money"
+import { FUNDING_LINE_TYPES, type FundingFileEntry, type FundingLine } from "./types"
+import { currencyInfo, decimalToMinor } from "../money"
 
 /** The documented columns (fundingDownload page; Gateway Services page), by our field name. */
 export const FUNDING_COLUMNS = {
@@ -42,7 +42,7 @@ const DELIMITERS = [",", ";", "\t"] as const
 const MAX_HEADER_CHARS = 64 * 1024
 const MAX_RECORD_CHARS = 64 * 1024
 
-/** The file cannot be read at all (no header, cut short); fundings.ts turns it into AltaPayBadResponseError. */
+/** The file cannot be read at all (no header, cut short); api.ts turns it into AltaPayBadResponseError. */
 export class FundingFileError extends Error {
   constructor(
     message: string,
@@ -71,7 +71,7 @@ function lineSchema(comma: boolean) {
     transactionAmount: optional(amount),
     exchangeRate: optional(amount),
     settlementCurrency: z.string({ error: "is empty" }),
-    settlementAmount: amount.optional().refine((v) => v !== undefined, { error: "is empty" }),
+    settlementAmount: optional(amount),
     fixedFee: optional(amount),
     fixedFeeVat: optional(amount),
     rateBasedFee: optional(amount),
@@ -221,10 +221,14 @@ function toEntry(record: string[], line: number, columns: Column[], schema: Retu
   try {
     const settlementCurrency = currencyInfo(v.settlementCurrency).alpha
     const transactionCurrency = v.transactionCurrency === undefined ? undefined : currencyInfo(v.transactionCurrency).alpha
+    // An empty amount cell is 0, as AltaPay's C# SDK reads it (FundingRecord via Amount.Get(string):
+    // "Funding1.csv" has a fee line and a payment line with every amount empty, read as 0.00).
     const money = (text: string | undefined, currency: string | undefined, field: Field): number | undefined => {
-      if (text === undefined) return undefined
-      if (currency === undefined) throw new Error(`${FUNDING_COLUMNS[field]} has no currency`)
-      return decimalToMinor(comma ? text.replace(",", ".") : text, currency, FUNDING_COLUMNS[field])
+      if (currency === undefined) {
+        if (text === undefined) return undefined
+        throw new Error(`${FUNDING_COLUMNS[field]} has no currency`)
+      }
+      return text === undefined ? 0 : decimalToMinor(comma ? text.replace(",", ".") : text, currency, FUNDING_COLUMNS[field])
     }
     const type = v.type.toLowerCase()
     const result: FundingLine = {
@@ -245,12 +249,10 @@ function toEntry(record: string[], line: number, columns: Column[], schema: Retu
       }),
       settlementCurrency,
       settlementAmountMinor: money(v.settlementAmount, settlementCurrency, "settlementAmount") as number,
-      ...defined({
-        fixedFeeMinor: money(v.fixedFee, settlementCurrency, "fixedFee"),
-        fixedFeeVatMinor: money(v.fixedFeeVat, settlementCurrency, "fixedFeeVat"),
-        rateBasedFeeMinor: money(v.rateBasedFee, settlementCurrency, "rateBasedFee"),
-        rateBasedFeeVatMinor: money(v.rateBasedFeeVat, settlementCurrency, "rateBasedFeeVat"),
-      }),
+      fixedFeeMinor: money(v.fixedFee, settlementCurrency, "fixedFee") as number,
+      fixedFeeVatMinor: money(v.fixedFeeVat, settlementCurrency, "fixedFeeVat") as number,
+      rateBasedFeeMinor: money(v.rateBasedFee, settlementCurrency, "rateBasedFee") as number,
+      rateBasedFeeVatMinor: money(v.rateBasedFeeVat, settlementCurrency, "rateBasedFeeVat") as number,
       extra,
     }
     return { ok: true, line: result }

@@ -3,12 +3,12 @@
  * funding's DownloadLink, a CSV), both with the API user's Basic auth as AltaPay's PHP SDK sends
  * them. A download is read as it streams; its credentials go only to the gateway's own host.
  */
-import { AltaPayBadResponseError, AltaPayGatewayError, AltaPayValidationError, errorForHttpStatus, snippet } from "./errors"
-import { FundingFileError, readFundingFile } from "./funding-csv"
-import { FundingListShapeError, readFundingList } from "./funding-list"
-import type { FundingFileEntry, FundingListPage } from "./funding-types"
-import { apiUrl, readBody, type HttpTransport, type MerchantEndpoint } from "./http"
-import { parseGatewayResponse } from "./xml"
+import { AltaPayBadResponseError, AltaPayGatewayError, AltaPayValidationError, errorForHttpStatus, snippet } from "../errors"
+import { FundingFileError, readFundingFile } from "./csv"
+import { FundingListShapeError, readFundingList } from "./list"
+import type { FundingFileEntry, FundingListPage } from "./types"
+import { apiUrl, readBody, type HttpTransport, type MerchantEndpoint } from "../http"
+import { parseGatewayResponse } from "../xml"
 
 const LIST_OPERATION = "GET /merchant/API/fundingList"
 const DOWNLOAD_OPERATION = "GET /merchant/API/fundingDownload"

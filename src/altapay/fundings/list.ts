@@ -5,9 +5,9 @@
  * the funding, never a half-read payout.
  */
 import { z } from "zod"
-import type { Funding } from "./funding-types"
-import { currencyInfo, decimalToMinor } from "./money"
-import { attr, describeIssues, list, obj, str, type Raw } from "./xml-readers"
+import type { Funding } from "./types"
+import { currencyInfo, decimalToMinor } from "../money"
+import { attr, describeIssues, list, obj, str, type Raw } from "../xml-readers"
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** `50.00 EUR`: an exact decimal, whitespace, an ISO 4217 code (the SDK splits on the first space). */

@@ -55,22 +55,32 @@ export interface FundingLine {
   id?: string
   /** The reconciliation identifier the capture or refund was sent with (or AltaPay gave it). */
   reconciliationIdentifier?: string
-  /** AltaPay's payment id. */
+  /**
+   * The Payment column: the gateway's TransactionId of the payment (numeric, e.g. `10029471`), not
+   * the XML's PaymentId UUID. AltaPay's C# SDK reads it as `PaymentId` and sends that name as
+   * `transaction_id` in every request (MerchantApi.cs); both SDKs' samples hold small numbers there.
+   */
   paymentId?: string
   shopOrderId?: string
   terminal?: string
   shop?: string
   transactionCurrency?: string
+  /** Signed as written; an empty cell is 0 (as AltaPay's C# SDK reads it) where the line names a Transaction Currency. */
   transactionAmountMinor?: number
-  /** Exact decimal text; 1:1 is "100" (AltaPay's convention). */
+  /** Exact decimal text; 1:1 is "100" (AltaPay's convention). Absent when the cell is empty. */
   exchangeRate?: string
   settlementCurrency: string
+  /** Signed as written (a refund is negative); an empty cell is 0. */
   settlementAmountMinor: number
-  /** Fees, in the settlement currency. Absent when the cell is empty. */
-  fixedFeeMinor?: number
-  fixedFeeVatMinor?: number
-  rateBasedFeeMinor?: number
-  rateBasedFeeVatMinor?: number
+  /**
+   * Fees in the settlement currency, signed as AltaPay writes them: a fee charged is negative
+   * (AltaPay/sdk-csharp Funding42221.csv: -0.25 and -0.86), so a line nets settlement + fees. An
+   * empty cell is 0, as AltaPay's C# SDK reads it.
+   */
+  fixedFeeMinor: number
+  fixedFeeVatMinor: number
+  rateBasedFeeMinor: number
+  rateBasedFeeVatMinor: number
   /** Columns AltaPay's documentation does not list, by their header, as text. */
   extra: Record<string, string>
 }
