@@ -7,13 +7,15 @@
  *   {cart_id}     the cart being paid (payment session -> payment collection -> cart)
  *   {session_id}  the Medusa payment session id (AltaPay's shop_orderid)
  *   {order_id}    the order the cart became; empty when there is none
- *   {outcome}     paid | declined | unconfirmed
+ *   {outcome}     paid | declined | review | unconfirmed
+ *                 (review: AltaPay reports the payment open, e.g. Klarna's manual review; the order
+ *                 follows when AltaPay settles it)
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
 
 type Query = Pick<RemoteQueryFunction, "graph">
 
-export type ReturnOutcome = "paid" | "declined" | "unconfirmed"
+export type ReturnOutcome = "paid" | "declined" | "review" | "unconfirmed"
 
 export interface LandingValues {
   session_id: string

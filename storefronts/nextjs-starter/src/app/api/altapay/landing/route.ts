@@ -6,9 +6,9 @@ export const dynamic = "force-dynamic"
 /**
  * The landing page of medusa-payment-altapay (its successUrl and failureUrl):
  *   `${STORE_URL}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`
- * The Medusa plugin has already completed the cart (or found it unpaid) when AltaPay sends the
- * customer here. This page only says so and moves on: to the order confirmation through
- * /api/altapay/done (which lets go of the cart cookie), or back to the payment step.
+ * The Medusa plugin has already completed the cart (or found it unpaid, or under review) when
+ * AltaPay sends the customer here. This page only says so and moves on: to the order confirmation
+ * through /api/altapay/done (which lets go of the cart cookie), or back to the payment step.
  */
 export async function GET(request: Request) {
   const params = new URL(request.url).searchParams
@@ -28,12 +28,21 @@ export async function GET(request: Request) {
         .then(({ cart }) => cart)
         .catch(() => null)
     : null
+  const country = countryPath(cart?.shipping_address?.country_code)
+  // AltaPay holds the payment open (e.g. Klarna's manual review): paying again would pay twice.
+  if (params.get("outcome") === "review") {
+    return landingPage(
+      "Thank you: your payment is being reviewed. Your order is placed as soon as it is approved; if it is not, nothing is charged.",
+      `${country}/`,
+      "Continue shopping"
+    )
+  }
   const reason = params.get("outcome") === "declined" ? "failed" : "unconfirmed"
   return landingPage(
     reason === "failed"
       ? "Your payment was not completed, and no order was placed."
       : "We could not confirm your payment, so no order was placed here.",
-    `${countryPath(cart?.shipping_address?.country_code)}/checkout?step=payment&altapay=${reason}`,
+    `${country}/checkout?step=payment&altapay=${reason}`,
     "Back to checkout"
   )
 }
