@@ -40,6 +40,12 @@ export interface ConfirmedReturn {
    * say): neither paid nor failed yet. From the verified post or from AltaPay's record.
    */
   open?: boolean
+  /**
+   * The message AltaPay requires the customer to see (`error_message` when
+   * `cardholder_message_must_be_shown`, always for Klarna). Only ever from a verified, fresh signed
+   * post: nothing an anonymous request sends reaches the customer's page.
+   */
+  cardholderMessage?: string
 }
 
 /** What anonymous returns look AltaPay up with: their budget, and a client without retries, on connections of its own. */
@@ -69,15 +75,16 @@ export async function confirmReturn(
   }
   const signed = signedCallback(post, options)
   if (signed) {
+    const message = signed.cardholderMessage ? { cardholderMessage: signed.cardholderMessage } : {}
     // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
     // page after a successful payment ("Settings for the fail page": the customer goes back and
     // submits an empty form), and a paid session must then land on its order.
     const stated = statedAction(signed)
-    if (stated && PAID.has(stated.action)) return { result: stated, by: "signature" }
+    if (stated && PAID.has(stated.action)) return { result: stated, by: "signature", ...message }
     const found = decided(await lookUp(client))
     // Open is what AltaPay said in its own words, unless its record has moved on since (paid or failed).
     const open = found.open || (signed.status === "open" && found.result.action === PaymentActions.NOT_SUPPORTED)
-    return open ? { ...found, open: true } : found
+    return { ...found, ...(open ? { open: true } : {}), ...message }
   }
   const budgeted = await anonymous.budget.run(post.sessionId, () => lookUp(anonymous.client))
   if (!budgeted.admitted) return { result: { action: PaymentActions.NOT_SUPPORTED }, by: `look-up cap: ${budgeted.reason}` }

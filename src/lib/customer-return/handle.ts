@@ -83,11 +83,23 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const { successUrl, failureUrl } = registration.options
   // A payment under review must not be paid again: it goes where a paid one goes.
   const template = outcome === "paid" ? successUrl : outcome === "review" ? (successUrl ?? failureUrl) : failureUrl
-  if (!template) return { status: 200, text: PLAIN_ANSWERS[outcome] }
   // Only AltaPay's signed post proves it speaks for this session: an anonymous request (a GET, an
-  // unsigned post) learns the outcome, never the cart or order a session id leads to.
+  // unsigned post) learns the outcome, never the cart or order a session id leads to, and puts no
+  // text of its own on the customer's page (the message comes from the verified post only).
   const proven = signedForSession({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
-  return { status: 303, location: landingUrl(template, { session_id: sessionId, cart_id: proven ? cartId : undefined, order_id: proven ? orderId : undefined, outcome }) }
+  const message = proven ? confirmed?.cardholderMessage : undefined
+  // AltaPay shows a 200's text to the customer itself (its OK and fail pages must show the message too).
+  if (!template) return { status: 200, text: message ? `${PLAIN_ANSWERS[outcome]}\n\n${message}` : PLAIN_ANSWERS[outcome] }
+  return {
+    status: 303,
+    location: landingUrl(template, {
+      session_id: sessionId,
+      cart_id: proven ? cartId : undefined,
+      order_id: proven ? orderId : undefined,
+      outcome,
+      message,
+    }),
+  }
 }
 
 /** The answer AltaPay shows the customer when no landing page is configured. */
