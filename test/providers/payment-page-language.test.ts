@@ -24,7 +24,7 @@ interface FakeCart {
   locale?: string | null
   shipping?: string
   billing?: string
-  /** Medusa before 2.12: a cart has no locale, and asking for one fails. */
+  /** A Medusa whose carts have no locale: asking for one fails. */
   noLocaleField?: boolean
 }
 

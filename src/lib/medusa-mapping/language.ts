@@ -108,7 +108,7 @@ const COUNTRY_LANGUAGES: Record<string, string> = {
 }
 
 export interface CartLanguageHints {
-  /** The cart's BCP 47 locale (Medusa 2.12+), e.g. "da-DK". */
+  /** The cart's BCP 47 locale, e.g. "da-DK" (carts have one since Medusa's cart migration 20251208130704). */
   locale?: string | null
   /** ISO 3166-1 alpha-2, shipping address first. */
   countryCodes?: (string | null | undefined)[]
@@ -135,8 +135,8 @@ export function paymentPageLanguage(hints: CartLanguageHints | undefined, fallba
 
 /**
  * The cart's locale and countries for a payment session, through `query`; undefined without one,
- * for a session of no cart, or when they cannot be read. Medusa before 2.12 has no cart locale:
- * then only the countries are read.
+ * for a session of no cart, or when they cannot be read. Where Medusa's carts have no locale, only
+ * the countries are read.
  */
 export async function cartLanguageHints(query: Query | undefined, paymentSessionId: string): Promise<CartLanguageHints | undefined> {
   if (!query) return undefined
