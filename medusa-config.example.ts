@@ -54,8 +54,8 @@ module.exports = defineConfig({
               // The storefront's landing page: AltaPay posts the customer's return to this plugin
               // (<backendUrl>/altapay/return/<id>/success|failure), which completes the cart and
               // sends the customer here (the Next.js starter kit's page, storefronts/nextjs-starter).
-              successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
-              failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
+              successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
+              failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
               // flow "redirect" (the default): the provider makes the payment page for Medusa's
               // standard storefront calls; the plugin's store route still serves custom checkouts.
               language: process.env.ALTAPAY_LANGUAGE ?? "da",

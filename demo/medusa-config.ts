@@ -50,8 +50,8 @@ function altapay(id: string, terminal: string) {
       providerId: id,
       // The storefront kit's landing page (storefronts/nextjs-starter): AltaPay posts the customer's
       // return to this plugin on Medusa, which completes the cart and sends the customer there.
-      successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
-      failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`,
+      successUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
+      failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
       language: "da",
       country: "DK",
     },

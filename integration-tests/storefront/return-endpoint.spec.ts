@@ -186,6 +186,57 @@ medusaIntegrationTestRunner({
       expect(store.sandbox().transaction(paid.transactionId!)!.status).toBe("preauth")
     })
 
+    /** The AltaPay session behind the cart's payment session. */
+    async function altapaySessionOf(cartId: string): Promise<string> {
+      const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      return session.data.altapay_session_id as string
+    }
+
+    it("a signed decline whose message must be shown lands with AltaPay's message; unsigned, the same text lands nowhere (issue 30)", async () => {
+      const { cartId } = await unpaidSession()
+      const declined = await store.sandbox().simulatePayment(await altapaySessionOf(cartId), { outcome: "decline", callback: false })
+      const { rawBody, headers } = store.sandbox().callbackFor(declined.paymentId, { cardholderMessageMustBeShown: true })
+      expect(new URLSearchParams(rawBody).get("cardholder_message_must_be_shown")).toBe("true")
+
+      const signed = await postReturn("failure", rawBody, { "altapay-signature": headers["altapay-signature"] })
+      expect(signed.status).toBe(303)
+      expect(signed.landing?.searchParams.get("outcome")).toBe("declined")
+      expect(signed.landing?.searchParams.get("message")).toBe("Your card was declined.")
+
+      // The same form without AltaPay's signature, with an attacker's text: the outcome is AltaPay's, the text is dropped.
+      const attacker = rawBody.replace(/error_message=[^&]*/, `error_message=${encodeURIComponent("Call +45 0000 0000 to finish paying")}`)
+      const unsigned = await postReturn("failure", attacker)
+      expect(unsigned.landing?.searchParams.get("outcome")).toBe("declined")
+      expect(unsigned.landing?.searchParams.get("message")).toBe("")
+      // Without cardholder_message_must_be_shown the shop's own text is enough: no message.
+      const quiet = store.sandbox().callbackFor(declined.paymentId)
+      expect((await postReturn("failure", quiet.rawBody, { "altapay-signature": quiet.headers["altapay-signature"] })).landing?.searchParams.get("message")).toBe("")
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+    })
+
+    it("an open payment (Klarna's review) lands as review with no order; once AltaPay authorizes it, its return places the order (issue 30)", async () => {
+      const { cartId } = await unpaidSession()
+      const open = await store.sandbox().simulatePayment(await altapaySessionOf(cartId), { outcome: "open", callback: false })
+      const first = store.sandbox().callbackFor(open.paymentId)
+      expect(new URLSearchParams(first.rawBody).get("status")).toBe("open")
+
+      const signed = await postReturn("success", first.rawBody, { "altapay-signature": first.headers["altapay-signature"] })
+      expect(signed.landing?.searchParams.get("outcome")).toBe("review")
+      expect(signed.landing?.searchParams.get("order_id")).toBe("")
+      // A browser asking about it learns the same, from AltaPay's record.
+      const get = await fetch(`${returnUrl("failure")}?shop_orderid=${new URLSearchParams(first.rawBody).get("shop_orderid")}`, { redirect: "manual" })
+      expect(new URL(get.headers.get("location")!).searchParams.get("outcome")).toBe("review")
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+
+      store.sandbox().concludeOpenPayment(open.transactionId!, "authorize")
+      const settled = store.sandbox().callbackFor(open.paymentId)
+      const answer = await postReturn("success", settled.rawBody, { "altapay-signature": settled.headers["altapay-signature"] })
+      const order = await orderForCart(getContainer(), cartId)
+      expect(order).toBeDefined()
+      expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
+      expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+    })
+
     it("an anonymous GET names no cart: a session id never becomes a cart id, paid or not, AltaPay up or down", async () => {
       const { paymentSessionId } = await unpaidSession()
       const cartIdIn = async () => {

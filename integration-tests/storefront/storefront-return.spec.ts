@@ -43,7 +43,7 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
       medusa: () => ({ baseUrl: store.medusaUrl(), publishableKey: seed!.publishableKey }),
     })
     // The kit's landing page; read by two-terminals/medusa-config.ts when the app boots.
-    store.altapay.options.successUrl = `${shop.url}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}`
+    store.altapay.options.successUrl = `${shop.url}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`
     store.altapay.options.failureUrl = store.altapay.options.successUrl
     const { chromium } = require("playwright-core") as typeof import("playwright-core")
     browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, hostResolverRule(SHOP_HOST)], headless: true })

@@ -117,6 +117,7 @@ const callbackFormSchema = z.looseObject({
   nature: z.string().optional(),
   error_message: z.string().optional(),
   merchant_error_message: z.string().optional(),
+  cardholder_message_must_be_shown: z.string().optional(),
   xml: z.string().optional(),
 })
 
@@ -134,6 +135,13 @@ export interface AltaPayCallback {
   type?: string
   requireCapture?: boolean
   merchantErrorMessage?: string
+  /**
+   * The message for the customer's eyes when AltaPay requires it shown: `error_message` when
+   * `cardholder_message_must_be_shown` is true, and always for Klarna (the Payment OK page: "You must
+   * include the message for Klarna payments, or if the cardholder_message_must_be_shown return
+   * parameter is true"). Klarna: the `xml`'s terminal or payment service names Klarna.
+   */
+  cardholderMessage?: string
   transactionInfo: Record<string, string>
   /** The payments XML AltaPay attaches, if any. */
   xml?: string
@@ -173,6 +181,10 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
     type: form.type,
     requireCapture: form.require_capture === undefined ? undefined : /^(true|1)$/i.test(form.require_capture),
     merchantErrorMessage: form.merchant_error_message || form.error_message || undefined,
+    cardholderMessage:
+      form.error_message?.trim() && (/^true$/i.test(form.cardholder_message_must_be_shown ?? "") || isKlarnaIn(form.xml, form.shop_orderid))
+        ? form.error_message.trim()
+        : undefined,
     transactionInfo,
     xml: form.xml,
   }
@@ -189,6 +201,18 @@ function transactionStatusIn(xml: string | undefined, shopOrderId: string): stri
     return latestTransaction(transactions)?.transactionStatus || undefined
   } catch {
     return undefined
+  }
+}
+
+/** Whether the order's latest transaction in `xml` is a Klarna payment (its terminal or payment service names Klarna). */
+function isKlarnaIn(xml: string | undefined, shopOrderId: string): boolean {
+  if (!xml) return false
+  try {
+    const transactions = parseGatewayResponse(xml).transactions.filter((t) => t.shopOrderId === undefined || t.shopOrderId === shopOrderId)
+    const latest = latestTransaction(transactions)
+    return /klarna/i.test(`${latest?.terminal ?? ""} ${latest?.paymentNatureService?.name ?? ""}`)
+  } catch {
+    return false
   }
 }
 

@@ -18,6 +18,12 @@ export interface CallbackOptions {
   signature?: SignatureMode
   /** Unix seconds for the signature's `t`; defaults to the sandbox clock. */
   timestamp?: number
+  /**
+   * `cardholder_message_must_be_shown` for a failed payment (AltaPay's OK and fail pages: the
+   * customer must see `error_message` when it is true). Default false: the acquirer's text is a
+   * fallback the shop may replace.
+   */
+  cardholderMessageMustBeShown?: boolean
 }
 
 export interface CallbackDelivery {
@@ -66,6 +72,7 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
   if (t.merchantErrorMessage) {
     fields.set("error_message", t.cardHolderErrorMessage ?? t.merchantErrorMessage)
     fields.set("merchant_error_message", t.merchantErrorMessage)
+    fields.set("cardholder_message_must_be_shown", String(options.cardholderMessageMustBeShown ?? false))
   }
   for (const [key, value] of Object.entries(t.paymentInfos)) fields.set(`transaction_info[${key}]`, value)
   fields.set("xml", paymentsResponse([t], env.now()))

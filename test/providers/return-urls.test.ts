@@ -87,6 +87,6 @@ describe("return URLs", () => {
 
   it("an unknown placeholder is refused with the ones that exist", () => {
     const parsed = parseAltaPayOptions({ ...baseOptions(), successUrl: "http://shop.test/api/altapay/success/{cartId}" })
-    expect(parsed).toEqual({ problems: ["successUrl: may only contain the placeholders {session_id}, {cart_id}, {order_id}, {outcome}"] })
+    expect(parsed).toEqual({ problems: ["successUrl: may only contain the placeholders {session_id}, {cart_id}, {order_id}, {outcome}, {message}"] })
   })
 })

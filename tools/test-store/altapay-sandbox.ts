@@ -14,7 +14,7 @@ export const API_USER = "medusa-shop@altapay.test"
 export const API_PASSWORD = "integration-password-123"
 export const CALLBACK_SECRET = "integration-callback-secret-0123456789"
 /** The landing page every test store's successUrl and failureUrl name (no storefront listens there). */
-export const LANDING_URL = "http://shop.test/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}"
+export const LANDING_URL = "http://shop.test/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}"
 
 export interface SandboxedOptions {
   options: AltaPayOptionsInput

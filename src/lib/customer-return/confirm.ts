@@ -15,6 +15,7 @@ import type { Logger, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
 import { parseCallback, verifyCallbackSignature, type AltaPayCallback, type AltaPayClient } from "../../altapay"
 import { confirmedActionFor, statedAction } from "../callbacks/confirmed-action"
+import { isOpenAtAltaPay, transactionForOrder } from "../medusa-mapping/status"
 import type { AltaPayOptions } from "../registrations/options"
 import { sharedAltaPayClient } from "../registrations/shared-client"
 import type { ScaleOut } from "../scale-out/shared-state"
@@ -34,6 +35,17 @@ export interface ConfirmedReturn {
   result: WebhookActionResult
   /** What decided: the verified signature, a live look-up at AltaPay, or the look-up cap (nothing asked, nothing confirmed). */
   by: "signature" | "look-up" | `look-up cap: ${CapReason}`
+  /**
+   * The payment is open (AltaPay's status `open`, TransactionStatus `pending`: Klarna's manual review,
+   * say): neither paid nor failed yet. From the verified post or from AltaPay's record.
+   */
+  open?: boolean
+  /**
+   * The message AltaPay requires the customer to see (`error_message` when
+   * `cardholder_message_must_be_shown`, always for Klarna). Only ever from a verified, fresh signed
+   * post: nothing an anonymous request sends reaches the customer's page.
+   */
+  cardholderMessage?: string
 }
 
 /** What anonymous returns look AltaPay up with: their budget, and a client without retries, on connections of its own. */
@@ -57,15 +69,22 @@ export async function confirmReturn(
 ): Promise<ConfirmedReturn> {
   const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.sessionId })
   // A failing look-up throws: the caller cannot confirm anything then.
-  const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => ({ result: confirmedActionFor(post.sessionId, transactions), by: "look-up" })
+  const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => {
+    const transaction = transactionForOrder(post.sessionId, transactions)
+    return { result: confirmedActionFor(post.sessionId, transactions), by: "look-up", ...(transaction && isOpenAtAltaPay(transaction) ? { open: true } : {}) }
+  }
   const signed = signedCallback(post, options)
   if (signed) {
+    const message = signed.cardholderMessage ? { cardholderMessage: signed.cardholderMessage } : {}
     // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
     // page after a successful payment ("Settings for the fail page": the customer goes back and
     // submits an empty form), and a paid session must then land on its order.
     const stated = statedAction(signed)
-    if (stated && PAID.has(stated.action)) return { result: stated, by: "signature" }
-    return decided(await lookUp(client))
+    if (stated && PAID.has(stated.action)) return { result: stated, by: "signature", ...message }
+    const found = decided(await lookUp(client))
+    // Open is what AltaPay said in its own words, unless its record has moved on since (paid or failed).
+    const open = found.open || (signed.status === "open" && found.result.action === PaymentActions.NOT_SUPPORTED)
+    return { ...found, ...(open ? { open: true } : {}), ...message }
   }
   const budgeted = await anonymous.budget.run(post.sessionId, () => lookUp(anonymous.client))
   if (!budgeted.admitted) return { result: { action: PaymentActions.NOT_SUPPORTED }, by: `look-up cap: ${budgeted.reason}` }

@@ -75,16 +75,39 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const { cartId, orderId, linkOrder } = medusa ? await cartAndOrderOf(query, sessionId) : {}
   // A cart is paid once it became an order; a payment link's order once Medusa recorded the payment.
   const paid = linkOrder ? recorded : !!orderId
-  const outcome: ReturnOutcome = paid ? "paid" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
+  // Open (AltaPay's status open, e.g. Klarna's manual review): not paid, not failed; the order
+  // follows when AltaPay settles it (its notification callback, else the follow-up job).
+  const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
 
-  const template = outcome === "paid" ? registration.options.successUrl : registration.options.failureUrl
-  if (!template)
-    return { status: 200, text: outcome === "paid" ? "Your payment was received and your order was placed." : "Your payment was not completed, and no order was placed." }
+  const { successUrl, failureUrl } = registration.options
+  // A payment under review must not be paid again: it goes where a paid one goes.
+  const template = outcome === "paid" ? successUrl : outcome === "review" ? (successUrl ?? failureUrl) : failureUrl
   // Only AltaPay's signed post proves it speaks for this session: an anonymous request (a GET, an
-  // unsigned post) learns the outcome, never the cart or order a session id leads to.
+  // unsigned post) learns the outcome, never the cart or order a session id leads to, and puts no
+  // text of its own on the customer's page (the message comes from the verified post only).
   const proven = signedForSession({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
-  return { status: 303, location: landingUrl(template, { session_id: sessionId, cart_id: proven ? cartId : undefined, order_id: proven ? orderId : undefined, outcome }) }
+  const message = proven ? confirmed?.cardholderMessage : undefined
+  // AltaPay shows a 200's text to the customer itself (its OK and fail pages must show the message too).
+  if (!template) return { status: 200, text: message ? `${PLAIN_ANSWERS[outcome]}\n\n${message}` : PLAIN_ANSWERS[outcome] }
+  return {
+    status: 303,
+    location: landingUrl(template, {
+      session_id: sessionId,
+      cart_id: proven ? cartId : undefined,
+      order_id: proven ? orderId : undefined,
+      outcome,
+      message,
+    }),
+  }
+}
+
+/** The answer AltaPay shows the customer when no landing page is configured. */
+const PLAIN_ANSWERS: Record<ReturnOutcome, string> = {
+  paid: "Your payment was received and your order was placed.",
+  review: "Your payment is being reviewed. Your order is placed as soon as the payment is approved.",
+  declined: "Your payment was not completed, and no order was placed.",
+  unconfirmed: "Your payment was not completed, and no order was placed.",
 }
 
 function loggerOf(scope: MedusaContainer): Logger | undefined {

@@ -7,23 +7,33 @@
  *   {cart_id}     the cart being paid (payment session -> payment collection -> cart)
  *   {session_id}  the Medusa payment session id (AltaPay's shop_orderid)
  *   {order_id}    the order the cart became; empty when there is none
- *   {outcome}     paid | declined | unconfirmed
+ *   {outcome}     paid | declined | review | unconfirmed
+ *                 (review: AltaPay reports the payment open, e.g. Klarna's manual review; the order
+ *                 follows when AltaPay settles it)
+ *   {message}     the message AltaPay requires the customer to see (`error_message` when
+ *                 `cardholder_message_must_be_shown` is true, always for Klarna); empty unless
+ *                 AltaPay's verified signed post carried one. Plain text: escape it where it is shown.
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
 
 type Query = Pick<RemoteQueryFunction, "graph">
 
-export type ReturnOutcome = "paid" | "declined" | "unconfirmed"
+export type ReturnOutcome = "paid" | "declined" | "review" | "unconfirmed"
+
+/** The longest {message} put in a landing URL (AltaPay's messages are short; a URL must stay one). */
+export const MAX_LANDING_MESSAGE = 500
 
 export interface LandingValues {
   session_id: string
   cart_id?: string
   order_id?: string
   outcome: ReturnOutcome
+  message?: string
 }
 
 export function landingUrl(template: string, values: LandingValues): string {
-  return template.replace(/\{(session_id|cart_id|order_id|outcome)\}/g, (_, name: keyof LandingValues) => encodeURIComponent(values[name] ?? ""))
+  const filled = { ...values, message: values.message?.replace(/\s+/g, " ").trim().slice(0, MAX_LANDING_MESSAGE) }
+  return template.replace(/\{(session_id|cart_id|order_id|outcome|message)\}/g, (_, name: keyof LandingValues) => encodeURIComponent(filled[name] ?? ""))
 }
 
 /**

@@ -44,7 +44,7 @@ export const returnLookUpsSchema = z
   .strict()
 
 /** What successUrl / failureUrl (the storefront's landing pages) may contain, filled per return (lib/customer-return/landing.ts). */
-export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id", "order_id", "outcome"] as const
+export const RETURN_URL_PLACEHOLDERS = ["session_id", "cart_id", "order_id", "outcome", "message"] as const
 const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].every(([, name]) => (RETURN_URL_PLACEHOLDERS as readonly string[]).includes(name)), {
   error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
 })

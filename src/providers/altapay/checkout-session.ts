@@ -44,6 +44,7 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
 async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, orderId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
   const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: orderId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
+  const language = await ctx.languageHints(orderId)
   try {
     const session = await ctx.client.checkout.createSession({
       orderId,
@@ -53,7 +54,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       customer: sessionCustomer(input.context),
       transactionInfo: { medusa_payment_session_id: orderId },
       callbacks: ctx.callbackUrls(),
-      configuration: ctx.sessionConfiguration(ctx.options.autoCapture),
+      configuration: ctx.sessionConfiguration(ctx.options.autoCapture, language),
     })
     // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
     const flow = (input.context as { altapay?: { flow?: unknown } } | undefined)?.altapay?.flow === "storefront" ? "storefront" : ctx.options.flow
@@ -101,6 +102,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
   const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
   if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
+  const language = await ctx.languageHints(data.order_id)
   try {
     await ctx.client.checkout.updateSession(data.altapay_session_id, {
       orderId: data.order_id,
@@ -109,7 +111,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       orderLines: lines,
       customer: sessionCustomer(input.context),
       callbacks: ctx.callbackUrls(),
-      configuration: ctx.sessionConfiguration(data.auto_capture),
+      configuration: ctx.sessionConfiguration(data.auto_capture, language),
     })
     // The old payment page was for the old amount; a new one replaces it.
     const redirect = data.redirect_url ? await createRedirectPayment(ctx.client, data.altapay_session_id, data.terminal) : undefined

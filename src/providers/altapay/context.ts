@@ -11,6 +11,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { AltaPayClient, GatewayTransaction } from "../../altapay"
 import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { cartLanguageHints, paymentPageLanguage, type CartLanguageHints } from "../../lib/medusa-mapping/language"
 import { pickTransaction, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { requireTransactionId, sealPaymentData, untrustedDataError, type AltaPayPaymentData, type SealedPaymentData } from "../../lib/payment-data/data"
 import { PaymentJournal } from "../../lib/payment-data/journal"
@@ -88,8 +89,14 @@ export class ProviderContext {
     return { data, transactionId: requireTransactionId(data, hook) }
   }
 
-  sessionConfiguration(autoCapture: boolean) {
-    return { autoCapture, language: this.options.language, ...(this.options.country ? { country: this.options.country } : {}) }
+  /** The session's configuration; its payment page in the cart's language where AltaPay has it (lib/medusa-mapping/language.ts). */
+  sessionConfiguration(autoCapture: boolean, language?: CartLanguageHints) {
+    return { autoCapture, language: paymentPageLanguage(language, this.options.language), ...(this.options.country ? { country: this.options.country } : {}) }
+  }
+
+  /** The cart's locale and countries for a payment session, when `query` can read them. */
+  languageHints(paymentSessionId: string): Promise<CartLanguageHints | undefined> {
+    return cartLanguageHints(this.query, paymentSessionId)
   }
 
   /** The same for every session: the notification URL and the plugin's return endpoints. */
