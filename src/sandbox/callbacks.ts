@@ -3,7 +3,7 @@
  * `payments` XML, a legacy md5 checksum and the `AltaPay-Signature` HMAC header. Delivery never
  * throws: a target that is down is recorded in the ledger with status 0.
  */
-import { createHash, createHmac, randomBytes } from "node:crypto"
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
 import { minorToDecimal } from "../altapay/money"
@@ -78,6 +78,85 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
     headers["altapay-signature"] = signatureHeader(body, options.timestamp ?? unixSeconds(env.now()), signingKey)
   }
   return { body, headers }
+}
+
+export interface ChargebackInput {
+  /** Default: "Chargeback". */
+  type?: string
+  reasonCode?: string
+  reason?: string
+  /** Minor units; default the captured (else reserved) amount. */
+  amountMinor?: number
+  /** Default: the transaction's moment on the sandbox clock. */
+  date?: string
+  acquirerTransactionId?: string
+}
+
+/**
+ * The chargeback notification AltaPay posts (Scenarios: Chargebacks): the payment's callback form
+ * with status ChargebackEvent, its xml's Transaction carrying the ChargebackEvents, signed like
+ * every callback.
+ */
+export function buildChargebackCallback(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  t: StoredTransaction,
+  input: ChargebackInput,
+  options: CallbackOptions = {}
+): { body: string; headers: Record<string, string> } {
+  const { body } = buildCallback(env, payment, t, options)
+  const fields = new URLSearchParams(body)
+  const amountMinor = input.amountMinor ?? (t.capturedMinor || t.reservedMinor)
+  const events = [
+    "<ChargebackEvents><ChargebackEvent>",
+    `<Date>${input.date ?? new Date(env.now()).toISOString().replace(/\.\d{3}Z$/, "+00:00")}</Date>`,
+    `<Type>${xmlText(input.type ?? "Chargeback")}</Type>`,
+    `<ReasonCode>${xmlText(input.reasonCode ?? "4837")}</ReasonCode>`,
+    `<Reason>${xmlText(input.reason ?? "No Cardholder Authorization")}</Reason>`,
+    `<Amount>${minorToDecimal(amountMinor, t.currency.alpha)}</Amount>`,
+    `<Currency>${t.currency.alpha}</Currency>`,
+    `<AcquirerTransactionId>${xmlText(input.acquirerTransactionId ?? randomUUID())}</AcquirerTransactionId>`,
+    "</ChargebackEvent></ChargebackEvents>",
+  ].join("")
+  fields.set("status", "ChargebackEvent")
+  fields.set("xml", (fields.get("xml") ?? "").replace("</Transaction>", `${events}</Transaction>`))
+  const rawBody = fields.toString()
+  const mode = options.signature ?? "valid"
+  const signingKey = mode === "forged" ? randomBytes(16).toString("hex") : env.config.callbackSecret
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" }
+  if (signingKey && mode !== "none") headers["altapay-signature"] = signatureHeader(rawBody, options.timestamp ?? unixSeconds(env.now()), signingKey)
+  return { body: rawBody, headers }
+}
+
+const xmlText = (value: string): string => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+/** POSTs a chargeback notification for a transaction to its session's notification URL; recorded in the ledger. */
+export async function deliverChargeback(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  t: StoredTransaction,
+  input: ChargebackInput,
+  options: CallbackOptions = {}
+): Promise<CallbackDelivery> {
+  const session = env.store.sessions.get(payment.sessionId)
+  const target = session?.body.callbacks?.notification
+  if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
+  const { body, headers } = buildChargebackCallback(env, payment, t, input, options)
+  const url = new URL(target)
+  const answer = await post(url, body, headers)
+  env.ledger.record({
+    at: env.now(),
+    api: "callback",
+    method: "POST",
+    path: url.pathname,
+    url: `${url.origin}${url.pathname}`,
+    operation: "callback.chargeback",
+    auth: "none",
+    params: { payment_id: payment.paymentId, transaction_id: t.transactionId, status: "ChargebackEvent", signed: options.signature ?? "valid" },
+    status: answer.status,
+    ...(answer.error ? { error: answer.error } : {}),
+  })
+  return { status: answer.status, body: answer.body }
 }
 
 /** POSTs the callback for a payment to its session's notification URL and records the delivery. */
