@@ -11,19 +11,10 @@ import type { INotificationModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"] })
 const anyStatus = { validateStatus: () => true }
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value) || Date.now() > deadline) return value
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 medusaIntegrationTestRunner({
   cwd: STORE_APP_DIR,

@@ -5,10 +5,11 @@
  * its lock, each event once by its key) and the merchant is told in the admin's notification feed.
  */
 import { createHash } from "node:crypto"
-import type { IPaymentModuleService, INotificationModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { minorToDecimal, type ChargebackEvent } from "../../altapay"
 import type { ChargebackRecord } from "../payment-data/data"
+import { postFeedNotice } from "../follow-up/merchant-notice"
 import { changePaymentData } from "../payment-data/writer"
 
 export interface RecordedChargebacks {
@@ -86,20 +87,12 @@ export async function tellMerchantOfChargeback(container: MedusaContainer, notic
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const { title, description } = chargebackNoticeText(notice)
   logger.error(description)
-  if (!container.hasRegistration(Modules.NOTIFICATION)) return
-  try {
-    await container.resolve<INotificationModuleService>(Modules.NOTIFICATION).createNotifications({
-      to: "",
-      channel: "feed",
-      template: "admin-ui",
-      idempotency_key: `altapay-chargeback-${notice.paymentId}-${createKey(notice.chargeback.key)}`,
-      data: { title, description },
-    })
-  } catch (error) {
-    logger.warn(
-      `AltaPay: the admin notification for the chargeback on payment ${notice.paymentId} could not be created (${error instanceof Error ? error.message : String(error)}).`
-    )
-  }
+  await postFeedNotice(
+    container,
+    `altapay-chargeback-${notice.paymentId}-${createKey(notice.chargeback.key)}`,
+    { title, description },
+    `the chargeback on payment ${notice.paymentId}`
+  )
 }
 
 /** A short, fixed-length form of an event key for the idempotency key. */
