@@ -6,10 +6,11 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
-import { minorToDecimal } from "../altapay/money"
+import { decimalToMinor, minorToDecimal } from "../altapay/money"
 import { unixSeconds } from "./clock"
-import type { SandboxEnv } from "./env"
+import type { Exchange, SandboxEnv } from "./env"
 import { paymentsResponse } from "./gateway-xml"
+import { json, jsonError, type Reply } from "./http"
 import type { StoredPayment, StoredTransaction } from "./state"
 
 export type SignatureMode = "valid" | "forged" | "none"
@@ -144,19 +145,43 @@ export async function deliverChargeback(
   const { body, headers } = buildChargebackCallback(env, payment, t, input, options)
   const url = new URL(target)
   const answer = await post(url, body, headers)
-  env.ledger.record({
-    at: env.now(),
-    api: "callback",
-    method: "POST",
-    path: url.pathname,
-    url: `${url.origin}${url.pathname}`,
-    operation: "callback.chargeback",
-    auth: "none",
-    params: { payment_id: payment.paymentId, transaction_id: t.transactionId, status: "ChargebackEvent", signed: options.signature ?? "valid" },
-    status: answer.status,
-    ...(answer.error ? { error: answer.error } : {}),
-  })
+  recordDelivery(
+    env,
+    url,
+    "callback.chargeback",
+    { payment_id: payment.paymentId, transaction_id: t.transactionId, status: "ChargebackEvent", signed: options.signature ?? "valid" },
+    answer
+  )
   return { status: answer.status, body: answer.body }
+}
+
+/**
+ * POST /sandbox/chargeback/:transactionId (the command's way to send one): form fields `type`,
+ * `reason_code`, `reason`, `amount` (decimal), `date`, `acquirer_transaction_id`, all optional.
+ * Answers JSON with the notification URL's status; 404 for an unknown transaction.
+ */
+export async function chargebackRoute(ex: Exchange, transactionId: string): Promise<Reply> {
+  const form = new URLSearchParams(ex.rawBody)
+  const t = ex.env.store.transactions.get(transactionId)
+  const payment = t ? ex.env.store.payments.get(t.paymentId) : undefined
+  ex.params = Object.fromEntries(form)
+  if (!t || !payment) return jsonError(404, "not_found", `Unknown transaction ${transactionId}.`)
+  const field = (name: string) => form.get(name) || undefined
+  const amount = field("amount")
+  if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount)) return jsonError(400, "bad_amount", "amount must be a decimal such as 250.00.")
+  try {
+    const delivery = await deliverChargeback(ex.env, payment, t, {
+      type: field("type"),
+      reasonCode: field("reason_code"),
+      reason: field("reason"),
+      amountMinor: amount === undefined ? undefined : decimalToMinor(amount, t.currency.alpha),
+      date: field("date"),
+      acquirerTransactionId: field("acquirer_transaction_id"),
+    })
+    return json(200, { notificationStatus: delivery.status })
+  } catch (error) {
+    return jsonError(409, "no_notification_url", error instanceof Error ? error.message : String(error))
+  }
 }
 
 /** POSTs the callback for a payment to its session's notification URL and records the delivery. */
@@ -186,6 +211,18 @@ export async function sendForm(
   const { body, headers } = buildCallback(env, payment, transaction, options)
   const url = new URL(target)
   const answer = await post(url, body, headers)
+  recordDelivery(
+    env,
+    url,
+    operation,
+    { payment_id: payment.paymentId, transaction_id: transaction.transactionId, status: outcomeStatus(transaction), signed: options.signature ?? "valid", ...extra(answer) },
+    answer
+  )
+  return answer
+}
+
+/** A post the sandbox made to the merchant, in the ledger. */
+function recordDelivery(env: SandboxEnv, url: URL, operation: string, params: Record<string, unknown>, answer: PostAnswer): void {
   env.ledger.record({
     at: env.now(),
     api: "callback",
@@ -194,17 +231,10 @@ export async function sendForm(
     url: `${url.origin}${url.pathname}`,
     operation,
     auth: "none",
-    params: {
-      payment_id: payment.paymentId,
-      transaction_id: transaction.transactionId,
-      status: outcomeStatus(transaction),
-      signed: options.signature ?? "valid",
-      ...extra(answer),
-    },
+    params,
     status: answer.status,
     ...(answer.error ? { error: answer.error } : {}),
   })
-  return answer
 }
 
 export interface PostAnswer {
