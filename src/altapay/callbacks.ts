@@ -7,6 +7,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { z } from "zod"
+import { CHARGEBACK_STATUS, chargebackEventsIn, type ChargebackEvent } from "./chargebacks"
 import { AltaPayCallbackSignatureError, AltaPayStaleCallbackSignatureError, AltaPayValidationError } from "./errors"
 import { decimalToMinor, currencyInfo } from "./money"
 import { latestTransaction, parseGatewayResponse } from "./xml"
@@ -145,6 +146,8 @@ export interface AltaPayCallback {
   transactionInfo: Record<string, string>
   /** The payments XML AltaPay attaches, if any. */
   xml?: string
+  /** For `status=ChargebackEvent`: the events in `xml` (chargebacks.ts); undefined for any other status. */
+  chargebacks?: ChargebackEvent[]
 }
 
 /** Reads a callback form body (raw text, URLSearchParams or an already parsed object). */
@@ -187,6 +190,7 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
         : undefined,
     transactionInfo,
     xml: form.xml,
+    ...(form.status.toLowerCase() === CHARGEBACK_STATUS ? { chargebacks: form.xml ? chargebackEventsIn(form.xml) : [] } : {}),
   }
 }
 

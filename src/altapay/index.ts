@@ -13,6 +13,7 @@ export type { CheckoutSession, CheckoutPayment, CheckoutCustomer, CreatedPayment
 export { TokenProvider, MemoryTokenStore, jwtExpiryMs, type IssuedToken, type TokenStore } from "./tokens"
 export type { HttpLogger, HttpTimeouts, RetryPolicy } from "./http"
 export * from "./callbacks"
+export { CHARGEBACK_STATUS, chargebackEventsIn, chargebackKey, type ChargebackEvent } from "./chargebacks"
 export type { FundingsApi } from "./fundings"
 export * from "./fundings/types"
 export { readFundingFile, FUNDING_COLUMNS } from "./fundings/csv"

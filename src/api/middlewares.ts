@@ -2,6 +2,9 @@
  * Middlewares of the plugin's routes. One flat list: each entry is one route's validation / auth.
  */
 import { authenticate, defineMiddlewares, validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import type { Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
@@ -29,6 +32,39 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
   next()
 }
 
+/**
+ * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
+ * /hooks/payment/altapay_<id> or /altapay/return/<id>/<kind>; undefined for other providers.
+ */
+function registrationOf(req: MedusaRequest): string | undefined {
+  const segments = (req.originalUrl ?? req.url).split("?")[0].split("/").filter(Boolean).map(decodeURIComponent)
+  if (segments[0] === "hooks" && segments[1] === "payment" && segments[2]?.startsWith("altapay_")) return `pp_${segments[2]}`
+  if (segments[0] === "altapay" && segments[1] === "return" && segments[2]) return `pp_altapay_${segments[2]}`
+  return undefined
+}
+
+/**
+ * Refuses (403) AltaPay notification callbacks and return posts (POST) from an address the registration's
+ * `callbackSources` does not name. The address is Express's `req.ip`, which follows Medusa's
+ * `trust proxy` setting (1: the address the one proxy in front of Medusa saw; docs/security.md).
+ * A GET of a return URL is left alone: that is a customer's browser, and it changes nothing
+ * without AltaPay's confirmation.
+ */
+export function refuseUnknownCallbackSources(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  const providerId = registrationOf(req)
+  let sources
+  try {
+    sources = providerId ? altapayOptionsFromConfig(req.scope, providerId).options.callbackSources : undefined
+  } catch {
+    // No such AltaPay registration: the route answers for itself.
+    sources = undefined
+  }
+  if (!sources || cachedSourceCheck(sources)(req.ip)) return next()
+  const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  logger.warn(`AltaPay: refused ${req.method} ${req.path} from ${req.ip ?? "an unknown address"}: not an address callbackSources of ${providerId} allows (403).`)
+  res.status(403).type("text/plain").send("Forbidden.")
+}
+
 export default defineMiddlewares({
   routes: [
     {
@@ -46,11 +82,13 @@ export default defineMiddlewares({
       method: ["POST"],
       matcher: "/altapay/return/*",
       bodyParser: { preserveRawBody: true },
+      middlewares: [refuseUnknownCallbackSources],
     },
+
     {
       method: ["POST"],
       matcher: "/hooks/payment/:provider",
-      middlewares: [stampAltaPayWebhookArrival],
+      middlewares: [refuseUnknownCallbackSources, stampAltaPayWebhookArrival],
     },
   ],
 })

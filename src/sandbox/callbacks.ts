@@ -3,13 +3,14 @@
  * `payments` XML, a legacy md5 checksum and the `AltaPay-Signature` HMAC header. Delivery never
  * throws: a target that is down is recorded in the ledger with status 0.
  */
-import { createHash, createHmac, randomBytes } from "node:crypto"
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
-import { minorToDecimal } from "../altapay/money"
+import { decimalToMinor, minorToDecimal } from "../altapay/money"
 import { unixSeconds } from "./clock"
-import type { SandboxEnv } from "./env"
+import type { Exchange, SandboxEnv } from "./env"
 import { paymentsResponse } from "./gateway-xml"
+import { json, jsonError, type Reply } from "./http"
 import type { StoredPayment, StoredTransaction } from "./state"
 
 export type SignatureMode = "valid" | "forged" | "none"
@@ -87,6 +88,109 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
   return { body, headers }
 }
 
+export interface ChargebackInput {
+  /** Default: "Chargeback". */
+  type?: string
+  reasonCode?: string
+  reason?: string
+  /** Minor units; default the captured (else reserved) amount. */
+  amountMinor?: number
+  /** Default: the transaction's moment on the sandbox clock. */
+  date?: string
+  acquirerTransactionId?: string
+}
+
+/**
+ * The chargeback notification AltaPay posts (Scenarios: Chargebacks): the payment's callback form
+ * with status ChargebackEvent, its xml's Transaction carrying the ChargebackEvents, signed like
+ * every callback.
+ */
+export function buildChargebackCallback(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  t: StoredTransaction,
+  input: ChargebackInput,
+  options: CallbackOptions = {}
+): { body: string; headers: Record<string, string> } {
+  const { body } = buildCallback(env, payment, t, options)
+  const fields = new URLSearchParams(body)
+  const amountMinor = input.amountMinor ?? (t.capturedMinor || t.reservedMinor)
+  const events = [
+    "<ChargebackEvents><ChargebackEvent>",
+    `<Date>${input.date ?? new Date(env.now()).toISOString().replace(/\.\d{3}Z$/, "+00:00")}</Date>`,
+    `<Type>${xmlText(input.type ?? "Chargeback")}</Type>`,
+    `<ReasonCode>${xmlText(input.reasonCode ?? "4837")}</ReasonCode>`,
+    `<Reason>${xmlText(input.reason ?? "No Cardholder Authorization")}</Reason>`,
+    `<Amount>${minorToDecimal(amountMinor, t.currency.alpha)}</Amount>`,
+    `<Currency>${t.currency.alpha}</Currency>`,
+    `<AcquirerTransactionId>${xmlText(input.acquirerTransactionId ?? randomUUID())}</AcquirerTransactionId>`,
+    "</ChargebackEvent></ChargebackEvents>",
+  ].join("")
+  fields.set("status", "ChargebackEvent")
+  fields.set("xml", (fields.get("xml") ?? "").replace("</Transaction>", `${events}</Transaction>`))
+  const rawBody = fields.toString()
+  const mode = options.signature ?? "valid"
+  const signingKey = mode === "forged" ? randomBytes(16).toString("hex") : env.config.callbackSecret
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" }
+  if (signingKey && mode !== "none") headers["altapay-signature"] = signatureHeader(rawBody, options.timestamp ?? unixSeconds(env.now()), signingKey)
+  return { body: rawBody, headers }
+}
+
+const xmlText = (value: string): string => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+/** POSTs a chargeback notification for a transaction to its session's notification URL; recorded in the ledger. */
+export async function deliverChargeback(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  t: StoredTransaction,
+  input: ChargebackInput,
+  options: CallbackOptions = {}
+): Promise<CallbackDelivery> {
+  const session = env.store.sessions.get(payment.sessionId)
+  const target = session?.body.callbacks?.notification
+  if (!target) throw new Error(`The session of payment ${payment.paymentId} has no callbacks.notification URL.`)
+  const { body, headers } = buildChargebackCallback(env, payment, t, input, options)
+  const url = new URL(target)
+  const answer = await post(url, body, headers)
+  recordDelivery(
+    env,
+    url,
+    "callback.chargeback",
+    { payment_id: payment.paymentId, transaction_id: t.transactionId, status: "ChargebackEvent", signed: options.signature ?? "valid" },
+    answer
+  )
+  return { status: answer.status, body: answer.body }
+}
+
+/**
+ * POST /sandbox/chargeback/:transactionId (the command's way to send one): form fields `type`,
+ * `reason_code`, `reason`, `amount` (decimal), `date`, `acquirer_transaction_id`, all optional.
+ * Answers JSON with the notification URL's status; 404 for an unknown transaction.
+ */
+export async function chargebackRoute(ex: Exchange, transactionId: string): Promise<Reply> {
+  const form = new URLSearchParams(ex.rawBody)
+  const t = ex.env.store.transactions.get(transactionId)
+  const payment = t ? ex.env.store.payments.get(t.paymentId) : undefined
+  ex.params = Object.fromEntries(form)
+  if (!t || !payment) return jsonError(404, "not_found", `Unknown transaction ${transactionId}.`)
+  const field = (name: string) => form.get(name) || undefined
+  const amount = field("amount")
+  if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount)) return jsonError(400, "bad_amount", "amount must be a decimal such as 250.00.")
+  try {
+    const delivery = await deliverChargeback(ex.env, payment, t, {
+      type: field("type"),
+      reasonCode: field("reason_code"),
+      reason: field("reason"),
+      amountMinor: amount === undefined ? undefined : decimalToMinor(amount, t.currency.alpha),
+      date: field("date"),
+      acquirerTransactionId: field("acquirer_transaction_id"),
+    })
+    return json(200, { notificationStatus: delivery.status })
+  } catch (error) {
+    return jsonError(409, "no_notification_url", error instanceof Error ? error.message : String(error))
+  }
+}
+
 /** POSTs the callback for a payment to its session's notification URL and records the delivery. */
 export async function deliverCallback(env: SandboxEnv, payment: StoredPayment, options: CallbackOptions = {}): Promise<CallbackDelivery> {
   const transaction = payment.transactionId ? env.store.transactions.get(payment.transactionId) : undefined
@@ -114,6 +218,18 @@ export async function sendForm(
   const { body, headers } = buildCallback(env, payment, transaction, options)
   const url = new URL(target)
   const answer = await post(url, body, headers)
+  recordDelivery(
+    env,
+    url,
+    operation,
+    { payment_id: payment.paymentId, transaction_id: transaction.transactionId, status: outcomeStatus(transaction), signed: options.signature ?? "valid", ...extra(answer) },
+    answer
+  )
+  return answer
+}
+
+/** A post the sandbox made to the merchant, in the ledger. */
+function recordDelivery(env: SandboxEnv, url: URL, operation: string, params: Record<string, unknown>, answer: PostAnswer): void {
   env.ledger.record({
     at: env.now(),
     api: "callback",
@@ -122,17 +238,10 @@ export async function sendForm(
     url: `${url.origin}${url.pathname}`,
     operation,
     auth: "none",
-    params: {
-      payment_id: payment.paymentId,
-      transaction_id: transaction.transactionId,
-      status: outcomeStatus(transaction),
-      signed: options.signature ?? "valid",
-      ...extra(answer),
-    },
+    params,
     status: answer.status,
     ...(answer.error ? { error: answer.error } : {}),
   })
-  return answer
 }
 
 export interface PostAnswer {

@@ -7,7 +7,7 @@
  * amounts it writes in JSON, XML and callbacks.
  */
 import type { AddressInfo } from "node:net"
-import { buildCallback, deliverCallback, type CallbackDelivery, type CallbackOptions } from "./callbacks"
+import { buildCallback, deliverCallback, deliverChargeback, type CallbackDelivery, type CallbackOptions, type ChargebackInput } from "./callbacks"
 import type { SandboxEnv } from "./env"
 import { addExampleFundings } from "./example-fundings"
 import { FaultBook, type Faults } from "./faults"
@@ -24,7 +24,7 @@ import { paymentJson } from "./views"
 
 export type { FaultKind, FaultSpec, Faults } from "./faults"
 export type { LedgerEntry, LedgerEffect, LedgerApi, LedgerAuth } from "./ledger"
-export type { CallbackDelivery, CallbackOptions, SignatureMode } from "./callbacks"
+export type { CallbackDelivery, CallbackOptions, ChargebackInput, SignatureMode } from "./callbacks"
 export type { Outcome } from "./payment-flow"
 export type { OpenOutcome } from "./open-settlement"
 export type { ReturnMode } from "./return-delivery"
@@ -144,6 +144,11 @@ export interface Sandbox {
   simulatePayment(sessionId: string, opts?: SimulatePaymentOptions): Promise<SimulatedPayment>
   /** (Re)delivers the notification callback of a paid payment: duplicates, late or forged callbacks. */
   sendCallback(paymentId: string, opts?: CallbackOptions): Promise<CallbackDelivery>
+  /**
+   * Posts a chargeback notification (status ChargebackEvent, one ChargebackEvent in the xml) for a
+   * transaction to its session's notification URL, signed like every callback.
+   */
+  sendChargeback(transactionId: string, input?: ChargebackInput, opts?: CallbackOptions): Promise<CallbackDelivery>
   /** The callback a paid payment would send (raw form body and headers), without sending it. */
   callbackFor(paymentId: string, opts?: CallbackOptions): { rawBody: string; headers: Record<string, string> }
   ledger(): LedgerEntry[]
@@ -254,6 +259,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return deliverCallback(env, payment, opts)
   }
 
+  const sendChargeback = async (transactionId: string, input: ChargebackInput = {}, opts: CallbackOptions = {}): Promise<CallbackDelivery> => {
+    const t = env.store.transactions.get(transactionId)
+    const payment = t ? env.store.payments.get(t.paymentId) : undefined
+    if (!t || !payment) throw new Error(`Unknown transaction ${transactionId}.`)
+    return deliverChargeback(env, payment, t, input, opts)
+  }
+
   const callbackFor = (paymentId: string, opts: CallbackOptions = {}) => {
     const payment = env.store.payments.get(paymentId)
     const t = payment?.transactionId ? env.store.transactions.get(payment.transactionId) : undefined
@@ -300,6 +312,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     hostedPageUrl: `${env.url}/sandbox/pay`,
     simulatePayment,
     sendCallback,
+    sendChargeback,
     callbackFor,
     ledger: () => env.ledger.list(),
     clearLedger: () => env.ledger.clear(),

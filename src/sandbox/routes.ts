@@ -1,4 +1,5 @@
 /** Which handler answers which method and path, and how the ledger names the operation. */
+import { chargebackRoute } from "./callbacks"
 import * as checkout from "./checkout-api"
 import type { Exchange } from "./env"
 import { gateway } from "./gateway-api"
@@ -38,6 +39,13 @@ export const ROUTES: readonly Route[] = [
   { api: "hosted", methods: ["POST"], pattern: new RegExp(`^/sandbox/pay/${ID}$`), operation: named("hosted.submit"), handle: (ex, [id]) => submitPayment(ex, id) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/link/${ID}$`), operation: named("link.open"), handle: (ex, [id]) => openLink(ex, id) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/logos/${ID}$`), operation: named("hosted.logo"), handle: (ex, [name]) => logo(ex, name) },
+  {
+    api: "hosted",
+    methods: ["POST"],
+    pattern: new RegExp(`^/sandbox/chargeback/${ID}$`),
+    operation: named("sandbox.chargeback"),
+    handle: (ex, [transactionId]) => chargebackRoute(ex, transactionId),
+  },
 ]
 
 export type RouteMatch = { route: Route; params: string[] } | { route: undefined; allowed: string[] }

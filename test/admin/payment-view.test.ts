@@ -114,6 +114,34 @@ describe("the admin's view of an AltaPay payment", () => {
     expect(view.medusa).toMatchObject({ amount: amount(25000), refunded: amount(5000) })
   })
 
+  it("lists the chargebacks AltaPay notified, none when there are none", () => {
+    expect(adminAltaPayPayment(payment(), { error: "x" }).chargebacks).toEqual([])
+    const chargeback = {
+      key: "k1",
+      date: "2026-01-05T00:00:00+01:00",
+      type: "Chargeback",
+      reason_code: "4837",
+      reason: "No Cardholder Authorization",
+      amount_minor: 25000,
+      currency: "DKK",
+      acquirer_transaction_id: null,
+      received_at: "2026-01-05T10:00:00.000Z",
+    }
+    const view = adminAltaPayPayment(payment({ chargebacks: [chargeback] }), { error: "x" })
+    expect(view.chargebacks).toEqual([
+      {
+        key: "k1",
+        date: "2026-01-05T00:00:00+01:00",
+        type: "Chargeback",
+        reason_code: "4837",
+        reason: "No Cardholder Authorization",
+        amount: amount(25000),
+        acquirer_transaction_id: null,
+        received_at: "2026-01-05T10:00:00.000Z",
+      },
+    ])
+  })
+
   it("without AltaPay it shows the stored values and why", () => {
     const view = adminAltaPayPayment(payment(), { error: "AltaPay could not be reached" })
     expect(view.altapay).toMatchObject({

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { XMLParser } from "fast-xml-parser"
+import { parseCallback } from "../../src/altapay"
 import type { Sandbox } from "../../src/sandbox"
 import { PAYMENT_METHODS } from "../../src/sandbox"
 import { CALLBACK_SECRET, call, createSession, issueToken, sessionBody, start } from "./helpers"
@@ -169,5 +170,28 @@ describe("sandbox hosted payment page and notification callbacks", () => {
     const submit = await fetch(payment.body.url, { method: "POST", body: new URLSearchParams({ outcome: "authorize" }) })
     expect(submit.status).toBe(200)
     expect(await submit.text()).toContain('data-status="succeeded"')
+  })
+
+  test("a chargeback (sendChargeback, or POST /sandbox/chargeback/:transactionId) posts a signed ChargebackEvent notification the client reads", async () => {
+    const { paymentId, url } = await newPayment({ amount: 250 })
+    await fetch(url, { method: "POST", body: new URLSearchParams({ outcome: "authorize" }), redirect: "manual" })
+    const transactionId = sandbox.ledger().find((e) => e.operation === "callback.notification" && (e.params as { payment_id?: string }).payment_id === paymentId)!.params
+      .transaction_id as string
+    received.length = 0
+
+    expect((await sandbox.sendChargeback(transactionId, { reasonCode: "4837", reason: "No Cardholder Authorization", acquirerTransactionId: "acq-9" })).status).toBe(200)
+    const byHttp = await fetch(`${sandbox.url}/sandbox/chargeback/${transactionId}`, { method: "POST", body: new URLSearchParams({ type: "Copy Request", amount: "100.00" }) })
+    expect(await byHttp.json()).toEqual({ notificationStatus: 200 })
+
+    expect(received).toHaveLength(2)
+    for (const r of received) expect(signatureIsValid(r.raw, r.headers["altapay-signature"] as string, CALLBACK_SECRET)).toBe(true)
+    const [first, second] = received.map((r) => parseCallback(r.raw))
+    expect(first.status).toBe("chargebackevent")
+    expect(first.chargebacks).toEqual([
+      expect.objectContaining({ type: "Chargeback", reasonCode: "4837", amountMinor: 25000, currency: "DKK", acquirerTransactionId: "acq-9", transactionId }),
+    ])
+    expect(second.chargebacks).toEqual([expect.objectContaining({ type: "Copy Request", amountMinor: 10000 })])
+    expect(sandbox.ledger().filter((e) => e.operation === "callback.chargeback")).toHaveLength(2)
+    expect((await fetch(`${sandbox.url}/sandbox/chargeback/999999`, { method: "POST" })).status).toBe(404)
   })
 })

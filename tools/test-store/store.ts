@@ -262,3 +262,13 @@ export async function createAdminUser(
 function jwtClaims(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>
 }
+
+/** Reads until `done` says so or `timeoutMs` has passed; the last value either way (the test asserts on it). */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (done(value) || Date.now() > deadline) return value
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
+}

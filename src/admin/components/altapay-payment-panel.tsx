@@ -144,6 +144,13 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
           {formatDate(payment.reconciled.at)} by {payment.reconciled.by}
         </Row>
       )}
+      {payment.chargebacks.map((chargeback) => (
+        <Row key={chargeback.key} label={`Chargeback (${chargeback.type})`} testId="altapay-chargeback">
+          <span className="text-ui-fg-error">
+            {formatMoney(chargeback.amount)} – {[chargeback.reason_code, chargeback.reason].filter(Boolean).join(" ") || "no reason given"} ({chargeback.date.slice(0, 10)})
+          </span>
+        </Row>
+      ))}
       {payment.unsettled_captures.map((capture) => (
         <Row key={capture.reconciliation_identifier} label={capture.status === "open" ? "Capture open at AltaPay" : "Capture failed"} testId="altapay-unsettled-capture">
           {formatMoney(capture.amount)}

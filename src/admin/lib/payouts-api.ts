@@ -2,11 +2,13 @@
  * The payouts admin routes (AltaPay funding files, their lines, the exceptions finance acts on,
  * and the import run on demand). Bodies carry the payouts module's objects as they are.
  */
-import type { ExceptionKind, FundingFileSummary, FundingLineView, MatchResult, PayoutException } from "../../modules/altapay-payouts/types"
+import type { ListedExceptionKind as ExceptionKind, ListedPayoutException as PayoutException } from "../../lib/payouts/chargeback-exceptions"
+import type { FundingFileSummary, FundingLineView, MatchResult } from "../../modules/altapay-payouts/types"
 import { adminFetch } from "./admin-fetch"
 import type { UnfundedAfterDays } from "./format"
 
-export type { ExceptionKind, FundingFileSummary, FundingLineView, MovementPayout, PayoutException } from "../../modules/altapay-payouts/types"
+export type { FundingFileSummary, FundingLineView, MovementPayout } from "../../modules/altapay-payouts/types"
+export type { ExceptionKind, PayoutException }
 
 /** Finance's names for the kinds; typed by the module's list, so a new kind fails the admin's typecheck until named here. */
 export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
@@ -17,6 +19,7 @@ export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
   rejected: "Rejected",
   unreadable_line: "Unreadable line",
   file_total_differs: "File total differs",
+  chargeback: "Chargeback",
 }
 
 export const FILES_PAGE_SIZE = 20

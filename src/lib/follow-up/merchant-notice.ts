@@ -61,18 +61,32 @@ export async function tellMerchant(container: MedusaContainer, payment: Unclaime
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const { title, description } = noticeText(payment)
   logger.error(`${title} (${payment.providerId}, payment session ${payment.sessionId}): ${description}`)
+  await postFeedNotice(
+    container,
+    payment.kind === "attention" || payment.kind === "pending" ? `altapay-${payment.kind}-${payment.sessionId}` : `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
+    { title, description },
+    `transaction ${payment.transactionId}`
+  )
+}
+
+/**
+ * One notice in the admin's notification feed (the bell); the same `idempotencyKey` twice is one
+ * notice. Without the Notification module, or a provider for the feed channel, the caller's log
+ * line is the notice (`about` names what in the warning).
+ */
+export async function postFeedNotice(container: MedusaContainer, idempotencyKey: string, notice: { title: string; description: string }, about: string): Promise<void> {
   if (!container.hasRegistration(Modules.NOTIFICATION)) return
   try {
     await container.resolve<INotificationModuleService>(Modules.NOTIFICATION).createNotifications({
       to: "",
       channel: "feed",
       template: "admin-ui",
-      idempotency_key:
-        payment.kind === "attention" || payment.kind === "pending" ? `altapay-${payment.kind}-${payment.sessionId}` : `altapay-unclaimed-${payment.kind}-${payment.transactionId}`,
-      data: { title, description },
+      idempotency_key: idempotencyKey,
+      data: notice,
     })
   } catch (error) {
-    // No provider for the feed channel: the log line above is then the notice.
-    logger.warn(`AltaPay: the admin notification for transaction ${payment.transactionId} could not be created (${error instanceof Error ? error.message : String(error)}).`)
+    container
+      .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+      .warn(`AltaPay: the admin notification for ${about} could not be created (${error instanceof Error ? error.message : String(error)}).`)
   }
 }

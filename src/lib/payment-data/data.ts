@@ -73,6 +73,22 @@ const captureRecordSchema = z.object({
 })
 export type CaptureRecord = z.infer<typeof captureRecordSchema>
 
+/** A chargeback event AltaPay notified (status ChargebackEvent): recorded once per `key`. */
+export const chargebackRecordSchema = z.object({
+  key: z.string().min(1),
+  /** As AltaPay wrote it. */
+  date: z.string(),
+  type: z.string(),
+  reason_code: z.string().nullable(),
+  reason: z.string().nullable(),
+  amount_minor: z.number().int(),
+  currency: z.string().length(3),
+  acquirer_transaction_id: z.string().nullable(),
+  /** When this store recorded it. */
+  received_at: z.string(),
+})
+export type ChargebackRecord = z.infer<typeof chargebackRecordSchema>
+
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
 export const paymentDataSchema = z.object({
   altapay_session_id: z.string().min(1),
@@ -109,6 +125,11 @@ export const paymentDataSchema = z.object({
   pending_refund: pendingRefundSchema.nullish(),
   /** When the payment was last checked against AltaPay, and by what: its callback, the customer's return, or a job. */
   reconciled: z.object({ at: z.string(), by: z.enum(["callback", "return", "job"]) }).nullish(),
+  /**
+   * Chargeback events AltaPay notified, oldest first. Optional without a default: data sealed
+   * before the field existed keeps its seal.
+   */
+  chargebacks: z.array(chargebackRecordSchema).optional(),
   /**
    * Whether a refund or capture is Open at AltaPay, so the open-results job finds such payments
    * with one query on `data`. Written by the seal, always (false too): Medusa merges a payment's

@@ -3,6 +3,7 @@
  * every problem, so a merchant fixes them all in one go.
  */
 import { z } from "zod"
+import { parseSource } from "../callbacks/source-addresses"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
@@ -100,6 +101,19 @@ export const altapayOptionsSchema = z
      * An older (correctly signed) one is not refused: it is confirmed by a look-up, like an unsigned one.
      */
     callbackToleranceSeconds: z.number().int().positive().default(300),
+    /**
+     * Where the notification callback and the return posts may come from: "altapay" for AltaPay's
+     * published addresses, or a list of addresses and CIDR ranges. Others are refused with 403
+     * (lib/callbacks/source-addresses.ts). Unset: any address (a local sandbox).
+     */
+    callbackSources: z
+      .union([
+        z.literal("altapay"),
+        z
+          .array(z.string().refine((entry) => parseSource(entry) !== undefined, { error: "must be an IPv4 or IPv6 address or CIDR range, e.g. 185.206.120.0/24" }))
+          .min(1, 'must name at least one address (or be "altapay")'),
+      ])
+      .optional(),
     /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
     backendUrl: url,
     /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */

@@ -5,7 +5,7 @@
  */
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
+import { CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
@@ -38,6 +38,9 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
     ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
+  // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
+  // (src/subscribers/altapay-chargebacks.ts) records it on the payment and tells the merchant.
+  if (callback.status === CHARGEBACK_STATUS) return { action: PaymentActions.NOT_SUPPORTED }
   let result: WebhookActionResult
   if (trusted) {
     // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.

@@ -215,3 +215,33 @@ export const callbackFormFields: Sample<{ shop_orderid: string; amount: string; 
   source: `values from AltaPay/sdk-php example/xml/CallbackXML_reservationAndCapture.xml; types from ${DOCS}/Content/Ecom/Payment%20Pages/ (shop_orderid [a-zA-Z0-9-]{1,100}; amount: dot decimal separator, max 2 decimals; currency: ISO-4217, 3-digit numeric or 3-letter code)`,
   value: { shop_orderid: "000000081", amount: "139.00", currencyNumeric: "208", currencyAlpha: "DKK" },
 }
+
+// --- Chargebacks (issue 30) ---------------------------------------------------------------------
+
+/**
+ * The Chargebacks page's `ChargebackEvents` example (the callback's status is ChargebackEvent).
+ * AltaPay's page shows the element on its own; AltaPay/api-php reads it inside each
+ * `Transactions/Transaction` (src/Response/Embeds/Transaction.php: 'ChargebackEvents' => array of
+ * 'ChargebackEvent'), and every one of its fixtures (tests/Api/Results/*.xml) has an empty
+ * `<ChargebackEvents/>` there. No filled example of the whole notification is published.
+ */
+export const chargebackEventsXml: Sample<string> = {
+  source: `${DOCS}/Content/Ecom/Scenarios/Chargebacks.htm ("Callback notification"); placement: AltaPay/api-php src/Response/Embeds/Transaction.php`,
+  value: `<ChargebackEvents>
+  <ChargebackEvent>
+    <Date>2020-12-06T00:00:00+01:00</Date>
+    <Type>Copy Request</Type>
+    <ReasonCode>4821</ReasonCode>
+    <Reason>Cardholder Inquiry - Does Not Recognize Transaction (Merchant Name, City, State or Date)</Reason>
+    <Amount>50.84</Amount>
+    <Currency>EUR</Currency>
+    <AcquirerTransactionId>f9a528a8-a9e5-45a2-be5c-8c420d05846a</AcquirerTransactionId>
+  </ChargebackEvent>
+</ChargebackEvents>`,
+}
+
+/** The notification page: a chargeback notification's `status`. */
+export const chargebackStatus: Sample<string> = {
+  source: `${DOCS}/Content/Ecom/Payment%20Pages/ Payment Notification (callback_notification): "A chargeback occurs. These will have a status of \\"ChargebackEvent\\""`,
+  value: "ChargebackEvent",
+}

@@ -92,7 +92,7 @@ function ExceptionRow({ exception: e }: { exception: PayoutException }) {
   return (
     <Table.Row data-testid="payout-exception" data-kind={e.kind}>
       <Table.Cell>
-        <Badge size="2xsmall" color={e.kind === "unfunded" || e.kind === "rejected" ? "red" : "orange"}>
+        <Badge size="2xsmall" color={e.kind === "unfunded" || e.kind === "rejected" || e.kind === "chargeback" ? "red" : "orange"}>
           {EXCEPTION_KIND_LABELS[e.kind]}
         </Badge>
       </Table.Cell>

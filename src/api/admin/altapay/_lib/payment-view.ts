@@ -76,6 +76,17 @@ export interface AdminAltaPayPayment {
   unsettled_captures: Array<{ reconciliation_identifier: string; amount: Money; status: "open" | "failed"; failure_reason: string | null; created_at: string }>
   /** When the payment was last checked against AltaPay, and by what (its callback, the customer's return, the follow-up job). */
   reconciled: { at: string; by: "callback" | "return" | "job" } | null
+  /** Chargeback events AltaPay notified (status ChargebackEvent), oldest first. */
+  chargebacks: Array<{
+    key: string
+    date: string
+    type: string
+    reason_code: string | null
+    reason: string | null
+    amount: Money
+    acquirer_transaction_id: string | null
+    received_at: string
+  }>
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
   pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
   /** Each capture and refund Medusa recorded, and the AltaPay payout (funding file) it went into, if any yet. */
@@ -179,6 +190,16 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
         : []
     ),
     reconciled: data.reconciled ?? null,
+    chargebacks: (data.chargebacks ?? []).map((c) => ({
+      key: c.key,
+      date: c.date,
+      type: c.type,
+      reason_code: c.reason_code,
+      reason: c.reason,
+      amount: { minor: c.amount_minor, decimal: minorToDecimal(c.amount_minor, c.currency), currency: c.currency },
+      acquirer_transaction_id: c.acquirer_transaction_id,
+      received_at: c.received_at,
+    })),
     refundable: {
       amount: money(Math.max(payment.captured_minor - payment.refunded_minor, 0)),
       items: (entries?.items ?? []).map((item) => {

@@ -8,10 +8,11 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import type { ConfigModule } from "@medusajs/framework/types"
 import { z } from "zod"
 import type AltaPayPayoutsService from "../../../../modules/altapay-payouts/service"
-import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type FundingFileSummary } from "../../../../modules/altapay-payouts/types"
+import type { ExceptionKind, ExceptionQuery, FundingFileSummary } from "../../../../modules/altapay-payouts/types"
 import { altapayProviderId, findAltaPayProviderEntries, parsedFor } from "../../../../lib/registrations/from-config"
 import { DEFAULT_PAYOUTS_OPTIONS } from "../../../../lib/registrations/options"
 import { registeredPayoutsModule } from "../../../../lib/payouts/module"
+import { LISTED_EXCEPTION_KINDS } from "../../../../lib/payouts/chargeback-exceptions"
 
 export const MAX_PAGE_SIZE = 200
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -35,7 +36,7 @@ export const pageQuery = (defaultLimit: number) => ({
 /** `?kind=unfunded&kind=rejected` or `?kind=unfunded,rejected`. */
 const kinds = z.preprocess(
   (value) => (value === undefined ? undefined : [value].flat().flatMap((v) => String(v).split(","))),
-  z.array(z.enum(EXCEPTION_KINDS, { error: `must be one of ${EXCEPTION_KINDS.join(", ")}` })).min(1)
+  z.array(z.enum(LISTED_EXCEPTION_KINDS, { error: `must be one of ${LISTED_EXCEPTION_KINDS.join(", ")}` })).min(1)
 )
 
 export const exceptionFilterQuery = {

@@ -3,16 +3,17 @@
  *
  * What finance should look at: captures and refunds no payout has funded after the cut-off (each
  * registration's payouts.unfundedAfterDays, or unfunded_after_days for all), lines tied to nothing
- * in Medusa, amounts that differ, rejected and unreadable lines, files whose lines do not add up.
+ * in Medusa, amounts that differ, rejected and unreadable lines, files whose lines do not add up,
+ * and chargebacks AltaPay notified (lib/payouts/chargeback-exceptions.ts).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import type { PayoutException } from "../../../../modules/altapay-payouts/types"
+import { listWithChargebacks, type ListedPayoutException } from "../../../../lib/payouts/chargeback-exceptions"
 import { parseBody } from "../_lib/parse-body"
 import { exceptionFilterQuery, exceptionQuery, pageQuery, payoutsModule, unfundedAfterDays, type UnfundedAfterDays } from "../_lib/payouts-query"
 
 export interface AdminAltaPayPayoutExceptionsResponse {
-  exceptions: PayoutException[]
+  exceptions: ListedPayoutException[]
   count: number
   limit: number
   offset: number
@@ -25,7 +26,8 @@ const Query = z.object({ ...pageQuery(50), ...exceptionFilterQuery }).strict()
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPayoutExceptionsResponse>) => {
   const { kind, unfunded_after_days, ...page } = parseBody(Query, req.query)
   const days = unfundedAfterDays(req.scope, unfunded_after_days)
-  const { exceptions, count } = await payoutsModule(req.scope).listPayoutExceptions(exceptionQuery(days, kind, page))
+  const payouts = payoutsModule(req.scope)
+  const { exceptions, count } = await listWithChargebacks(req.scope, kind, page, (kinds, modulePage) => payouts.listPayoutExceptions(exceptionQuery(days, kinds, modulePage)))
   res.setHeader("Cache-Control", "no-store")
   res.json({ exceptions, count, ...page, unfundedAfterDays: days })
 }

@@ -5,6 +5,8 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
+import { listWithChargebacks } from "../../../../../lib/payouts/chargeback-exceptions"
+import type { PayoutException } from "../../../../../modules/altapay-payouts/types"
 import { parseBody } from "../../_lib/parse-body"
 import { EXCEPTION_CSV, streamCsv } from "../../_lib/payouts-csv"
 import { exceptionFilterQuery, exceptionQuery, payoutsModule, unfundedAfterDays } from "../../_lib/payouts-query"
@@ -18,7 +20,10 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   // One "now" for every page, so the unfunded cut-off does not move during the download.
   const now = new Date()
   await streamCsv(res, `altapay-payout-exceptions-${now.toISOString().slice(0, 10)}`, EXCEPTION_CSV, async (offset, limit) => {
-    const { exceptions, count } = await payouts.listPayoutExceptions(exceptionQuery(days, kind, { offset, limit }, now))
-    return { items: exceptions, count }
+    const { exceptions, count } = await listWithChargebacks(req.scope, kind, { offset, limit }, (kinds, page) =>
+      payouts.listPayoutExceptions(exceptionQuery(days, kinds, page, now))
+    )
+    // The CSV reads `kind` as text: a chargeback's is one more value of it.
+    return { items: exceptions as unknown as PayoutException[], count }
   })
 }
