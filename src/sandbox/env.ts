@@ -1,11 +1,11 @@
 /** What every handler can reach: configuration, the in-memory world, tokens, ledger, faults, clock. */
 import type { IncomingHttpHeaders } from "node:http"
 import type { ActiveFault, FaultBook } from "./faults"
-import type { FundingBook } from "./fundings"
+import type { FundingBook } from "./fundings/fundings"
 import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
-import type { ReturnMode } from "./return-delivery"
+import type { ReturnMode } from "./callbacks/return-delivery"
 import type { Store } from "./state"
-import type { TokenService } from "./tokens"
+import type { TokenService } from "./checkout/tokens"
 
 export interface SandboxConfig {
   username: string

@@ -1,8 +1,8 @@
 /** Which handler answers which method and path, and how the ledger names the operation. */
-import * as checkout from "./checkout-api"
+import * as checkout from "./checkout/checkout-api"
 import type { Exchange } from "./env"
-import { gateway } from "./gateway-api"
-import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page"
+import { gateway } from "./gateway/gateway-api"
+import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page/hosted-page"
 import type { Reply } from "./http"
 import type { LedgerApi } from "./ledger"
 

@@ -6,11 +6,11 @@
 import { createHash, createHmac, randomBytes } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
-import { minorToDecimal } from "../altapay/money"
-import { unixSeconds } from "./clock"
-import type { SandboxEnv } from "./env"
-import { paymentsResponse } from "./gateway-xml"
-import type { StoredPayment, StoredTransaction } from "./state"
+import { minorToDecimal } from "../../altapay/money"
+import { unixSeconds } from "../clock"
+import type { SandboxEnv } from "../env"
+import { paymentsResponse } from "../gateway/gateway-xml"
+import type { StoredPayment, StoredTransaction } from "../state"
 
 export type SignatureMode = "valid" | "forged" | "none"
 
