@@ -19,9 +19,6 @@ import type { SandboxEnv } from "../env"
 import { escapeHtml, html, redirect, withQuery, type Reply } from "../http"
 import type { StoredPayment, StoredTransaction } from "../state"
 
-export type ReturnMode = "server-post" | "browser-redirect"
-export const RETURN_MODES: readonly ReturnMode[] = ["server-post", "browser-redirect"]
-
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307])
 
 /** Longest `return_delay_ms` the hosted page's form accepts (a test knob: AltaPay posting the return late). */
