@@ -125,7 +125,7 @@ export class RemoteSandbox {
   simulatePayment = (sessionId: string): Promise<{ transactionId?: string }> => this.call({ op: "simulatePayment", sessionId })
   fault = (spec: RemoteFault): Promise<void> => this.call({ op: "fault", spec })
   clearFaults = (): Promise<void> => this.call({ op: "clearFaults" })
-  /** Generated funding files (src/sandbox/generated-fundings.ts); answers each one's Amount. */
+  /** Generated funding files (src/sandbox/fundings/generated-fundings.ts); answers each one's Amount. */
   addGeneratedFundings = (files: GeneratedFundingFileInput[]): Promise<number[]> => this.call({ op: "addGeneratedFundings", files })
   /** CPU time the sandbox process has used, µs. */
   cpuMicros = (): Promise<number> => this.call({ op: "cpu" })

@@ -15,7 +15,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
 import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
-import { FUNDING_HEADER, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/funding-file"
+import { FUNDING_HEADER, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 

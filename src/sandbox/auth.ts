@@ -2,7 +2,7 @@
 import type { Exchange, SandboxEnv } from "./env"
 import { bearerToken, checkBasic, jsonError, type Reply } from "./http"
 import type { LedgerAuth } from "./ledger"
-import type { TokenClaims } from "./tokens"
+import type { TokenClaims } from "./checkout/tokens"
 
 export function basicAuth(ex: Exchange): boolean {
   const check = checkBasic(ex.headers, ex.env.config.username, ex.env.config.password)

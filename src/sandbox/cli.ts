@@ -4,7 +4,7 @@
  */
 import { minorToDecimal } from "../altapay/money"
 import { startSandbox, type LedgerEntry, type Sandbox } from "./index"
-import { RETURN_MODES, type ReturnMode } from "./return-delivery"
+import { RETURN_MODES, type ReturnMode } from "./env"
 
 export interface CliOptions {
   port: number

@@ -1,11 +1,17 @@
 /** What every handler can reach: configuration, the in-memory world, tokens, ledger, faults, clock. */
 import type { IncomingHttpHeaders } from "node:http"
 import type { ActiveFault, FaultBook } from "./faults"
-import type { FundingBook } from "./fundings"
+import type { FundingBook } from "./fundings/fundings"
 import type { Ledger, LedgerAuth, LedgerEffect } from "./ledger"
-import type { ReturnMode } from "./return-delivery"
 import type { Store } from "./state"
-import type { TokenService } from "./tokens"
+import type { TokenService } from "./checkout/tokens"
+
+/**
+ * How the customer comes back after paying (callbacks/return-delivery.ts). Declared here, with the
+ * config that holds it, so env.ts needs nothing from the return's code, which itself needs env.ts.
+ */
+export type ReturnMode = "server-post" | "browser-redirect"
+export const RETURN_MODES: readonly ReturnMode[] = ["server-post", "browser-redirect"]
 
 export interface SandboxConfig {
   username: string

@@ -1,6 +1,6 @@
 /** Answers for faults that stop a request before any handler runs (nothing is processed). */
-import { GatewayErrorCode } from "./gateway-errors"
-import { apiResponse } from "./gateway-xml"
+import { GatewayErrorCode } from "./gateway/gateway-errors"
+import { apiResponse } from "./gateway/gateway-xml"
 import type { FaultKind } from "./faults"
 import { html, json, xml, type Reply } from "./http"
 import type { LedgerApi } from "./ledger"

@@ -1,9 +1,9 @@
 /** Which handler answers which method and path, and how the ledger names the operation. */
-import { chargebackRoute } from "./callbacks"
-import * as checkout from "./checkout-api"
+import { chargebackRoute } from "./callbacks/callbacks"
+import * as checkout from "./checkout/checkout-api"
 import type { Exchange } from "./env"
-import { gateway } from "./gateway-api"
-import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page"
+import { gateway } from "./gateway/gateway-api"
+import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page/hosted-page"
 import type { Reply } from "./http"
 import type { LedgerApi } from "./ledger"
 

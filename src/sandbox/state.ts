@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
-import type { SessionBody } from "./schemas"
+import type { SessionBody } from "./checkout/schemas"
 
 export type PaymentStatus = "CREATED" | "PENDING" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 

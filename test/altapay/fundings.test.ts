@@ -5,7 +5,7 @@
  * as AltaPay's are (`;`, quoted header, negative fees: test/altapay/documented-samples/files/).
  */
 import { AltaPayAuthError, AltaPayBadResponseError, AltaPayNetworkError, AltaPayValidationError, type FundingFileEntry, type FundingLine } from "../../src/altapay"
-import { FUNDING_HEADER as HEADER } from "../../src/sandbox/funding-file"
+import { FUNDING_HEADER as HEADER } from "../../src/sandbox/fundings/funding-file"
 import { authorizedPayment, startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 const DAY = 24 * 60 * 60 * 1000

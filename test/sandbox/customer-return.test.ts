@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { verifyCallbackSignature } from "../../src/altapay"
 import type { Sandbox } from "../../src/sandbox"
 import { PAYMENT_METHODS } from "../../src/sandbox"
-import { withoutScripts } from "../../src/sandbox/return-delivery"
+import { withoutScripts } from "../../src/sandbox/callbacks/return-delivery"
 import { CALLBACK_SECRET, call, createSession, issueToken, sessionBody, start } from "./helpers"
 
 interface Post {

@@ -6,12 +6,12 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
-import { decimalToMinor, minorToDecimal } from "../altapay/money"
-import { unixSeconds } from "./clock"
-import type { Exchange, SandboxEnv } from "./env"
-import { paymentsResponse } from "./gateway-xml"
-import { json, jsonError, type Reply } from "./http"
-import type { StoredPayment, StoredTransaction } from "./state"
+import { decimalToMinor, minorToDecimal } from "../../altapay/money"
+import { unixSeconds } from "../clock"
+import type { Exchange, SandboxEnv } from "../env"
+import { paymentsResponse } from "../gateway/gateway-xml"
+import { json, jsonError, type Reply } from "../http"
+import type { StoredPayment, StoredTransaction } from "../state"
 
 export type SignatureMode = "valid" | "forged" | "none"
 

@@ -3,7 +3,7 @@
  * numbers, each line is computed from its index, and the CSV is written as it is sent, so the
  * sandbox serves a million lines without holding them. Line `index` is the same in every run.
  */
-import { currencyInfo } from "../altapay/money"
+import { currencyInfo } from "../../altapay/money"
 import { fees, fundingCsvHeader, fundingCsvRow, netOf, type SandboxFundingLine } from "./funding-file"
 
 export const MAX_GENERATED_LINES = 1_000_000

@@ -5,17 +5,17 @@
  * Header ErrorCode; refusals a merchant can act on get ErrorCode 0 and a failed Body/Result.
  */
 import { randomUUID } from "node:crypto"
-import { decimalToMinor, minorToDecimal } from "../altapay/money"
-import { basicAuth } from "./auth"
-import type { Exchange } from "./env"
+import { decimalToMinor, minorToDecimal } from "../../altapay/money"
+import { basicAuth } from "../auth"
+import type { Exchange } from "../env"
 import { GatewayErrorCode } from "./gateway-errors"
-import { fundingDownload, fundingList } from "./fundings-api"
+import { fundingDownload, fundingList } from "../fundings/fundings-api"
 import { apiResponse, transactionsXml } from "./gateway-xml"
-import { parseForm, xml, type Reply } from "./http"
-import type { LedgerEffect } from "./ledger"
-import { validateOrderLines } from "./order-lines"
-import { syncPayment } from "./payment-flow"
-import type { StoredTransaction } from "./state"
+import { parseForm, xml, type Reply } from "../http"
+import type { LedgerEffect } from "../ledger"
+import { validateOrderLines } from "../order-lines"
+import { syncPayment } from "../payment-flow"
+import type { StoredTransaction } from "../state"
 import { cdataEl, textEl } from "./xml"
 
 const TRANSACTION_ID = /^[0-9a-f]{1,32}$/

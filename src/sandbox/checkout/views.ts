@@ -1,6 +1,6 @@
 /** JSON views of the checkout API's records (what GET /session and GET /payment return). */
-import { minorToNumber } from "../altapay/money"
-import type { StoredLink, StoredPayment, StoredSession } from "./state"
+import { minorToNumber } from "../../altapay/money"
+import type { StoredLink, StoredPayment, StoredSession } from "../state"
 
 export function sessionJson(session: StoredSession): Record<string, unknown> {
   return {

@@ -1,8 +1,8 @@
 /** The gateway's XML: the APIResponse envelope and the Transaction record, in AltaPay's element order. */
 import { createHash } from "node:crypto"
-import { minorToDecimal } from "../altapay/money"
-import { gatewayDate, isoWithOffset } from "./clock"
-import type { StoredTransaction } from "./state"
+import { minorToDecimal } from "../../altapay/money"
+import { gatewayDate, isoWithOffset } from "../clock"
+import type { StoredTransaction } from "../state"
 import { cdata, cdataEl, el, textEl } from "./xml"
 
 export const API_VERSION = "20170228"

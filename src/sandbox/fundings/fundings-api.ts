@@ -3,13 +3,13 @@
  * gateway dispatcher): the list pages its funding files 100 at a time, oldest first, and each
  * Funding's DownloadLink points back here for the file's CSV.
  */
-import type { Exchange } from "./env"
-import { GatewayErrorCode } from "./gateway-errors"
-import { apiResponse } from "./gateway-xml"
-import { xml, type Reply } from "./http"
+import type { Exchange } from "../env"
+import { GatewayErrorCode } from "../gateway/gateway-errors"
+import { apiResponse } from "../gateway/gateway-xml"
+import { xml, type Reply } from "../http"
 import { amountText, type StoredFunding } from "./fundings"
 import { generatedCsvChunks, type GeneratedFundingSpec } from "./generated-fundings"
-import { el, textEl } from "./xml"
+import { el, textEl } from "../gateway/xml"
 
 const downloadLink = (ex: Exchange, file: StoredFunding): string => `${ex.env.url}/merchant/API/fundingDownload?id=${encodeURIComponent(file.id)}`
 

@@ -15,12 +15,9 @@
  * success/failure URL with the outcome in the query string (no signature, nothing server to server).
  */
 import { outcomeStatus, sendForm } from "./callbacks"
-import type { SandboxEnv } from "./env"
-import { escapeHtml, html, redirect, withQuery, type Reply } from "./http"
-import type { StoredPayment, StoredTransaction } from "./state"
-
-export type ReturnMode = "server-post" | "browser-redirect"
-export const RETURN_MODES: readonly ReturnMode[] = ["server-post", "browser-redirect"]
+import type { SandboxEnv } from "../env"
+import { escapeHtml, html, redirect, withQuery, type Reply } from "../http"
+import type { StoredPayment, StoredTransaction } from "../state"
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307])
 

@@ -6,7 +6,7 @@
  * space in double quotes, fees negative, an amount cell empty where there is no amount.
  * Amounts are integer minor units until they are written as decimal text.
  */
-import { currencyInfo, divRound, minorToDecimal } from "../altapay/money"
+import { currencyInfo, divRound, minorToDecimal } from "../../altapay/money"
 
 /** The columns AltaPay's fundingDownload page lists, in its order. */
 export const FUNDING_COLUMN_NAMES =

@@ -3,13 +3,13 @@
  * Submitting the page performs the outcome, sends the notification callback, then returns the
  * customer through the session's success or failure URL as AltaPay does (return-delivery.ts).
  */
-import { minorToDecimal } from "../altapay/money"
-import { deliverCallback, outcomeStatus } from "./callbacks"
-import type { Exchange, SandboxEnv } from "./env"
-import { escapeHtml, html, redirect, type Reply } from "./http"
-import { customerReturn, returnDelayOf } from "./return-delivery"
-import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
-import { CARD_METHOD, type StoredPayment } from "./state"
+import { minorToDecimal } from "../../altapay/money"
+import { deliverCallback, outcomeStatus } from "../callbacks/callbacks"
+import type { Exchange, SandboxEnv } from "../env"
+import { escapeHtml, html, redirect, type Reply } from "../http"
+import { customerReturn, returnDelayOf } from "../callbacks/return-delivery"
+import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "../payment-flow"
+import { CARD_METHOD, type StoredPayment } from "../state"
 
 const OUTCOMES: ReadonlySet<string> = new Set(["authorize", "decline", "fail"])
 

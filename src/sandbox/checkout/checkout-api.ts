@@ -3,14 +3,14 @@
  * payment links, with AltaPay's access rules: MERCHANT reaches everything; a CUSTOMER token reaches
  * one session and is spent once it has created a payment.
  */
-import { currencyInfo, decimalToMinor, type CurrencyInfo } from "../altapay/money"
-import { basicAuth, bearerAuth, isReply } from "./auth"
-import type { Exchange } from "./env"
-import { json, jsonError, type Reply } from "./http"
-import { validateOrderLines } from "./order-lines"
-import { createPayment, expireUnpaidPayments, sessionIsSettled } from "./payment-flow"
+import { currencyInfo, decimalToMinor, type CurrencyInfo } from "../../altapay/money"
+import { basicAuth, bearerAuth, isReply } from "../auth"
+import type { Exchange } from "../env"
+import { json, jsonError, type Reply } from "../http"
+import { validateOrderLines } from "../order-lines"
+import { createPayment, expireUnpaidPayments, sessionIsSettled } from "../payment-flow"
 import { authenticateBodySchema, linkBodySchema, paymentBodySchema, sessionBodySchema, zodIssues, type FieldIssue, type SessionBody } from "./schemas"
-import { PAYMENT_METHODS, findMethod, type StoredSession } from "./state"
+import { PAYMENT_METHODS, findMethod, type StoredSession } from "../state"
 import type { TokenClaims } from "./tokens"
 import { linkJson, paymentJson, sessionJson } from "./views"
 

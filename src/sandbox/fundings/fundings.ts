@@ -3,10 +3,10 @@
  * reconciliation identifiers) once a settlement delay has passed, plus files added whole (the
  * example files, a test's own CSV). A file never changes once made, as a real payout does not.
  */
-import { currencyInfo, minorToDecimal } from "../altapay/money"
+import { currencyInfo, minorToDecimal } from "../../altapay/money"
 import { canConvert, convert, exchangeRate, fees, fundingCsv, netOf, type SandboxFundingLine } from "./funding-file"
 import { generatedAmount, generatedSpec, type GeneratedFundingInput, type GeneratedFundingSpec } from "./generated-fundings"
-import type { Store, StoredTransaction } from "./state"
+import type { Store, StoredTransaction } from "../state"
 
 export const FUNDINGS_PER_PAGE = 100
 export const DEFAULT_FUNDING_DELAY_MS = 24 * 60 * 60 * 1000
