@@ -3,7 +3,7 @@
  * payment links, with AltaPay's access rules: MERCHANT reaches everything; a CUSTOMER token reaches
  * one session and is spent once it has created a payment.
  */
-import { currencyInfo, decimalToMinor, type CurrencyInfo } from "../altapay/money"
+import { currencyInfo, decimalToMinor, fitsWireDecimals, type CurrencyInfo } from "../altapay/money"
 import { basicAuth, bearerAuth, isReply } from "./auth"
 import type { Exchange } from "./env"
 import { json, jsonError, type Reply } from "./http"
@@ -73,7 +73,10 @@ function validateSession(raw: unknown): { ok: true; value: ValidSession } | { ok
   } catch {
     issues.push({ path: "order.amount.currency", message: `unknown ISO 4217 currency ${body.order.amount.currency}` })
   }
-  if (currency) {
+  if (!fitsWireDecimals(body.order.amount.value)) {
+    // OrderDetails: "Expects number with 2 decimal places", whatever the currency.
+    issues.push({ path: "order.amount.value", message: "can have at most 2 decimals" })
+  } else if (currency) {
     try {
       amountMinor = decimalToMinor(body.order.amount.value, currency.alpha)
     } catch {
