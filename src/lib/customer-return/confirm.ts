@@ -23,8 +23,8 @@ import { LookUpBudget, type CapReason } from "./look-up-budget"
 const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
 
 export interface ReturnPost {
-  /** shop_orderid: the Medusa payment session id. */
-  sessionId: string
+  /** shop_orderid as AltaPay posted it: the Medusa payment session's, in either form (shop-order-id.ts). */
+  shopOrderId: string
   /** The raw form body exactly as received; absent for a GET. */
   rawBody?: Buffer
   signatureHeader?: string
@@ -55,9 +55,9 @@ export async function confirmReturn(
   client: AltaPayClient,
   anonymous: AnonymousLookUps
 ): Promise<ConfirmedReturn> {
-  const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.sessionId })
+  const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.shopOrderId })
   // A failing look-up throws: the caller cannot confirm anything then.
-  const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => ({ result: confirmedActionFor(post.sessionId, transactions), by: "look-up" })
+  const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => ({ result: confirmedActionFor(post.shopOrderId, transactions), by: "look-up" })
   const signed = signedCallback(post, options)
   if (signed) {
     // A signed "paid" needs no question. A signed failure is still checked: AltaPay may call the fail
@@ -67,7 +67,7 @@ export async function confirmReturn(
     if (stated && PAID.has(stated.action)) return { result: stated, by: "signature" }
     return decided(await lookUp(client))
   }
-  const budgeted = await anonymous.budget.run(post.sessionId, () => lookUp(anonymous.client))
+  const budgeted = await anonymous.budget.run(post.shopOrderId, () => lookUp(anonymous.client))
   if (!budgeted.admitted) return { result: { action: PaymentActions.NOT_SUPPORTED }, by: `look-up cap: ${budgeted.reason}` }
   return decided(budgeted.value)
 }
@@ -83,7 +83,7 @@ function signedCallback(post: ReturnPost, options: Pick<AltaPayOptions, "callbac
   try {
     verifyCallbackSignature({ rawBody: post.rawBody, signatureHeader: post.signatureHeader, secret: options.callbackSecret, toleranceSeconds: options.callbackToleranceSeconds })
     const callback = parseCallback(post.rawBody.toString("utf8"))
-    return callback.shopOrderId === post.sessionId ? callback : undefined
+    return callback.shopOrderId === post.shopOrderId ? callback : undefined
   } catch {
     return undefined
   }
