@@ -49,7 +49,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
   } catch (error) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: ${(error as Error).message}`)
   }
-  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
+  const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
   try {
     const session = await ctx.client.checkout.createSession({
@@ -57,7 +57,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       amountMinor,
       currency,
       orderLines: lines,
-      customer: sessionCustomer(input.context),
+      customer: sessionCustomer(input.context, customer),
       transactionInfo: { medusa_payment_session_id: paymentSessionId },
       callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(ctx.options.autoCapture),
@@ -106,7 +106,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
     )
   }
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
-  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
+  const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
   if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
   try {
     await ctx.client.checkout.updateSession(data.altapay_session_id, {
@@ -114,7 +114,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       amountMinor,
       currency,
       orderLines: lines,
-      customer: sessionCustomer(input.context),
+      customer: sessionCustomer(input.context, customer),
       callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(data.auto_capture),
     })
