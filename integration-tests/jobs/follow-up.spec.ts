@@ -40,6 +40,7 @@ import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../
 import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
 import { altapayRegistrations } from "../../src/lib/registrations/registrations"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(180_000)
 
@@ -313,7 +314,7 @@ medusaIntegrationTestRunner({
       expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "order placed": 1 })
       const order = await orderForCart(container(), paid.cartId)
       const [payment] = await orderPayments(container(), order!.id)
-      expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, order_id: paid.sessionId, reconciled: { by: "job" } })
+      expect(payment.data).toMatchObject({ transaction_id: paid.transactionId, order_id: shopOrderIdFor(paid.sessionId), reconciled: { by: "job" } })
       expect(transactionStatus(paid.transactionId)).toBe("preauth")
     })
 

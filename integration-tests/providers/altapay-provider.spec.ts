@@ -11,6 +11,7 @@ import * as PaymentModels from "@medusajs/payment/dist/models"
 import { orderLinesTotalMinor, type OrderLine } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import { PROVIDER_ID, PROVIDER_RESOLVE, sandboxedAltaPay } from "../../tools/test-store/altapay-sandbox"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(60_000)
 
@@ -61,11 +62,11 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
     it("pays, authorizes, captures, refunds twice partially and then the rest: Medusa and AltaPay agree to the cent", async () => {
       const { session, paid } = await paidSession(service, 200, { altapay: { order_lines: cartLines } })
       expect(session.id).toMatch(/^payses_/)
-      expect(session.data).toMatchObject({ order_id: session.id, amount_minor: 20000, currency: "DKK", order_lines_source: "store_route" })
+      expect(session.data).toMatchObject({ order_id: shopOrderIdFor(session.id), amount_minor: 20000, currency: "DKK", order_lines_source: "store_route" })
       expect(JSON.stringify(session.data)).not.toMatch(/eyJ/) // no JWT in payment data
 
       const created = ledgerOf("session.create").at(-1)!.params as any
-      expect(created.order).toMatchObject({ orderId: session.id, amount: { value: 200, currency: "DKK" } })
+      expect(created.order).toMatchObject({ orderId: shopOrderIdFor(session.id), amount: { value: 200, currency: "DKK" } })
       expect(created.callbacks.notification).toBe("http://127.0.0.1:9000/hooks/payment/altapay_altapay")
 
       const payment = (await service.authorizePaymentSession(session.id, {}))!

@@ -14,6 +14,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import {
   createCart,
   createCustomer,
@@ -51,7 +52,7 @@ const ledger = (operation: string) =>
 type SentOrder = { orderId: string; amount: { value: number; currency: string }; orderLines: SentLine[]; customer?: { email?: string } }
 /** The order AltaPay got when the session for this Medusa payment session (its orderId) was created. */
 const sentSession = (paymentSessionId: string): SentOrder => {
-  const created = ledger("session.create").filter((e) => (e.params as { order?: SentOrder }).order?.orderId === paymentSessionId)
+  const created = ledger("session.create").filter((e) => (e.params as { order?: SentOrder }).order?.orderId === shopOrderIdFor(paymentSessionId))
   expect(created).toHaveLength(1)
   return (created[0].params as { order: SentOrder }).order
 }
@@ -157,7 +158,7 @@ medusaIntegrationTestRunner({
         },
       })
       const sent = sentSession(res.data.payment_session_id)
-      expect(sent.orderId).toBe(res.data.payment_session_id)
+      expect(sent.orderId).toBe(shopOrderIdFor(res.data.payment_session_id))
       expectLinesMatchCart(sent, cart)
       expect(ledger("authenticate").at(-1)!.params).toEqual({ role: "CUSTOMER", sessionId: res.data.altapay.session_id })
 

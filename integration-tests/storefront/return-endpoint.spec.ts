@@ -11,6 +11,7 @@ import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(180_000)
 
@@ -21,7 +22,7 @@ const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandve
 /** What a forger posts: AltaPay's field names, a payment that "succeeded" for the whole amount. */
 function forgedForm(sessionId: string): string {
   return new URLSearchParams({
-    shop_orderid: sessionId,
+    shop_orderid: shopOrderIdFor(sessionId),
     status: "succeeded",
     payment_status: "preauth",
     amount: "275.00",
@@ -80,7 +81,7 @@ medusaIntegrationTestRunner({
         lookUps()
           .slice(before)
           .map((e) => e.params.shop_orderid)
-      ).toEqual([paymentSessionId, paymentSessionId])
+      ).toEqual([shopOrderIdFor(paymentSessionId), shopOrderIdFor(paymentSessionId)])
       expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
       const { cart } = await sdk.store.cart.retrieve(cartId, { fields: "id,completed_at,payment_collection.payment_sessions.status" })
       expect(cart.completed_at ?? null).toBeNull()
@@ -89,22 +90,24 @@ medusaIntegrationTestRunner({
 
     it("a plain browser GET changes nothing without AltaPay's confirmation; without a session it is a 400", async () => {
       const { cartId, paymentSessionId } = await unpaidSession()
-      const get = await fetch(`${returnUrl("success")}?shop_orderid=${paymentSessionId}&status=succeeded`, { redirect: "manual" })
+      const get = await fetch(`${returnUrl("success")}?shop_orderid=${shopOrderIdFor(paymentSessionId)}&status=succeeded`, { redirect: "manual" })
       expect(get.status).toBe(303)
       expect(new URL(get.headers.get("location")!).searchParams.get("outcome")).toBe("unconfirmed")
       expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
 
       expect((await fetch(returnUrl("success"), { redirect: "manual" })).status).toBe(400)
-      expect((await fetch(`${store.medusaUrl()}/altapay/return/nosuch/success?shop_orderid=${paymentSessionId}`, { redirect: "manual" })).status).toBe(404)
+      expect((await fetch(`${store.medusaUrl()}/altapay/return/nosuch/success?shop_orderid=${shopOrderIdFor(paymentSessionId)}`, { redirect: "manual" })).status).toBe(404)
     })
 
     it("50 anonymous GETs for one session cost at most 5 look-ups (issue 29); AltaPay's signed post still completes the cart", async () => {
       const { cartId, paymentSessionId } = await unpaidSession()
-      const asked = () => lookUps().filter((e) => e.params.shop_orderid === paymentSessionId).length
+      const asked = () => lookUps().filter((e) => e.params.shop_orderid === shopOrderIdFor(paymentSessionId)).length
       const before = asked()
       // Five waves of ten at once: the same session shares a running look-up, then meets its per-minute budget.
       for (let wave = 0; wave < 5; wave++) {
-        const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${returnUrl("success")}?shop_orderid=${paymentSessionId}`, { redirect: "manual" })))
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => fetch(`${returnUrl("success")}?shop_orderid=${shopOrderIdFor(paymentSessionId)}`, { redirect: "manual" }))
+        )
         for (const answer of answers) {
           expect(answer.status).toBe(303)
           expect(new URL(answer.headers.get("location")!).searchParams.get("outcome")).toBe("unconfirmed")
@@ -150,7 +153,7 @@ medusaIntegrationTestRunner({
       const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
       expect(headers["altapay-signature"]).toContain("s0=")
 
-      const asked = () => lookUps().filter((e) => e.params.shop_orderid === paymentSessionId).length
+      const asked = () => lookUps().filter((e) => e.params.shop_orderid === shopOrderIdFor(paymentSessionId)).length
       const before = asked()
       const answer = await postReturn("success", rawBody, { "altapay-signature": headers["altapay-signature"] })
       // One read only: the provider's own at authorization (the raw body reached the signature check).
@@ -172,7 +175,7 @@ medusaIntegrationTestRunner({
       // The browser still holds the old AltaPay session's CUSTOMER token, and pays it anyway.
       const paid = await store.sandbox().simulatePayment(replaced.data.altapay_session_id as string, { callback: false })
 
-      const answer = await fetch(`${returnUrl("success")}?shop_orderid=${mine.paymentSessionId}`, { redirect: "manual" })
+      const answer = await fetch(`${returnUrl("success")}?shop_orderid=${shopOrderIdFor(mine.paymentSessionId)}`, { redirect: "manual" })
 
       expect(answer.status).toBe(303)
       const landing = new URL(answer.headers.get("location")!)
@@ -240,7 +243,7 @@ medusaIntegrationTestRunner({
     it("an anonymous GET names no cart: a session id never becomes a cart id, paid or not, AltaPay up or down", async () => {
       const { paymentSessionId } = await unpaidSession()
       const cartIdIn = async () => {
-        const answer = await fetch(`${returnUrl("failure")}?shop_orderid=${paymentSessionId}`, { redirect: "manual" })
+        const answer = await fetch(`${returnUrl("failure")}?shop_orderid=${shopOrderIdFor(paymentSessionId)}`, { redirect: "manual" })
         return new URL(answer.headers.get("location")!).searchParams.get("cart_id")
       }
       expect(await cartIdIn()).toBe("")

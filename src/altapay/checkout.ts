@@ -6,8 +6,8 @@
 import type { z } from "zod"
 import { AltaPayAuthError, AltaPayBadResponseError, AltaPayValidationError, errorForHttpStatus, snippet, type ValidationIssue } from "./errors"
 import { apiUrl, type HttpTransport } from "./http"
-import { currencyInfo, minorToNumber } from "./money"
-import { toCheckoutOrderLines, validateOrderLines } from "./order-lines"
+import { assertWireAmounts, currencyInfo, minorToWireNumber } from "./money"
+import { orderLineWireAmounts, toCheckoutOrderLines, validateOrderLines } from "./order-lines"
 import {
   createdPaymentSchema,
   paymentLinkSchema,
@@ -243,6 +243,8 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
   if (issues.length > 0 || !currency) {
     throw new AltaPayValidationError(`The checkout session is invalid: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
   }
+  // The amount and every line's unit price and tax must fit AltaPay's 2 decimals: refused, never rounded.
+  assertWireAmounts([["order.amount.value", input.amountMinor], ...orderLineWireAmounts(input.orderLines ?? [], "order.orderLines")], currency)
   const callbacks = Object.fromEntries(
     Object.entries(input.callbacks ?? {})
       .filter(([, value]) => value !== undefined)
@@ -251,7 +253,7 @@ export function sessionBody(input: SessionInput): Record<string, unknown> {
   return {
     order: {
       orderId: input.orderId,
-      amount: { value: minorToNumber(input.amountMinor, currency), currency },
+      amount: { value: minorToWireNumber(input.amountMinor, currency), currency },
       ...(input.orderLines ? { orderLines: toCheckoutOrderLines(input.orderLines, currency) } : {}),
       ...(input.customer ? { customer: input.customer } : {}),
       ...(input.transactionInfo ? { transactionInfo: input.transactionInfo } : {}),

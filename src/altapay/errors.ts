@@ -58,6 +58,27 @@ export class AltaPayValidationError extends AltaPayError {
 }
 
 /**
+ * Raised before anything is sent when an amount cannot be written with the 2 decimals AltaPay
+ * takes (a 3-decimal currency such as KWD, BHD or OMR whose last digit is not 0). AltaPay's own
+ * plugins round such an amount (`round($amount, 2)`); we never change a customer's amount, so the
+ * payment, capture or refund is refused instead. `issues` names every amount that does not fit.
+ */
+export class AltaPayAmountPrecisionError extends AltaPayValidationError {
+  /** ISO 4217 alphabetic code of the amounts. */
+  readonly currency: string
+  constructor(currency: string, exponent: number, issues: ValidationIssue[]) {
+    const step = `0.01${"0".repeat(Math.max(0, exponent - 2))}`
+    super(
+      `${issues.map((i) => `${i.field} ${i.message}`).join("; ")}: AltaPay takes amounts with at most 2 decimals and ${currency} has ${exponent}, ` +
+        `so only multiples of ${step} ${currency} can be sent. Nothing was sent to AltaPay, and the amount is never rounded: ` +
+        `price ${currency} items, shipping, tax and promotions in multiples of ${step} ${currency}, or take ${currency} payments with another provider.`,
+      issues
+    )
+    this.currency = currency
+  }
+}
+
+/**
  * Raised when AltaPay processed the request and refused it: Body Result Fail, Failed or Error.
  * `merchantMessage` is AltaPay's MerchantErrorMessage (safe to show in an admin).
  */

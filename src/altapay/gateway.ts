@@ -7,8 +7,8 @@
 import { AltaPayBadResponseError, AltaPayDeclinedError, AltaPayGatewayError, AltaPayValidationError, errorForHttpStatus, type ValidationIssue } from "./errors"
 import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
 import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
-import { currencyInfo, minorToDecimal } from "./money"
-import { toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
+import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
+import { orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
 import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse, resultOf } from "./xml"
 
@@ -76,7 +76,7 @@ export class GatewayApi {
   async captureReservation(input: CaptureInput): Promise<GatewayResult> {
     const fields = commonFields("capture", input)
     if (input.salesTaxMinor !== undefined) {
-      fields.sales_tax = minorToDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"))
+      fields.sales_tax = minorToWireDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"), "sales_tax")
     }
     return this.change("captureReservation", "capture", fields)
   }
@@ -162,10 +162,17 @@ function commonFields(action: "refund" | "capture", input: RefundInput | Capture
       }
     }
   }
+  if (currency) {
+    // Every amount must fit AltaPay's 2 decimals (a KWD amount ending in a non-zero fils does not):
+    // refused as a whole, before anything is sent, never rounded.
+    const salesTax = "salesTaxMinor" in input && input.salesTaxMinor !== undefined ? [["sales_tax", input.salesTaxMinor] as [string, number]] : []
+    const amount = input.amountMinor !== undefined ? [["amount", input.amountMinor] as [string, number]] : []
+    assertWireAmounts([...amount, ...salesTax, ...orderLineWireAmounts(input.orderLines ?? [])], currency)
+  }
   if (input.amountMinor !== undefined) {
     if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) {
       issues.push({ field: "amount", message: "must be greater than zero (an integer in minor units)" })
-    } else if (currency) fields.amount = minorToDecimal(input.amountMinor, currency)
+    } else if (currency) fields.amount = minorToWireDecimal(input.amountMinor, currency)
   }
   if (input.reconciliationIdentifier !== undefined) {
     if ([...input.reconciliationIdentifier].length > RECONCILIATION_ID_MAX) {

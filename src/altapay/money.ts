@@ -4,7 +4,7 @@
  * using string and BigInt arithmetic only: a JS float never touches an amount.
  */
 import * as iso4217 from "currency-codes"
-import { AltaPayValidationError } from "./errors"
+import { AltaPayAmountPrecisionError, AltaPayValidationError, type ValidationIssue } from "./errors"
 
 export interface CurrencyInfo {
   /** ISO 4217 alphabetic code, upper case, e.g. `DKK`. */
@@ -105,6 +105,64 @@ export function minorToDecimalWithExponent(minor: number, exponent: number): str
  * gives the double closest to it, which prints back as the same text.
  */
 export const minorToNumber = (minor: number, currency: string | number): number => Number(minorToDecimal(minor, currency))
+
+/**
+ * Decimals AltaPay takes in an amount: OrderDetails ("Expects number with 2 decimal places"), the
+ * Merchant API ("the amount can have maximum 2 decimals"), and AltaPay's own plugins, which send
+ * `round($amount, 2)` for every currency (plugin-magento2-community Model/Gateway.php, plugin-wordpress
+ * views/paymentClass.tpl).
+ */
+export const WIRE_MAX_DECIMALS = 2
+
+/**
+ * Why `minor` cannot be sent to AltaPay in `currency`, or undefined when it can: a currency with 0
+ * to 2 decimals always fits (JPY "1000", DKK "9.66"); a 3-decimal one (KWD, BHD) only when its last
+ * digit is 0 (12340 fils -> "12.34"; 12345 fils does not fit).
+ */
+export function wireAmountProblem(minor: number, currency: string | number): string | undefined {
+  const { exponent, alpha } = currencyInfo(currency)
+  if (exponent <= WIRE_MAX_DECIMALS || !Number.isSafeInteger(minor)) return undefined
+  const step = 10 ** (exponent - WIRE_MAX_DECIMALS)
+  return minor % step === 0 ? undefined : `${minorToDecimal(minor, alpha)} ${alpha} does not fit ${WIRE_MAX_DECIMALS} decimals`
+}
+
+/**
+ * Throws one AltaPayAmountPrecisionError naming every amount (`field` -> minor units) that does not
+ * fit AltaPay's 2 decimals; returns normally when all fit. Called before anything is sent.
+ */
+export function assertWireAmounts(amounts: ReadonlyArray<readonly [field: string, minor: number]>, currency: string | number): void {
+  const { exponent, alpha } = currencyInfo(currency)
+  const issues: ValidationIssue[] = []
+  for (const [field, minor] of amounts) {
+    const problem = wireAmountProblem(minor, alpha)
+    if (problem) issues.push({ field, message: problem })
+  }
+  if (issues.length > 0) throw new AltaPayAmountPrecisionError(alpha, exponent, issues)
+}
+
+/**
+ * Minor units as the decimal text AltaPay takes: the currency's own decimals up to 2 (966 DKK ->
+ * "9.66", 1000 JPY -> "1000", as `round(1000, 2)` prints in AltaPay's PHP plugins), 2 for a
+ * 3-decimal currency (12340 KWD -> "12.34"). An amount that does not fit is refused with
+ * AltaPayAmountPrecisionError, never rounded.
+ */
+export function minorToWireDecimal(minor: number, currency: string | number, field = "amount"): string {
+  assertMinor(minor, field)
+  assertWireAmounts([[field, minor]], currency)
+  const { exponent } = currencyInfo(currency)
+  if (exponent <= WIRE_MAX_DECIMALS) return minorToDecimalWithExponent(minor, exponent)
+  return minorToDecimalWithExponent(minor / 10 ** (exponent - WIRE_MAX_DECIMALS), WIRE_MAX_DECIMALS)
+}
+
+/** The JSON number for the Checkout API (`amount.value`, order line prices), from minorToWireDecimal. */
+export const minorToWireNumber = (minor: number, currency: string | number, field = "amount"): number => Number(minorToWireDecimal(minor, currency, field))
+
+/** Whether decimal text (or a JSON number) is written with at most 2 decimals' worth of digits (trailing zeros aside). */
+export function fitsWireDecimals(value: string | number): boolean {
+  const text = typeof value === "number" ? String(value) : value.trim()
+  const match = DECIMAL.exec(text)
+  return !!match && !/[^0]/.test((match[3] ?? "").slice(WIRE_MAX_DECIMALS))
+}
 
 export function assertMinor(minor: number, field = "amount"): void {
   if (!Number.isSafeInteger(minor)) throw invalid(field, `${minor} is not an integer amount in minor units`)

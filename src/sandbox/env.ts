@@ -19,6 +19,8 @@ export interface SandboxConfig {
   callbackSecret?: string
   autoCallbacks: boolean
   keepReconciliationIdentifiers: boolean
+  /** Accept any orderId of 1-100 characters, not only shop_orderid's [a-zA-Z0-9-]{1,100}. */
+  legacyShopOrderIds: boolean
   /** How the customer comes back after paying (return-delivery.ts); "server-post" is AltaPay's documented way. */
   returnMode: ReturnMode
 }

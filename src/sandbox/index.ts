@@ -55,6 +55,12 @@ export interface SandboxOptions {
    * define, so a client must not rely on AltaPay keeping it.
    */
   keepReconciliationIdentifiers?: boolean
+  /**
+   * Accept a session orderId outside shop_orderid's documented `[a-zA-Z0-9-]{1,100}` (default false:
+   * refused with a 400, as AltaPay types it): for testing sessions a store created before it sent
+   * ids that fit, such as Medusa's own `payses_...`.
+   */
+  legacyShopOrderIds?: boolean
   /** Called with each ledger entry as it is recorded (a copy): `npx altapay-sandbox` prints them. */
   onLedgerEntry?: (entry: LedgerEntry) => void
   /**
@@ -190,6 +196,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       callbackSecret: options.callbackSecret,
       autoCallbacks: options.autoCallbacks ?? true,
       keepReconciliationIdentifiers: options.keepReconciliationIdentifiers ?? true,
+      legacyShopOrderIds: options.legacyShopOrderIds ?? false,
       returnMode: options.returnMode ?? "server-post",
     },
     store: new Store(),

@@ -3,7 +3,7 @@
  * is (unitPrice * quantity + taxAmount) * (1 - discount/100), rounded to the currency's minor unit
  * (half away from zero); totals are compared exactly in minor units, never as floats.
  */
-import { currencyExponent, divRound } from "../altapay/money"
+import { currencyExponent, divRound, fitsWireDecimals } from "../altapay/money"
 
 export interface Issue {
   path: string
@@ -100,6 +100,13 @@ export function validateOrderLines(lines: unknown[], currency: string, at: strin
     const quantity = checkNumber(line, "quantity", true, path, issues)
     const unitPrice = checkNumber(line, "unitPrice", true, path, issues)
     const taxAmount = checkNumber(line, "taxAmount", true, path, issues)
+    // Amounts take at most 2 decimals, whatever the currency (OrderDetails; the Merchant API pages).
+    for (const [field, value] of [
+      ["unitPrice", unitPrice],
+      ["taxAmount", taxAmount],
+    ] as const) {
+      if (value && !fitsWireDecimals(String(line[field]))) issues.push({ path: `${path}.${field}`, message: `${field} can have at most 2 decimals` })
+    }
     checkNumber(line, "taxPercent", false, path, issues)
     const discount = checkNumber(line, "discount", false, path, issues)
 

@@ -44,7 +44,7 @@ describe("notification callbacks", () => {
   async function paidSession(amountMinor: number, transactionInfo?: Record<string, string>) {
     received.length = 0
     const session = await pair.client.checkout.createSession({
-      orderId: `payses_cb_${amountMinor}`,
+      orderId: `payses-cb-${amountMinor}`,
       amountMinor,
       currency: "DKK",
       callbacks: { notification: url },
@@ -60,7 +60,7 @@ describe("notification callbacks", () => {
     expect(() => verifyCallbackSignature({ rawBody: callback.rawBody, signatureHeader: callback.signature, secret: CALLBACK_SECRET })).not.toThrow()
     const parsed = parseCallback(callback.rawBody.toString("utf8"))
     expect(parsed).toMatchObject({
-      shopOrderId: "payses_cb_12345",
+      shopOrderId: "payses-cb-12345",
       transactionId: paid.transactionId,
       paymentId: paid.paymentId,
       status: "succeeded",

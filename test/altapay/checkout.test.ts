@@ -20,7 +20,7 @@ describe("checkout API", () => {
 
   it("creates a session with the exact amount, currency, lines and callback URLs", async () => {
     const session = await pair.client.checkout.createSession({
-      orderId: "payses_01",
+      orderId: "payses-01",
       amountMinor: 25000,
       currency: "dkk",
       orderLines: lines,
@@ -33,7 +33,7 @@ describe("checkout API", () => {
     expect(call.method).toBe("POST")
     expect(call.path).toBe("/checkout/v1/api/session")
     const body = call.params as any
-    expect(body.order.orderId).toBe("payses_01")
+    expect(body.order.orderId).toBe("payses-01")
     expect(body.order.amount).toEqual({ value: 250, currency: "DKK" })
     expect(body.order.orderLines[0]).toMatchObject({ itemId: "sku-1", quantity: 2, unitPrice: 80, taxAmount: 40, taxPercent: 25, goodsType: "item" })
     // As AltaPay's Android SDK sends them (CreateSessionRequest.kt): targets for success and
@@ -47,17 +47,17 @@ describe("checkout API", () => {
   })
 
   it("reads and updates a session", async () => {
-    const created = await pair.client.checkout.createSession({ orderId: "payses_02", amountMinor: 1000, currency: "EUR" })
+    const created = await pair.client.checkout.createSession({ orderId: "payses-02", amountMinor: 1000, currency: "EUR" })
     const read = await pair.client.checkout.getSession(created.sessionId)
     expect(read.sessionId).toBe(created.sessionId)
     expect(lastCall("session.read")!.path).toBe(`/checkout/v1/api/session/${created.sessionId}`)
-    const updated = await pair.client.checkout.updateSession(created.sessionId, { orderId: "payses_02", amountMinor: 1250, currency: "EUR" })
+    const updated = await pair.client.checkout.updateSession(created.sessionId, { orderId: "payses-02", amountMinor: 1250, currency: "EUR" })
     expect(updated.order?.amount).toEqual({ value: 12.5, currency: "EUR" })
     expect(lastCall("session.update")!.method).toBe("PUT")
   })
 
   it("lists payment methods and pays with a CUSTOMER token for that session", async () => {
-    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses_03", amountMinor: 1000, currency: "DKK" })
+    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses-03", amountMinor: 1000, currency: "DKK" })
     const methods = await pair.client.checkout.listPaymentMethods(sessionId)
     expect(methods.length).toBeGreaterThanOrEqual(2)
     expect(methods[0]).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String) }))
@@ -72,15 +72,15 @@ describe("checkout API", () => {
   })
 
   it("a CUSTOMER token reaches only its own session", async () => {
-    const a = await pair.client.checkout.createSession({ orderId: "payses_a", amountMinor: 1000, currency: "DKK" })
-    const b = await pair.client.checkout.createSession({ orderId: "payses_b", amountMinor: 1000, currency: "DKK" })
+    const a = await pair.client.checkout.createSession({ orderId: "payses-a", amountMinor: 1000, currency: "DKK" })
+    const b = await pair.client.checkout.createSession({ orderId: "payses-b", amountMinor: 1000, currency: "DKK" })
     const { token } = await pair.client.tokens.customerToken(a.sessionId)
     await expect(pair.client.checkout.getSession(b.sessionId, { customerToken: token })).rejects.toMatchObject({ code: "auth", status: 403 })
     expect((await pair.client.checkout.getSession(a.sessionId, { customerToken: token })).sessionId).toBe(a.sessionId)
   })
 
   it("creates a payment link with the MERCHANT token, its times in minutes", async () => {
-    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses_link", amountMinor: 1000, currency: "DKK" })
+    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses-link", amountMinor: 1000, currency: "DKK" })
     const link = await pair.client.checkout.createPaymentLink(sessionId, { validityMinutes: 1440, activationMinutes: 10 })
     expect(link.paymentLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
     expect(lastCall("link.create")!.auth).toBe("bearer:MERCHANT")
@@ -118,13 +118,13 @@ describe("checkout API", () => {
 
   it("malformed JSON is a bad-response error, and a session creation may have happened", async () => {
     pair.sandbox.faults.add({ route: /\/session$/, kind: "malformed-json" })
-    const error = await pair.client.checkout.createSession({ orderId: "payses_mj", amountMinor: 100, currency: "DKK" }).catch((e: unknown) => e)
+    const error = await pair.client.checkout.createSession({ orderId: "payses-mj", amountMinor: 100, currency: "DKK" }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AltaPayBadResponseError)
     expect((error as AltaPayBadResponseError).mayHaveReachedAltaPay).toBe(true)
   })
 
   it("reads are retried on 503 and 429 and then succeed", async () => {
-    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses_r", amountMinor: 100, currency: "DKK" })
+    const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses-r", amountMinor: 100, currency: "DKK" })
     pair.sandbox.faults.add({ route: /payment-methods/, kind: "503" })
     pair.sandbox.faults.add({ route: /payment-methods/, kind: "429" })
     const methods = await pair.client.checkout.listPaymentMethods(sessionId)
@@ -135,7 +135,7 @@ describe("checkout API", () => {
   it("session creation is never retried on a 500", async () => {
     pair.sandbox.faults.add({ route: /\/session$/, kind: "500" })
     const before = pair.sandbox.ledger().filter((e) => e.operation === "session.create").length
-    await expect(pair.client.checkout.createSession({ orderId: "payses_500", amountMinor: 100, currency: "DKK" })).rejects.toMatchObject({
+    await expect(pair.client.checkout.createSession({ orderId: "payses-500", amountMinor: 100, currency: "DKK" })).rejects.toMatchObject({
       code: "http",
       status: 500,
       mayHaveReachedAltaPay: true,

@@ -1,4 +1,4 @@
-import { AltaPayValidationError } from "../../src/altapay/errors"
+import { AltaPayAmountPrecisionError, AltaPayValidationError } from "../../src/altapay/errors"
 
 /** Runs `fn`, which must throw an AltaPayValidationError, and returns the issues it names. */
 export function issuesOf(fn: () => unknown): { field: string; message: string }[] {
@@ -9,4 +9,14 @@ export function issuesOf(fn: () => unknown): { field: string; message: string }[
     return (error as AltaPayValidationError).issues
   }
   throw new Error("expected a validation error")
+}
+
+/** Whether `encode` threw AltaPayAmountPrecisionError: amounts AltaPay's 2 decimals cannot carry. */
+export function refusedForPrecision(encode: () => unknown): boolean {
+  try {
+    encode()
+    return false
+  } catch (error) {
+    return error instanceof AltaPayAmountPrecisionError
+  }
 }

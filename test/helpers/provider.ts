@@ -1,5 +1,6 @@
 /** The provider options a test uses against its own sandbox (which speaks http only). */
 import type { Sandbox } from "../../src/sandbox"
+import { sessionIdFromOrderId } from "../../src/lib/medusa-mapping/shop-order-id"
 
 export function sandboxProviderOptions(sandbox: Sandbox, credentials: { username: string; password: string }, extra: Record<string, unknown> = {}): never {
   return {
@@ -27,3 +28,6 @@ export function medusaWithSessions(gone: string[] = []): { query: { graph: (q: {
     },
   }
 }
+
+/** The Medusa payment session a session's data belongs to (its order_id is AltaPay's shop_orderid, `payses-...`). */
+export const sessionIdOf = (data: { order_id: string }): string => sessionIdFromOrderId(data.order_id)

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { PAYMENT_METHODS, startSandbox, type Sandbox } from "../../src/sandbox"
-import { sandboxProviderOptions } from "../helpers/provider"
+import { sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
 
 const USER = "authorize-user"
 const PASSWORD = "authorize-password-42"
@@ -70,7 +70,7 @@ describe("the terminal", () => {
   it("a card registration does not authorize a payment made on the MobilePay terminal", async () => {
     const provider = providerWith()
     const data = await paidSession(provider, MOBILEPAY.id)
-    const result = await authorize(provider, data, data.order_id)
+    const result = await authorize(provider, data, sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.ERROR)
     expect((result.data as AltaPayPaymentData).failure_reason).toMatch(/paid on terminal "MobilePay Sandbox Terminal", not on this registration's/)
   })
@@ -78,17 +78,17 @@ describe("the terminal", () => {
   it("authorizes a payment on the registration's terminal, or on one it lists in acceptedTerminals", async () => {
     const card = providerWith()
     const onCard = await paidSession(card)
-    expect((await authorize(card, onCard, onCard.order_id)).status).toBe(PaymentSessionStatus.AUTHORIZED)
+    expect((await authorize(card, onCard, sessionIdOf(onCard))).status).toBe(PaymentSessionStatus.AUTHORIZED)
     const both = providerWith({ acceptedTerminals: [MOBILEPAY.terminalName] })
     const onWallet = await paidSession(both, MOBILEPAY.id)
-    expect((await authorize(both, onWallet, onWallet.order_id)).status).toBe(PaymentSessionStatus.AUTHORIZED)
+    expect((await authorize(both, onWallet, sessionIdOf(onWallet))).status).toBe(PaymentSessionStatus.AUTHORIZED)
   })
   it("a payment on the terminal the session was created for still authorizes after the merchant changes terminal", async () => {
     const before = providerWith({ terminal: MOBILEPAY.terminalName })
     const data = await paidSession(before, MOBILEPAY.id)
     expect(data.terminal).toBe(MOBILEPAY.terminalName)
     const after = providerWith()
-    expect((await authorize(after, data, data.order_id)).status).toBe(PaymentSessionStatus.AUTHORIZED)
+    expect((await authorize(after, data, sessionIdOf(data))).status).toBe(PaymentSessionStatus.AUTHORIZED)
   })
 })
 
@@ -98,7 +98,7 @@ describe("what the browser's CUSTOMER token may have changed", () => {
   it("a payment made under another orderId authorizes nothing: AltaPay is asked for the session id only", async () => {
     const provider = providerWith()
     const data = await paidSession(provider, CARD.id, { order: { orderId: "order-chosen-by-browser" } })
-    const result = await authorize(provider, data, data.order_id)
+    const result = await authorize(provider, data, sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.PENDING)
     expect((result.data as AltaPayPaymentData).authorized_at).toBeNull()
   })
@@ -107,7 +107,7 @@ describe("what the browser's CUSTOMER token may have changed", () => {
     const provider = providerWith()
     const data = await paidSession(provider, CARD.id, { configuration: { autoCapture: true } })
     expect(data.auto_capture).toBe(false)
-    const result = await authorize(provider, data, data.order_id)
+    const result = await authorize(provider, data, sessionIdOf(data))
     // Captured, not authorized: Medusa must not capture it again, and a cancellation is a refund.
     expect(result.status).toBe(PaymentSessionStatus.CAPTURED)
     expect(result.data).toMatchObject({ transaction_status: "captured", captured_minor: 1000, auto_capture: true })
@@ -118,7 +118,7 @@ describe("what the browser's CUSTOMER token may have changed", () => {
     const provider = providerWith({ autoCapture: true })
     const data = await paidSession(provider, CARD.id, { configuration: { autoCapture: false } })
     expect(data.auto_capture).toBe(true)
-    const result = await authorize(provider, data, data.order_id)
+    const result = await authorize(provider, data, sessionIdOf(data))
     // Not captured: reporting it captured would book money AltaPay never took.
     expect(result.status).toBe(PaymentSessionStatus.AUTHORIZED)
     expect(result.data).toMatchObject({ transaction_status: "preauth", captured_minor: 0, auto_capture: false })
@@ -128,7 +128,7 @@ describe("what the browser's CUSTOMER token may have changed", () => {
   it("an unchanged capture mode warns about nothing", async () => {
     const provider = providerWith({ autoCapture: true })
     const data = await paidSession(provider)
-    const result = await authorize(provider, data, data.order_id)
+    const result = await authorize(provider, data, sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.CAPTURED)
     expect(result.data).toMatchObject({ auto_capture: true })
     expect(warnings).toEqual([])
@@ -141,7 +141,7 @@ describe("a session sealed under a previous key", () => {
   it("authorizes when AltaPay reserved Medusa's own amount and currency of the session, and is sealed again", async () => {
     const provider = providerWith()
     const data = await paidSession(provider)
-    const result = await authorize(provider, resealed(data), data.order_id)
+    const result = await authorize(provider, resealed(data), sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.AUTHORIZED)
     expect(result.data).toMatchObject({ order_id: data.order_id, amount_minor: 1000, currency: "DKK", transaction_status: "preauth", altapay_seal: expect.stringMatching(/^v1\./) })
   })
@@ -149,17 +149,17 @@ describe("a session sealed under a previous key", () => {
   it("does not take the amount from the unsealed data: a session Medusa holds for more is not authorized", async () => {
     const provider = providerWith()
     const data = await paidSession(provider)
-    medusaSessions.set(data.order_id, { id: data.order_id, amount: 25, currency_code: "dkk" })
-    const result = await authorize(provider, resealed(data, { amount_minor: 1000 }), data.order_id)
+    medusaSessions.set(sessionIdOf(data), { id: sessionIdOf(data), amount: 25, currency_code: "dkk" })
+    const result = await authorize(provider, resealed(data, { amount_minor: 1000 }), sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.ERROR)
   })
 
   it("is refused, asking AltaPay nothing, when Medusa does not know the session", async () => {
     const provider = providerWith()
     const data = await paidSession(provider)
-    medusaSessions.delete(data.order_id)
+    medusaSessions.delete(sessionIdOf(data))
     const before = sandbox.ledger().length
-    expect((await authorize(provider, resealed(data), data.order_id)).status).toBe(PaymentSessionStatus.ERROR)
+    expect((await authorize(provider, resealed(data), sessionIdOf(data))).status).toBe(PaymentSessionStatus.ERROR)
     expect(
       sandbox
         .ledger()

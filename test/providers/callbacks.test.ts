@@ -11,7 +11,7 @@ import { ARRIVAL_HEADER, arrivalStamp } from "../../src/lib/callbacks/arrival"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
 import { paymentLockOn, processStore } from "../../src/lib/scale-out/shared-state"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
-import { medusaWithSessions, sandboxProviderOptions } from "../helpers/provider"
+import { medusaWithSessions, sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
 
 const USER = "callbacks-user"
 const PASSWORD = "callbacks-password-42"
@@ -53,7 +53,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
 
     const result = await provider.getWebhookActionAndData({ ...arrived, headers: { ...arrived.headers, [ARRIVAL_HEADER]: stamp } })
 
-    expect(result).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+    expect(result).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
     expect(sandbox.ledger().filter((e) => e.operation === "payments").length).toBe(before)
   })
 
@@ -68,7 +68,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
     for (const stamp of [undefined, `${signedAt * 1000}.${"A".repeat(43)}`, arrivalStamp(unstamped.rawData, otherKey, signedAt * 1000)]) {
       const before = lookups()
       const headers = stamp ? { ...unstamped.headers, [ARRIVAL_HEADER]: stamp } : unstamped.headers
-      expect(await provider.getWebhookActionAndData({ ...unstamped, headers })).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+      expect(await provider.getWebhookActionAndData({ ...unstamped, headers })).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
       expect(lookups()).toBe(before + 1)
     }
   })
@@ -136,7 +136,7 @@ describe("a freshly signed callback without the amount or currency", () => {
       headers: { "altapay-signature": signCallbackBody(body, SECRET, Math.floor(Date.now() / 1000)) },
     })
 
-    expect(result).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+    expect(result).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
     expect(lookups()).toBe(before + 1)
   })
 })
@@ -147,10 +147,10 @@ describe("a paid callback for a session Medusa does not have (deleted, or never 
   it("starts nothing in Medusa, even freshly signed: the payment is noted for the follow-up job", async () => {
     const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
     const { data, paymentId } = await paidPayment(provider)
-    const gone = new AltaPayProviderService(medusaWithSessions([data.order_id]), options({ callbackSecret: SECRET }))
+    const gone = new AltaPayProviderService(medusaWithSessions([sessionIdOf(data)]), options({ callbackSecret: SECRET }))
 
     expect(await gone.getWebhookActionAndData(payload(paymentId, Math.floor(Date.now() / 1000)))).toEqual({ action: "not_supported" })
-    expect(await new StrandedSessions(processStore(), paymentLockOn(undefined), "altapay").get(data.order_id)).toMatchObject({ why: "unknown to Medusa" })
+    expect(await new StrandedSessions(processStore(), paymentLockOn(undefined), "altapay").get(sessionIdOf(data))).toMatchObject({ why: "unknown to Medusa" })
   })
 
   it("without the query dependency nothing is started either: the session cannot be checked", async () => {

@@ -20,7 +20,7 @@ import { scaleOutFrom } from "../../src/lib/scale-out/shared-state"
 import { sharedAltaPayClient } from "../../src/lib/registrations/shared-client"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { FaultKind } from "../../src/sandbox/faults"
-import { medusaWithSessions } from "../helpers/provider"
+import { medusaWithSessions, sessionIdOf } from "../helpers/provider"
 
 const USER = "matrix-user"
 const PASSWORD = "matrix-password-42"
@@ -77,7 +77,7 @@ async function initiate(amount: number): Promise<AltaPayPaymentData> {
 async function authorized(amount: number): Promise<AltaPayPaymentData> {
   const data = await initiate(amount)
   await sandbox.simulatePayment(data.altapay_session_id, { outcome: "authorize", callback: false })
-  return (await provider.authorizePayment({ data, context: { idempotency_key: data.order_id } })).data as AltaPayPaymentData
+  return (await provider.authorizePayment({ data, context: { idempotency_key: sessionIdOf(data) } })).data as AltaPayPaymentData
 }
 async function captured(amount: number): Promise<AltaPayPaymentData> {
   return (await provider.capturePayment({ data: await authorized(amount), context: { idempotency_key: nextId("capt") } })).data as AltaPayPaymentData
@@ -89,7 +89,7 @@ function operation(op: Operation, data: AltaPayPaymentData): () => Promise<Recor
     case "initiate":
       return async () => (await provider.initiatePayment({ amount: 12.5, currency_code: "dkk", data: { session_id: nextId("payses") }, context: {} })) as never
     case "authorize":
-      return async () => (await provider.authorizePayment({ data, context: { idempotency_key: data.order_id } })) as never
+      return async () => (await provider.authorizePayment({ data, context: { idempotency_key: sessionIdOf(data) } })) as never
     case "capture":
       return async () => (await provider.capturePayment({ data, context: { idempotency_key: nextId("capt") } })) as never
     case "refund":
@@ -260,7 +260,7 @@ describe("callbacks", () => {
   it("duplicate and late callbacks give the same answer; forged ones change nothing; stale ones are decided by AltaPay", async () => {
     const { data, paid } = await paidWithCallback()
     const first = await provider.getWebhookActionAndData(payload(paid.paymentId))
-    expect(first).toMatchObject({ action: "authorized", data: { session_id: data.order_id } })
+    expect(first).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
     expect((await provider.getWebhookActionAndData(payload(paid.paymentId))).action).toBe("authorized")
     expect((await provider.getWebhookActionAndData(payload(paid.paymentId, { signature: "forged" }))).action).toBe("not_supported")
     expect((await provider.getWebhookActionAndData(payload(paid.paymentId, { signature: "none" }))).action).toBe("not_supported")

@@ -12,7 +12,7 @@ import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
 import { paymentLockOn, processStore } from "../../src/lib/scale-out/shared-state"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
-import { sandboxProviderOptions } from "../helpers/provider"
+import { sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
 
 const USER = "ownership-user"
 const PASSWORD = "ownership-password-42"
@@ -58,9 +58,9 @@ async function initiate(browserData: Record<string, unknown> = {}, on = provider
 const paid = (data: AltaPayPaymentData) => sandbox.simulatePayment(data.altapay_session_id, { outcome: "authorize", callback: false })
 
 async function authorized(data: AltaPayPaymentData, on = provider): Promise<AltaPayPaymentData> {
-  const result = await on.authorizePayment({ data, context: { idempotency_key: data.order_id } })
+  const result = await on.authorizePayment({ data, context: { idempotency_key: sessionIdOf(data) } })
   expect(result.status).toBe(PaymentSessionStatus.AUTHORIZED)
-  medusaSessions.set(data.order_id, { id: data.order_id, status: "authorized", authorized_at: new Date().toISOString(), payment: { id: `pay_${data.order_id}` } })
+  medusaSessions.set(sessionIdOf(data), { id: sessionIdOf(data), status: "authorized", authorized_at: new Date().toISOString(), payment: { id: `pay_${data.order_id}` } })
   return result.data as AltaPayPaymentData
 }
 
@@ -97,7 +97,7 @@ describe("deleting a session", () => {
 
     expect(releases(transactionId!)).toHaveLength(0)
     expect(sandbox.transaction(transactionId!)).toMatchObject({ status: "preauth" })
-    expect(await strandedNotes().get(data.order_id)).toMatchObject({ sessionId: data.order_id, why: "deleted", amountMinor: 1000, currency: "DKK" })
+    expect(await strandedNotes().get(sessionIdOf(data))).toMatchObject({ sessionId: sessionIdOf(data), why: "deleted", amountMinor: 1000, currency: "DKK" })
   })
 
   it("a sealed copy saved before authorization and sent again later releases nothing: Medusa shows the session's payment", async () => {
@@ -145,7 +145,7 @@ describe("deleting a session", () => {
     await autoCapturing.deletePayment({ data })
 
     expect(warnings).toEqual([expect.stringContaining(`has a payment (transaction ${paidOn.transactionId}, captured); the follow-up job`)])
-    expect(await strandedNotes().get(data.order_id)).toMatchObject({ why: "deleted" })
+    expect(await strandedNotes().get(sessionIdOf(data))).toMatchObject({ why: "deleted" })
   })
 
   it("authorizes only the session Medusa names: another session's sealed data is refused without asking AltaPay", async () => {
@@ -185,7 +185,7 @@ describe("deleting a session", () => {
     const { transactionId } = await paid(data)
     expect(sandbox.transaction(transactionId!)).toMatchObject({ reservedMinor: 1000, currency: "SEK" })
 
-    const result = await provider.authorizePayment({ data, context: { idempotency_key: data.order_id } })
+    const result = await provider.authorizePayment({ data, context: { idempotency_key: sessionIdOf(data) } })
 
     expect(result.status).toBe(PaymentSessionStatus.ERROR)
     expect((result.data as AltaPayPaymentData).failure_reason).toMatch(/reserved 10\.00 SEK but the session is for 1000 minor units of DKK/)

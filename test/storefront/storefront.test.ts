@@ -50,7 +50,7 @@ function fakeMedusa(pair: SandboxPair) {
         return reply(a.status, a.body)
       }
       const cartId = decodeURIComponent(match[1])
-      const session = await pair.client.checkout.createSession({ orderId: `payses_${cartId}`, amountMinor: 12500, currency: "DKK" })
+      const session = await pair.client.checkout.createSession({ orderId: `payses-${cartId.replace(/[^A-Za-z0-9]/g, "-")}`, amountMinor: 12500, currency: "DKK" })
       const issued = await pair.client.tokens.customerToken(session.sessionId)
       // The route names the registration and its terminal when the browser asked for one.
       const providerId = (JSON.parse(body || "{}") as { provider_id?: string }).provider_id

@@ -13,4 +13,4 @@ export { CREDIT_ITEM_ID_PREFIX, buildOrderLineSet, buildOrderLines, isCreditLine
 export type { EntryLines } from "./entry-lines"
 export { proportionalAdjustmentLine, withCompensationLine } from "./partial"
 export { ItemRefundError, planItemRefund, refundedQuantities, type ItemRefundInput, type ItemRefundPlan, type ItemRefundRequest, type RefundedItem } from "./item-refunds"
-export { TAX_PERCENT_DECIMALS, fromCheckoutOrderLines, toCheckoutOrderLines, toGatewayOrderLineFields, type CheckoutOrderLine } from "./wire"
+export { TAX_PERCENT_DECIMALS, fromCheckoutOrderLines, orderLineWireAmounts, toCheckoutOrderLines, toGatewayOrderLineFields, type CheckoutOrderLine } from "./wire"

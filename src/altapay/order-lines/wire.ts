@@ -5,7 +5,7 @@
  */
 import { z } from "zod"
 import { AltaPayValidationError, type ValidationIssue } from "../errors"
-import { decimalToMinor, divRound, minorToDecimal, minorToNumber } from "../money"
+import { assertWireAmounts, decimalToMinor, divRound, minorToWireDecimal, minorToWireNumber } from "../money"
 import { GOODS_TYPES, type GoodsType, type OrderLine } from "../types"
 import { decimalOf, decimalText, plainNumberText, pow10, roundedNumber } from "./exact"
 import { validationError } from "./problems"
@@ -29,16 +29,28 @@ export interface CheckoutOrderLine {
   productUrl?: string
 }
 
-/** Lines for `order.orderLines` of a Checkout API session. Validates first. */
+/**
+ * Each line's amounts as `[field, minor units]`, for assertWireAmounts: a line's unit price and tax
+ * must fit AltaPay's 2 decimals like the amount they add up to.
+ */
+export function orderLineWireAmounts(lines: readonly OrderLine[], prefix = "orderLines"): Array<[string, number]> {
+  return lines.flatMap((line, i): Array<[string, number]> => [
+    [`${prefix}.${i}.unitPrice`, line.unitPriceMinor],
+    [`${prefix}.${i}.taxAmount`, line.taxAmountMinor],
+  ])
+}
+
+/** Lines for `order.orderLines` of a Checkout API session. Validates first, amounts included (2 decimals). */
 export function toCheckoutOrderLines(lines: readonly OrderLine[], currency: string): CheckoutOrderLine[] {
   validateOrderLines(lines, { currency })
+  assertWireAmounts(orderLineWireAmounts(lines), currency)
   return lines.map((line) => {
     const out: CheckoutOrderLine = {
       description: line.description,
       itemId: line.itemId,
       quantity: line.quantity,
-      unitPrice: minorToNumber(line.unitPriceMinor, currency),
-      taxAmount: minorToNumber(line.taxAmountMinor, currency),
+      unitPrice: minorToWireNumber(line.unitPriceMinor, currency),
+      taxAmount: minorToWireNumber(line.taxAmountMinor, currency),
       taxPercent: roundedNumber(line.taxPercent, TAX_PERCENT_DECIMALS),
     }
     if (line.goodsType !== undefined) out.goodsType = line.goodsType
@@ -52,11 +64,12 @@ export function toCheckoutOrderLines(lines: readonly OrderLine[], currency: stri
 
 /**
  * Lines as the gateway's form fields (`orderLines[0][unitPrice]` = "9.66"): amounts as decimal text
- * with the currency's exponent, other numbers as plain decimal text (never exponent notation).
- * Validates first.
+ * with the currency's exponent up to 2 (minorToWireDecimal), other numbers as plain decimal text
+ * (never exponent notation). Validates first, amounts included.
  */
 export function toGatewayOrderLineFields(lines: readonly OrderLine[], currency: string): Record<string, string> {
   validateOrderLines(lines, { currency })
+  assertWireAmounts(orderLineWireAmounts(lines), currency)
   const fields: Record<string, string> = {}
   lines.forEach((line, i) => {
     const set = (name: string, value: string | undefined) => {
@@ -65,8 +78,8 @@ export function toGatewayOrderLineFields(lines: readonly OrderLine[], currency: 
     set("description", line.description)
     set("itemId", line.itemId)
     set("quantity", plainNumberText(line.quantity))
-    set("unitPrice", minorToDecimal(line.unitPriceMinor, currency))
-    set("taxAmount", minorToDecimal(line.taxAmountMinor, currency))
+    set("unitPrice", minorToWireDecimal(line.unitPriceMinor, currency))
+    set("taxAmount", minorToWireDecimal(line.taxAmountMinor, currency))
     set("taxPercent", plainNumberText(roundedNumber(line.taxPercent, TAX_PERCENT_DECIMALS)))
     set("goodsType", line.goodsType)
     set("discount", line.discountPercent === undefined ? undefined : plainNumberText(line.discountPercent))

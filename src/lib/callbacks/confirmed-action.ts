@@ -9,6 +9,7 @@ import type { WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { AltaPayCallback, GatewayTransaction } from "../../altapay"
 import { toBigNumber } from "../medusa-mapping/amounts"
+import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { sessionStatusFor, transactionForOrder, webhookActionFor } from "../medusa-mapping/status"
 
 export function confirmedActionFor(shopOrderId: string, transactions: GatewayTransaction[]): WebhookActionResult {
@@ -24,7 +25,8 @@ export function confirmedActionFor(shopOrderId: string, transactions: GatewayTra
         : status === PaymentSessionStatus.ERROR
           ? PaymentActions.FAILED
           : PaymentActions.NOT_SUPPORTED
-  return { action, data: { session_id: shopOrderId, amount: toBigNumber(reserved.minor, reserved.currency) } }
+  // Medusa's session id, whichever form of shop_orderid AltaPay holds (shop-order-id.ts).
+  return { action, data: { session_id: sessionIdFromOrderId(shopOrderId), amount: toBigNumber(reserved.minor, reserved.currency) } }
 }
 
 /**
@@ -33,5 +35,5 @@ export function confirmedActionFor(shopOrderId: string, transactions: GatewayTra
  */
 export function statedAction(callback: AltaPayCallback): WebhookActionResult | undefined {
   if (callback.amountMinor === undefined || !callback.currency) return undefined
-  return { action: webhookActionFor(callback), data: { session_id: callback.shopOrderId, amount: toBigNumber(callback.amountMinor, callback.currency) } }
+  return { action: webhookActionFor(callback), data: { session_id: sessionIdFromOrderId(callback.shopOrderId), amount: toBigNumber(callback.amountMinor, callback.currency) } }
 }

@@ -24,8 +24,8 @@ import { LookUpBudget, type CapReason } from "./look-up-budget"
 const PAID: ReadonlySet<string> = new Set([PaymentActions.AUTHORIZED, PaymentActions.SUCCESSFUL])
 
 export interface ReturnPost {
-  /** shop_orderid: the Medusa payment session id. */
-  sessionId: string
+  /** shop_orderid as AltaPay posted it: the Medusa payment session's, in either form (shop-order-id.ts). */
+  shopOrderId: string
   /** The raw form body exactly as received; absent for a GET. */
   rawBody?: Buffer
   signatureHeader?: string
@@ -67,11 +67,11 @@ export async function confirmReturn(
   client: AltaPayClient,
   anonymous: AnonymousLookUps
 ): Promise<ConfirmedReturn> {
-  const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.sessionId })
+  const lookUp = (using: AltaPayClient) => using.gateway.payments({ shopOrderId: post.shopOrderId })
   // A failing look-up throws: the caller cannot confirm anything then.
   const decided = (transactions: Awaited<ReturnType<typeof lookUp>>): ConfirmedReturn => {
-    const transaction = transactionForOrder(post.sessionId, transactions)
-    return { result: confirmedActionFor(post.sessionId, transactions), by: "look-up", ...(transaction && isOpenAtAltaPay(transaction) ? { open: true } : {}) }
+    const transaction = transactionForOrder(post.shopOrderId, transactions)
+    return { result: confirmedActionFor(post.shopOrderId, transactions), by: "look-up", ...(transaction && isOpenAtAltaPay(transaction) ? { open: true } : {}) }
   }
   const signed = signedCallback(post, options)
   if (signed) {
@@ -86,7 +86,7 @@ export async function confirmReturn(
     const open = found.open || (signed.status === "open" && found.result.action === PaymentActions.NOT_SUPPORTED)
     return { ...found, ...(open ? { open: true } : {}), ...message }
   }
-  const budgeted = await anonymous.budget.run(post.sessionId, () => lookUp(anonymous.client))
+  const budgeted = await anonymous.budget.run(post.shopOrderId, () => lookUp(anonymous.client))
   if (!budgeted.admitted) return { result: { action: PaymentActions.NOT_SUPPORTED }, by: `look-up cap: ${budgeted.reason}` }
   return decided(budgeted.value)
 }
@@ -102,7 +102,7 @@ function signedCallback(post: ReturnPost, options: Pick<AltaPayOptions, "callbac
   try {
     verifyCallbackSignature({ rawBody: post.rawBody, signatureHeader: post.signatureHeader, secret: options.callbackSecret, toleranceSeconds: options.callbackToleranceSeconds })
     const callback = parseCallback(post.rawBody.toString("utf8"))
-    return callback.shopOrderId === post.sessionId ? callback : undefined
+    return callback.shopOrderId === post.shopOrderId ? callback : undefined
   } catch {
     return undefined
   }

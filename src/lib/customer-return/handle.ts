@@ -13,6 +13,7 @@ import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
 import { StrandedSessions } from "../follow-up/stranded"
 import { medusaSession } from "../medusa-mapping/medusa-session"
+import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
 import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./confirm"
 import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
@@ -24,8 +25,8 @@ export interface ReturnRequest {
   /** The registration id in the URL: `card` for pp_altapay_card. */
   registration: string
   kind: ReturnKind
-  /** shop_orderid from the form (POST) or the query string (GET). */
-  sessionId: string | undefined
+  /** shop_orderid from the form (POST) or the query string (GET), either form (shop-order-id.ts). */
+  shopOrderId: string | undefined
   rawBody?: Buffer
   signatureHeader?: string
 }
@@ -41,14 +42,16 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   } catch {
     return { status: 404, text: "No such AltaPay registration." }
   }
-  const sessionId = request.sessionId
-  if (!sessionId || !/^[\w-]{1,100}$/.test(sessionId)) return { status: 400, text: "shop_orderid is missing or malformed." }
+  const shopOrderId = request.shopOrderId
+  if (!shopOrderId || !/^[\w-]{1,100}$/.test(shopOrderId)) return { status: 400, text: "shop_orderid is missing or malformed." }
+  // AltaPay is asked by the shop_orderid as posted; Medusa by the session id it maps back to.
+  const sessionId = sessionIdFromOrderId(shopOrderId)
   const logger = loggerOf(request.scope)
   const query = request.scope.resolve(ContainerRegistrationKeys.QUERY)
 
   let confirmed: ConfirmedReturn | undefined
   try {
-    confirmed = await confirmReturnFor({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
+    confirmed = await confirmReturnFor({ shopOrderId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
   } catch (error) {
     logger?.warn(
       `AltaPay return (${request.kind}) for payment session ${sessionId}: AltaPay could not be asked (${error instanceof Error ? error.message : String(error)}); nothing changed.`
@@ -68,7 +71,8 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
       await new StrandedSessions(registration.scaleOut.store ?? processStore(), registration.scaleOut.paymentLock, registration.options.providerId).noteUnknown(
         sessionId,
         "AltaPay return",
-        logger
+        logger,
+        shopOrderId
       )
     }
   }
@@ -86,7 +90,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   // Only AltaPay's signed post proves it speaks for this session: an anonymous request (a GET, an
   // unsigned post) learns the outcome, never the cart or order a session id leads to, and puts no
   // text of its own on the customer's page (the message comes from the verified post only).
-  const proven = signedForSession({ sessionId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
+  const proven = signedForSession({ shopOrderId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
   const message = proven ? confirmed?.cardholderMessage : undefined
   // AltaPay shows a 200's text to the customer itself (its OK and fail pages must show the message too).
   if (!template) return { status: 200, text: message ? `${PLAIN_ANSWERS[outcome]}\n\n${message}` : PLAIN_ANSWERS[outcome] }

@@ -33,6 +33,7 @@ import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
+import { shopOrderIdToAsk } from "../medusa-mapping/shop-order-id"
 import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, transactionForOrder, type ExpectedReservation } from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
@@ -135,8 +136,9 @@ class SessionFollowUp {
     if (!session || !FOLLOWED.includes(session.status) || session.payment?.id) return "settled meanwhile"
     if (await this.memory.backingOff(session.id, this.now)) return "backing off"
     const expected = this.expected(session)
-    // Medusa's own session id is AltaPay's shop_orderid: no seal needed to ask.
-    const transaction = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
+    // AltaPay's shop_orderid is Medusa's own session id (in the form its data records): no seal needed
+    // to ask, since only transactions naming this session count (shop-order-id.ts).
+    const transaction = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
     const { status, reason, finding } = sessionStatusFor(transaction, expected)
     // Open: the acquirer has not concluded and AltaPay sets no time limit, so it is never retired.
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(session, transaction)
@@ -315,7 +317,7 @@ class SessionFollowUp {
     // Asked again just before: paid (or open) now, the next run records it instead. A payment made
     // after this look-up is not lost either: the provider releases nothing when Medusa deletes the
     // session; it notes it, and the retired-session follow-up decides on two runs (stranded-follow-up.ts).
-    const latest = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: session.id }))
+    const latest = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
     if (latest && (isPaidAtAltaPay(latest) || isOpenAtAltaPay(latest))) return "waiting"
     await this.retire(session)
     await this.memory.stillUsed(session.id)
@@ -365,3 +367,6 @@ class SessionFollowUp {
     return (data[0] as { order_id?: string } | undefined)?.order_id
   }
 }
+
+/** The shop_orderid a session was created with: its data's order_id when that names it, else today's form. */
+const askedAs = (session: SessionRow): string => shopOrderIdToAsk(session.id, session.data?.order_id)

@@ -92,7 +92,7 @@ class StrandedFollowUp {
     const dueAt = note.next_at ? Date.parse(note.next_at) : notedAt + this.graceMs
     if (this.now.getTime() < dueAt) return "retired session: not due"
     if (await this.claimed(note)) return this.drop(sessionId, "retired session: its order's")
-    const transaction = transactionForOrder(sessionId, await this.registration.client.gateway.payments({ shopOrderId: sessionId }))
+    const transaction = transactionForOrder(sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
     if (transaction && isPaidAtAltaPay(transaction)) {
       const since = await this.memory.unusedSince(sessionId, transaction.transactionId, this.now)
       if (this.now.getTime() - since.getTime() < this.graceMs) return "retired session: confirming unused"
@@ -124,7 +124,7 @@ class StrandedFollowUp {
   private async giveBack(note: StrandedNote): Promise<Outcome> {
     const run = async (): Promise<Outcome> => {
       if (await this.claimed(note)) return this.drop(note.sessionId, "retired session: its order's")
-      const latest = transactionForOrder(note.sessionId, await this.registration.client.gateway.payments({ shopOrderId: note.sessionId }))
+      const latest = transactionForOrder(note.sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
       if (!latest || !isPaidAtAltaPay(latest)) return this.drop(note.sessionId, "retired session: never paid")
       const orphan = await paymentOfSession(this.query, note.sessionId)
       const why =
@@ -181,3 +181,6 @@ class StrandedFollowUp {
     })
   }
 }
+
+/** The shop_orderid AltaPay knows a noted session by: the one noted, else (a note from before the mapping) the session id itself. */
+const askedAs = (note: StrandedNote): string => note.shopOrderId ?? note.sessionId

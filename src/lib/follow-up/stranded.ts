@@ -20,6 +20,11 @@ const MAX_NOTES = 5_000
 
 export interface StrandedNote {
   sessionId: string
+  /**
+   * The shop_orderid AltaPay knows the session by (shop-order-id.ts). Absent on notes written before
+   * the mapping, whose sessions were created with the session id itself.
+   */
+  shopOrderId?: string
   /** What Medusa knew of the session when it was noted (none for a session Medusa never had). */
   cartId: string | null
   collectionId: string | null
@@ -68,6 +73,8 @@ export class StrandedSessions {
         currency: previous?.currency ?? note.currency,
         noted_at: previous?.noted_at ?? note.noted_at ?? new Date().toISOString(),
       }
+      const shopOrderId = previous?.shopOrderId ?? note.shopOrderId
+      if (shopOrderId) merged.shopOrderId = shopOrderId
       await this.store.set(this.noteKey(note.sessionId), merged, NOTE_TTL_SECONDS)
       const index = (await this.store.get<string[]>(this.indexKey)) ?? []
       if (!index.includes(note.sessionId)) await this.store.set(this.indexKey, [...index, note.sessionId].slice(-MAX_NOTES), NOTE_TTL_SECONDS)
@@ -78,9 +85,10 @@ export class StrandedSessions {
    * A paid session a callback or a customer's return names that Medusa does not have: no cart is
    * touched, it is logged and noted for the follow-up job. A note that cannot be written is logged.
    */
-  async noteUnknown(sessionId: string, source: string, logger: Pick<Logger, "warn"> | undefined): Promise<void> {
+  async noteUnknown(sessionId: string, source: string, logger: Pick<Logger, "warn"> | undefined, shopOrderId?: string): Promise<void> {
     logger?.warn(`${source} for payment session ${sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`)
-    await this.note({ sessionId, cartId: null, collectionId: null, amountMinor: null, currency: null, why: "unknown to Medusa" }).catch((error: unknown) =>
+    const note = { sessionId, ...(shopOrderId ? { shopOrderId } : {}), cartId: null, collectionId: null, amountMinor: null, currency: null, why: "unknown to Medusa" as const }
+    await this.note(note).catch((error: unknown) =>
       logger?.warn(`${source} for payment session ${sessionId}: could not be noted for the follow-up job (${error instanceof Error ? error.message : String(error)}).`)
     )
   }

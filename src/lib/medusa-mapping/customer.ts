@@ -14,6 +14,9 @@ interface CartAddress {
   phone?: string | null
 }
 
+/** The cart fields cartCustomer reads: what Medusa knows of the buyer, guests included. */
+export const CART_FIELDS_FOR_CUSTOMER = ["email", "billing_address.*", "shipping_address.*"]
+
 /** The buyer as the cart knows them (also for guests, whom Medusa passes no customer for). */
 export function cartCustomer(cart: { email?: string | null; billing_address?: CartAddress | null; shipping_address?: CartAddress | null }): CheckoutCustomer {
   const billing = cart.billing_address ?? cart.shipping_address ?? undefined
@@ -27,11 +30,17 @@ export function cartCustomer(cart: { email?: string | null; billing_address?: Ca
   })
 }
 
-/** The session customer: Medusa's signed-in customer, completed by the cart's addresses from the store route. */
-export function sessionCustomer(context: unknown): CheckoutCustomer | undefined {
+/**
+ * The session customer, which OrderDetails makes mandatory: Medusa's signed-in customer, completed by
+ * the cart's e-mail and addresses, from the store route (context.altapay.customer) or, on Medusa's own
+ * store route, the cart the provider loaded (`loaded`). Undefined only when Medusa tells nothing of
+ * the buyer (a guest, with neither the store route nor the `query` dependency).
+ */
+export function sessionCustomer(context: unknown, loaded?: CheckoutCustomer): CheckoutCustomer | undefined {
   const fromMedusa = toCheckoutCustomer((context as { customer?: PaymentCustomerDTO } | undefined)?.customer)
   const parsed = customerSchema.safeParse((context as { altapay?: { customer?: unknown } } | undefined)?.altapay?.customer)
-  const fromCart = parsed.success ? parsed.data : undefined
+  const fromRoute = parsed.success && Object.keys(parsed.data).length > 0 ? parsed.data : undefined
+  const fromCart = fromRoute ?? (loaded && Object.keys(loaded).length > 0 ? loaded : undefined)
   if (!fromMedusa && !fromCart) return undefined
   return compact({ ...fromCart, ...fromMedusa, billingAddress: fromCart?.billingAddress ?? fromMedusa?.billingAddress })
 }

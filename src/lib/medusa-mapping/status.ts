@@ -10,6 +10,7 @@ import {
   type AltaPayCallback,
   type GatewayTransaction,
 } from "../../altapay"
+import { namesSession } from "./shop-order-id"
 
 /** Of all transactions for one order, the one that matters: a paid one if any, else the latest. */
 export function pickTransaction(transactions: GatewayTransaction[]): GatewayTransaction | undefined {
@@ -18,9 +19,12 @@ export function pickTransaction(transactions: GatewayTransaction[]): GatewayTran
   return paid.at(-1) ?? byDate.at(-1)
 }
 
-/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
+/**
+ * Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for
+ * `orderId`: a Medusa payment session id or its shop_orderid, in either form (shop-order-id.ts).
+ */
 export function transactionForOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
-  return pickTransaction(transactions.filter((t) => t.shopOrderId === orderId))
+  return pickTransaction(transactions.filter((t) => namesSession(t.shopOrderId, orderId)))
 }
 
 export interface SessionStatusResult {

@@ -13,6 +13,7 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { GOODS_TYPES, type OrderLine } from "../../altapay"
+import { namesSession } from "../medusa-mapping/shop-order-id"
 import type { ServerKeys } from "../registrations/server-keys"
 
 export const orderLineSchema = z.object({
@@ -92,7 +93,10 @@ export type ChargebackRecord = z.infer<typeof chargebackRecordSchema>
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
 export const paymentDataSchema = z.object({
   altapay_session_id: z.string().min(1),
-  /** AltaPay's shop_orderid: the Medusa payment session id. */
+  /**
+   * AltaPay's shop_orderid as the session was created with it: the Medusa payment session id with
+   * `-` for `_` (`payses-01J...`), or the id itself for sessions created before (shop-order-id.ts).
+   */
   order_id: z.string().min(1),
   amount_minor: z.number().int().positive(),
   currency: z.string().length(3),
@@ -196,7 +200,7 @@ export function openPaymentData(raw: Record<string, unknown> | undefined | null,
  */
 export function provenSessionData(session: { id: string; data?: Record<string, unknown> | null }, keys: ServerKeys): AltaPayPaymentData | undefined {
   const opened = openPaymentData(session.data, keys)
-  return opened.sealed && opened.data.order_id === session.id ? opened.data : undefined
+  return opened.sealed && namesSession(opened.data.order_id, session.id) ? opened.data : undefined
 }
 
 /** The seal's MAC of data already in canonical JSON. */

@@ -9,6 +9,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import type { GatewayTransaction } from "../../altapay"
 import { openPaymentData, untrustedDataError, type AltaPayPaymentData } from "./data"
+import { namesSession } from "../medusa-mapping/shop-order-id"
 import type { ServerKeys } from "../registrations/server-keys"
 import { withTransaction } from "./transaction-state"
 
@@ -30,7 +31,7 @@ export async function trustedPaymentData(raw: Record<string, unknown> | undefine
   if (!claimed.transaction_id) return undefined
   const live = await deps.lookupTransaction(claimed.transaction_id)
   const reserved = live?.reservedAmount
-  if (!live || live.shopOrderId !== claimed.order_id || !reserved?.currency) {
+  if (!live || !namesSession(live.shopOrderId, claimed.order_id) || !reserved?.currency) {
     throw untrustedDataError(hook, `${opened.problem}, and AltaPay does not confirm that transaction ${claimed.transaction_id} belongs to order ${claimed.order_id}`)
   }
   deps.logger?.warn(

@@ -3,6 +3,7 @@ import type { AuthorizePaymentInput, AuthorizePaymentOutput } from "@medusajs/fr
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { GatewayTransaction } from "../../altapay"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
+import { namesSession, sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import { isOpenAtAltaPay, openPaymentStatus, sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
@@ -23,7 +24,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   const opened = openPaymentData(input.data, ctx.sealKeys)
   const refusal = !sessionId
     ? "Medusa passed no payment session id"
-    : opened.sealed && opened.data.order_id !== sessionId
+    : opened.sealed && !namesSession(opened.data.order_id, sessionId)
       ? `the data is payment session ${opened.data.order_id}'s`
       : undefined
   // Sealed under another key (or not ours): only Medusa's own figures for this session count.
@@ -55,7 +56,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED
   const now = new Date().toISOString()
   const authorizedAt = authorized ? (data.authorized_at ?? now) : null
-  const reconciled = { at: now, by: await reconcilerOf(ctx.store, data.order_id) }
+  const reconciled = { at: now, by: await reconcilerOf(ctx.store, sessionIdFromOrderId(data.order_id)) }
   const autoCapture = modeChange ? modeChange.autoCapture : data.auto_capture
   return {
     status,

@@ -7,6 +7,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AUTHORIZED_STATUSES, CAPTURED_STATUSES, statusIn } from "../../altapay"
 import { sessionCustomer } from "../../lib/medusa-mapping/customer"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { sessionIdFromOrderId, shopOrderIdFor } from "../../lib/medusa-mapping/shop-order-id"
 import { transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { freshPaymentData, openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
@@ -26,14 +27,14 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
   if (typeof sessionId === "string" && key && sessionId !== key) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: the payment session id ${sessionId} differs from Medusa's idempotency key ${key}.`)
   }
-  const orderId = String(sessionId ?? key ?? "")
-  if (!orderId) {
+  const paymentSessionId = String(sessionId ?? key ?? "")
+  if (!paymentSessionId) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
   }
   const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
   const previous = cacheKey ? initiated.get(cacheKey) : undefined
   if (previous) return previous
-  const created = createSession(ctx, input, orderId, amountMinor, currency)
+  const created = createSession(ctx, input, paymentSessionId, amountMinor, currency)
   if (cacheKey) {
     initiated.set(cacheKey, created)
     created.catch(() => initiated.delete(cacheKey))
@@ -41,8 +42,14 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
   return created
 }
 
-async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, orderId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
-  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: orderId, amountMinor, currency })
+async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, paymentSessionId: string, amountMinor: number, currency: string): Promise<InitiatePaymentOutput> {
+  let orderId: string
+  try {
+    orderId = shopOrderIdFor(paymentSessionId)
+  } catch (error) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: ${(error as Error).message}`)
+  }
+  const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
   const language = await ctx.languageHints(orderId)
   try {
@@ -51,8 +58,8 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       amountMinor,
       currency,
       orderLines: lines,
-      customer: sessionCustomer(input.context),
-      transactionInfo: { medusa_payment_session_id: orderId },
+      customer: sessionCustomer(input.context, customer),
+      transactionInfo: { medusa_payment_session_id: paymentSessionId },
       callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(ctx.options.autoCapture, language),
     })
@@ -100,7 +107,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
     )
   }
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
-  const { lines, source } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: data.order_id, amountMinor, currency })
+  const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
   if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
   const language = await ctx.languageHints(data.order_id)
   try {
@@ -109,7 +116,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       amountMinor,
       currency,
       orderLines: lines,
-      customer: sessionCustomer(input.context),
+      customer: sessionCustomer(input.context, customer),
       callbacks: ctx.callbackUrls(),
       configuration: ctx.sessionConfiguration(data.auto_capture, language),
     })
@@ -184,9 +191,11 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
 /** The note the follow-up job works from, with the cart Medusa still shows for the session (read before Medusa deletes it). */
 async function noteRetired(ctx: ProviderContext, data: AltaPayPaymentData): Promise<void> {
   try {
-    const medusa = ctx.query ? await medusaSession(ctx.query, data.order_id).catch(() => undefined) : undefined
+    const sessionId = sessionIdFromOrderId(data.order_id)
+    const medusa = ctx.query ? await medusaSession(ctx.query, sessionId).catch(() => undefined) : undefined
     await ctx.stranded.note({
-      sessionId: data.order_id,
+      sessionId,
+      shopOrderId: data.order_id,
       cartId: medusa?.cartId ?? null,
       collectionId: medusa?.collectionId ?? null,
       amountMinor: data.amount_minor,

@@ -11,9 +11,15 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { minorToDecimal, orderLinesTotalMinor, type OrderLine } from "../../altapay"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines, type CartLineOptions } from "../../lib/medusa-mapping/cart-lines"
+import { CART_FIELDS_FOR_CUSTOMER, cartCustomer } from "../../lib/medusa-mapping/customer"
+import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
 import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
 
 export type LinesSource = AltaPayPaymentData["order_lines_source"]
+
+/** The cart as loaded here: its lines' fields and what it knows of the buyer (e-mail, addresses). */
+type LoadedCart = CartForLines & Parameters<typeof cartCustomer>[0]
+const LOADED_CART_FIELDS = [...new Set([...CART_FIELDS_FOR_LINES, ...CART_FIELDS_FOR_CUSTOMER])]
 
 const contextLinesSchema = z.array(orderLineSchema).min(1)
 
@@ -34,7 +40,11 @@ export class SessionLines {
     private readonly cartOptions: CartLineOptions
   ) {}
 
-  async resolve(input: SessionLinesInput): Promise<{ lines: OrderLine[]; source: LinesSource }> {
+  /**
+   * The lines, and the buyer as the cart knows them when the cart was loaded here (Medusa's own store
+   * route passes providers no guest: the cart's e-mail and addresses are all AltaPay can get).
+   */
+  async resolve(input: SessionLinesInput): Promise<{ lines: OrderLine[]; source: LinesSource; customer?: CheckoutCustomer }> {
     const fromContext = contextLines(input.context)
     if (fromContext) {
       const total = orderLinesTotalMinor(fromContext)
@@ -51,13 +61,13 @@ export class SessionLines {
           `AltaPay: payment session ${input.paymentSessionId} is for ${fmt(input.amountMinor)}, but its cart ${cart.id} comes to ${fmt(cartMinor)}. Nothing was sent to AltaPay. Refresh the cart's payment collection (Medusa does when the cart changes) and create the payment session again.`
         )
       }
-      return { lines: cartOrderLines(cart, this.cartOptions, cartMinor), source: "query" }
+      return { lines: cartOrderLines(cart, this.cartOptions, cartMinor), source: "query", customer: cartCustomer(cart) }
     }
     return { lines: summaryLine(input.paymentSessionId, input.amountMinor), source: "summary" }
   }
 
   /** The session's cart through `query`; undefined without `query`, for a session of no cart, or when it cannot be read. */
-  private async loadCart(input: SessionLinesInput): Promise<CartForLines | undefined> {
+  private async loadCart(input: SessionLinesInput): Promise<LoadedCart | undefined> {
     if (!this.query) {
       if (!this.warnedNoQuery) {
         this.warnedNoQuery = true
@@ -75,8 +85,8 @@ export class SessionLines {
       })
       const cartId = (sessions[0] as { payment_collection?: { cart?: { id?: string } } } | undefined)?.payment_collection?.cart?.id
       if (!cartId) return undefined
-      const { data: carts } = await this.query.graph({ entity: "cart", fields: CART_FIELDS_FOR_LINES, filters: { id: cartId } })
-      return carts[0] as CartForLines | undefined
+      const { data: carts } = await this.query.graph({ entity: "cart", fields: LOADED_CART_FIELDS, filters: { id: cartId } })
+      return carts[0] as LoadedCart | undefined
     } catch (error) {
       this.logger?.warn(`AltaPay ${input.paymentSessionId}: could not load the cart's lines (${error instanceof Error ? error.message : String(error)}); sending one summary line.`)
       return undefined

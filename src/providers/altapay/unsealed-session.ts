@@ -9,6 +9,7 @@
  */
 import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
+import { namesSession, shopOrderIdToAsk } from "../../lib/medusa-mapping/shop-order-id"
 import { freshPaymentData, type AltaPayPaymentData, type OpenedPaymentData } from "../../lib/payment-data/data"
 import { summaryLine } from "./session-lines"
 
@@ -38,8 +39,9 @@ export async function dataFromMedusa(
   )
   return freshPaymentData({
     // Only used to expire unpaid pages; a paid session never needs it again.
-    altapay_session_id: opened.data?.order_id === sessionId ? opened.data.altapay_session_id : sessionId,
-    order_id: sessionId,
+    altapay_session_id: namesSession(opened.data?.order_id, sessionId) ? opened.data!.altapay_session_id : sessionId,
+    // The shop_orderid the session was created with, as its data says, else today's form.
+    order_id: shopOrderIdToAsk(sessionId, opened.data?.order_id),
     amount_minor: medusa.amountMinor,
     currency: medusa.currency,
     terminal: deps.terminalFor(medusa.currency),

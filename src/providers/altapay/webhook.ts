@@ -10,6 +10,7 @@ import { arrivalTime } from "../../lib/callbacks/arrival"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
+import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { ProviderContext } from "./context"
 
 export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -41,6 +42,8 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
   // (src/subscribers/altapay-chargebacks.ts) records it on the payment and tells the merchant.
   if (callback.status === CHARGEBACK_STATUS) return { action: PaymentActions.NOT_SUPPORTED }
+  // shop_orderid is the session's id with `-` for `_`, or the id itself for sessions made before that.
+  const sessionId = sessionIdFromOrderId(callback.shopOrderId)
   let result: WebhookActionResult
   if (trusted) {
     // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
@@ -50,9 +53,9 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   }
   if (result.action !== PaymentActions.AUTHORIZED && result.action !== PaymentActions.SUCCESSFUL) return result
   // Medusa runs processPaymentWorkflow on this next: only for a session Medusa has (see strandedSession).
-  if (!(await medusaHas(ctx, callback.shopOrderId))) return { action: PaymentActions.NOT_SUPPORTED }
+  if (!(await medusaHas(ctx, sessionId, callback.shopOrderId))) return { action: PaymentActions.NOT_SUPPORTED }
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
-  await noteReconciler(ctx.store, callback.shopOrderId, "callback")
+  await noteReconciler(ctx.store, sessionId, "callback")
   return result
 }
 
@@ -63,7 +66,7 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
  * deleted) is noted for the follow-up job instead. Without the query dependency nothing can be
  * checked, so nothing is started: the customer's return and the follow-up job still record it.
  */
-async function medusaHas(ctx: ProviderContext, sessionId: string): Promise<boolean> {
+async function medusaHas(ctx: ProviderContext, sessionId: string, shopOrderId: string): Promise<boolean> {
   if (!ctx.query) {
     ctx.logger?.warn(
       `AltaPay callback for ${sessionId}: not acted on, since the Payment module has no \`query\` dependency to check the session with; add ContainerRegistrationKeys.QUERY to its dependencies. The customer's return and the follow-up job record the payment meanwhile.`
@@ -72,7 +75,7 @@ async function medusaHas(ctx: ProviderContext, sessionId: string): Promise<boole
   }
   // A failing read throws: Medusa's event retry runs again.
   if (await medusaSession(ctx.query, sessionId)) return true
-  await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger)
+  await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, shopOrderId)
   return false
 }
 

@@ -3,13 +3,13 @@
  * payment links, with AltaPay's access rules: MERCHANT reaches everything; a CUSTOMER token reaches
  * one session and is spent once it has created a payment.
  */
-import { currencyInfo, decimalToMinor, type CurrencyInfo } from "../../altapay/money"
+import { currencyInfo, decimalToMinor, fitsWireDecimals, type CurrencyInfo } from "../../altapay/money"
 import { basicAuth, bearerAuth, isReply } from "../auth"
-import type { Exchange } from "../env"
+import type { Exchange, SandboxConfig } from "../env"
 import { json, jsonError, type Reply } from "../http"
 import { validateOrderLines } from "../order-lines"
 import { createPayment, expireUnpaidPayments, sessionIsSettled } from "../payment-flow"
-import { authenticateBodySchema, linkBodySchema, paymentBodySchema, sessionBodySchema, zodIssues, type FieldIssue, type SessionBody } from "./schemas"
+import { SHOP_ORDER_ID, authenticateBodySchema, linkBodySchema, paymentBodySchema, sessionBodySchema, zodIssues, type FieldIssue, type SessionBody } from "./schemas"
 import { PAYMENT_METHODS, findMethod, type StoredSession } from "../state"
 import type { TokenClaims } from "./tokens"
 import { linkJson, paymentJson, sessionJson } from "./views"
@@ -59,12 +59,15 @@ interface ValidSession {
   currency: CurrencyInfo
 }
 
-function validateSession(raw: unknown): { ok: true; value: ValidSession } | { ok: false; reply: Reply } {
+function validateSession(raw: unknown, config: SandboxConfig): { ok: true; value: ValidSession } | { ok: false; reply: Reply } {
   const parsed = sessionBodySchema.safeParse(raw)
   if (!parsed.success) return { ok: false, reply: validationError(zodIssues(parsed.error)) }
   const body = parsed.data
   for (const field of SERVER_FIELDS) delete body[field]
   const issues: FieldIssue[] = []
+  if (!config.legacyShopOrderIds && !SHOP_ORDER_ID.test(body.order.orderId)) {
+    issues.push({ path: "order.orderId", message: "must match [a-zA-Z0-9-]{1,100}: letters, digits and '-' (it becomes the payment's shop_orderid)" })
+  }
   let currency: CurrencyInfo | undefined
   let amountMinor: number | undefined
   try {
@@ -73,7 +76,10 @@ function validateSession(raw: unknown): { ok: true; value: ValidSession } | { ok
   } catch {
     issues.push({ path: "order.amount.currency", message: `unknown ISO 4217 currency ${body.order.amount.currency}` })
   }
-  if (currency) {
+  if (!fitsWireDecimals(body.order.amount.value)) {
+    // OrderDetails: "Expects number with 2 decimal places", whatever the currency.
+    issues.push({ path: "order.amount.value", message: "can have at most 2 decimals" })
+  } else if (currency) {
     try {
       amountMinor = decimalToMinor(body.order.amount.value, currency.alpha)
     } catch {
@@ -112,7 +118,7 @@ export async function createSession(ex: Exchange): Promise<Reply> {
   }
   const parsed = parseJson(ex)
   if (!parsed.ok) return parsed.reply
-  const valid = validateSession(parsed.value ?? {})
+  const valid = validateSession(parsed.value ?? {}, ex.env.config)
   if (!valid.ok) return valid.reply
   const now = ex.env.now()
   const session: StoredSession = {
@@ -160,7 +166,7 @@ export async function updateSession(ex: Exchange, sessionId: string): Promise<Re
     callbacks: { ...asRecord(current.callbacks), ...asRecord(patch.callbacks) },
     configuration: { ...asRecord(current.configuration), ...asRecord(patch.configuration) },
   }
-  const valid = validateSession(merged)
+  const valid = validateSession(merged, ex.env.config)
   if (!valid.ok) return valid.reply
   Object.assign(session, valid.value, { updatedAt: ex.env.now() })
   expireUnpaidPayments(ex.env, session)

@@ -29,6 +29,12 @@ const urlCallback = (name: string) =>
     .string({ error: (issue) => (issue.input === undefined ? undefined : `callbacks.${name} must be a plain URL string, as AltaPay's clients send it (not { type, value })`) })
     .refine(isHttpUrl, "must be an absolute http(s) URL")
 
+/**
+ * shop_orderid as the Merchant API pages type it (createPaymentRequest, createInvoiceReservation,
+ * callback_form): the payment made from a session carries its orderId as its shop_orderid.
+ */
+export const SHOP_ORDER_ID = /^[a-zA-Z0-9-]{1,100}$/
+
 export const amountSchema = z.looseObject({
   value: z.number().positive(),
   currency: z.string().regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 alphabetic code such as DKK"),
@@ -36,6 +42,7 @@ export const amountSchema = z.looseObject({
 
 export const sessionBodySchema = z.looseObject({
   order: z.looseObject({
+    // Its characters are checked in checkout-api.ts (SHOP_ORDER_ID, unless legacyShopOrderIds).
     orderId: z.string().min(1).max(100),
     amount: amountSchema,
     orderLines: z.array(z.unknown()).optional(),

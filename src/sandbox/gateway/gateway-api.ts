@@ -5,7 +5,7 @@
  * Header ErrorCode; refusals a merchant can act on get ErrorCode 0 and a failed Body/Result.
  */
 import { randomUUID } from "node:crypto"
-import { decimalToMinor, minorToDecimal } from "../../altapay/money"
+import { decimalToMinor, fitsWireDecimals, minorToDecimal } from "../../altapay/money"
 import { basicAuth } from "../auth"
 import type { Exchange } from "../env"
 import { GatewayErrorCode } from "./gateway-errors"
@@ -104,6 +104,8 @@ function optionalAmount(request: GatewayRequest, t: StoredTransaction): number |
   if (minor === undefined) {
     throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, `amount "${text}" is not a decimal amount in ${t.currency.alpha}.`)
   }
+  // The Merchant API pages: "the amount can have maximum 2 decimals", whatever the currency.
+  if (!fitsWireDecimals(text)) throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, `amount "${text}" can have maximum 2 decimals.`)
   if (minor <= 0) throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "amount must be greater than zero.")
   return minor
 }

@@ -12,7 +12,7 @@ import { provenSessionData } from "../../lib/payment-data/data"
 import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
-import { cartCustomer } from "../../lib/medusa-mapping/customer"
+import { CART_FIELDS_FOR_CUSTOMER, cartCustomer } from "../../lib/medusa-mapping/customer"
 
 export interface LoadAltaPayCartInput {
   cart_id: string
@@ -40,22 +40,23 @@ export interface LoadedAltaPayCart {
 }
 
 export const ALTAPAY_CART_FIELDS = [
-  ...CART_FIELDS_FOR_LINES,
-  "completed_at",
-  "region_id",
-  "billing_address.*",
-  "shipping_address.*",
-  "customer.id",
-  "customer.has_account",
-  "payment_collection.id",
-  "payment_collection.amount",
-  "payment_collection.currency_code",
-  "payment_collection.payment_sessions.id",
-  "payment_collection.payment_sessions.provider_id",
-  "payment_collection.payment_sessions.status",
-  "payment_collection.payment_sessions.amount",
-  "payment_collection.payment_sessions.currency_code",
-  "payment_collection.payment_sessions.data",
+  ...new Set([
+    ...CART_FIELDS_FOR_LINES,
+    "completed_at",
+    "region_id",
+    ...CART_FIELDS_FOR_CUSTOMER,
+    "customer.id",
+    "customer.has_account",
+    "payment_collection.id",
+    "payment_collection.amount",
+    "payment_collection.currency_code",
+    "payment_collection.payment_sessions.id",
+    "payment_collection.payment_sessions.provider_id",
+    "payment_collection.payment_sessions.status",
+    "payment_collection.payment_sessions.amount",
+    "payment_collection.payment_sessions.currency_code",
+    "payment_collection.payment_sessions.data",
+  ]),
 ]
 
 type Amount = CartForLines["total"]

@@ -11,7 +11,7 @@ const shapeOf = (value: unknown): string => (typeof value === "object" && value 
 describe("the session body, against AltaPay's Android SDK and the Order Details page", () => {
   const documented = androidCreateSessionRequest.value
   const body = sessionBody({
-    orderId: "payses_01",
+    orderId: "payses-01",
     amountMinor: 204999,
     currency: "DKK",
     callbacks: {
@@ -50,7 +50,7 @@ describe("the payment link body, against the Create Payment Link page", () => {
   it("the sandbox accepts the documented request as sent", async () => {
     const pair = await startSandboxAndClient()
     try {
-      const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses_doclink", amountMinor: 1000, currency: "DKK" })
+      const { sessionId } = await pair.client.checkout.createSession({ orderId: "payses-doclink", amountMinor: 1000, currency: "DKK" })
       const link = await pair.client.checkout.createPaymentLink(sessionId, { validityMinutes: 1440, activationMinutes: 10, size: 450, url: "https://www.example.com/link" })
       expect(link.paymentLink).toBeTruthy()
       expect(pair.sandbox.ledger().at(-1)?.params).toEqual(createPaymentLinkRequest.value)

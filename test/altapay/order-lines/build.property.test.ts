@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { AltaPayValidationError } from "../../../src/altapay/errors"
-import { decimalToMinor } from "../../../src/altapay/money"
+import { decimalToMinor, wireAmountProblem } from "../../../src/altapay/money"
 import {
   ORDER_LINE_LIMITS,
   buildOrderLines,
@@ -16,6 +16,7 @@ import {
   type OrderLineSource,
 } from "../../../src/altapay/order-lines"
 import type { OrderLine } from "../../../src/altapay/types"
+import { refusedForPrecision } from "../../helpers/issues"
 
 const RUNS = 10_000
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -183,11 +184,27 @@ describe("order lines for any cart", () => {
 
         check(orderLinesTotalMinor(lines) === totalMinor, "lines total the amount", { totalMinor, lines })
         validateOrderLines(lines, { currency, expectedTotalMinor: totalMinor }) // throws on any issue
-        check(totalOfGatewayFields(toGatewayOrderLineFields(lines, currency), currency) === totalMinor, "gateway fields total the amount")
-        toCheckoutOrderLines(lines, currency).forEach((wire, i) => {
-          check(decimalToMinor(wire.unitPrice, currency) === lines[i].unitPriceMinor, "checkout unitPrice round-trips", wire)
-          check(decimalToMinor(wire.taxAmount, currency) === lines[i].taxAmountMinor, "checkout taxAmount round-trips", wire)
-        })
+        // AltaPay takes 2 decimals: a 3-decimal currency's lines go out only when every amount fits,
+        // and are otherwise refused as a whole, never rounded.
+        const fits = lines.every((l) => !wireAmountProblem(l.unitPriceMinor, currency) && !wireAmountProblem(l.taxAmountMinor, currency))
+        if (fits) {
+          check(totalOfGatewayFields(toGatewayOrderLineFields(lines, currency), currency) === totalMinor, "gateway fields total the amount")
+          toCheckoutOrderLines(lines, currency).forEach((wire, i) => {
+            check(decimalToMinor(wire.unitPrice, currency) === lines[i].unitPriceMinor, "checkout unitPrice round-trips", wire)
+            check(decimalToMinor(wire.taxAmount, currency) === lines[i].taxAmountMinor, "checkout taxAmount round-trips", wire)
+          })
+        } else {
+          check(
+            refusedForPrecision(() => toGatewayOrderLineFields(lines, currency)),
+            "gateway lines that do not fit 2 decimals are refused",
+            lines
+          )
+          check(
+            refusedForPrecision(() => toCheckoutOrderLines(lines, currency)),
+            "checkout lines that do not fit 2 decimals are refused",
+            lines
+          )
+        }
 
         check(new Set(lines.map((l) => l.itemId)).size === lines.length, "item ids are unique")
         for (const l of lines) {

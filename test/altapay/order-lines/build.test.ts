@@ -1,4 +1,5 @@
 import { buildOrderLines, codePointLength, orderLinesTotalMinor, toCheckoutOrderLines, toGatewayOrderLineFields, type OrderLineSource } from "../../../src/altapay/order-lines"
+import { AltaPayAmountPrecisionError } from "../../../src/altapay/errors"
 import { issuesOf } from "../../helpers/issues"
 
 describe("buildOrderLines", () => {
@@ -156,20 +157,33 @@ describe("buildOrderLines", () => {
     expect(lines).toEqual([expect.objectContaining({ unitPriceMinor: 773, taxAmountMinor: 193 })]) // 7.728 + 1.932 = 9.66
   })
 
-  it("prices KWD and BHD carts in fils (three decimals)", () => {
+  it("prices KWD and BHD carts in fils (three decimals), and sends them with AltaPay's 2 decimals only when they fit", () => {
     const kwd = buildOrderLines({
       currency: "KWD",
       totalMinor: 24690,
       items: [{ id: "i1", title: "Dates", quantity: 2, unitPriceMinor: 12345, taxRates: [] }],
     })
-    expect(toGatewayOrderLineFields(kwd, "KWD")["orderLines[0][unitPrice]"]).toBe("12.345")
+    expect(kwd).toEqual([expect.objectContaining({ unitPriceMinor: 12345 })])
+    // 12.345 KWD has no 2-decimal form: refused, never rounded to 12.35 as AltaPay's PHP plugins would.
+    expect(() => toGatewayOrderLineFields(kwd, "KWD")).toThrow(AltaPayAmountPrecisionError)
+    expect(issuesOf(() => toGatewayOrderLineFields(kwd, "KWD"))).toEqual([{ field: "orderLines.0.unitPrice", message: "12.345 KWD does not fit 2 decimals" }])
+    const whole = buildOrderLines({
+      currency: "KWD",
+      totalMinor: 24680,
+      items: [{ id: "i1", title: "Dates", quantity: 2, unitPriceMinor: 12340, taxRates: [] }],
+    })
+    expect(toGatewayOrderLineFields(whole, "KWD")["orderLines[0][unitPrice]"]).toBe("12.34")
+    expect(toCheckoutOrderLines(whole, "KWD")[0]).toMatchObject({ unitPrice: 12.34, taxAmount: 0 })
     const bhd = buildOrderLines({
       currency: "BHD",
       totalMinor: 1106,
       items: [{ id: "i1", title: "Coffee", quantity: 1, unitPriceMinor: 1005, taxRates: [{ rate: 10 }] }],
     })
     expect(bhd).toEqual([expect.objectContaining({ unitPriceMinor: 1005, taxAmountMinor: 101 })]) // 100.5 rounds up
-    expect(toCheckoutOrderLines(bhd, "BHD")[0]).toMatchObject({ unitPrice: 1.005, taxAmount: 0.101, taxPercent: 10 })
+    expect(issuesOf(() => toCheckoutOrderLines(bhd, "BHD"))).toEqual([
+      { field: "orderLines.0.unitPrice", message: "1.005 BHD does not fit 2 decimals" },
+      { field: "orderLines.0.taxAmount", message: "0.101 BHD does not fit 2 decimals" },
+    ])
   })
 
   it("uses SKUs as item ids only when they are unique, and keeps every item id unique", () => {

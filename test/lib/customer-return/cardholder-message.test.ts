@@ -73,7 +73,12 @@ describe("the cardholder message", () => {
 
   it("a signed decline that must show its message carries it; the look-up still decides the action", async () => {
     const post = await returnPost("decline", true)
-    const confirmed = await confirmReturn({ sessionId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader }, options, pair.client, anonymous())
+    const confirmed = await confirmReturn(
+      { shopOrderId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader },
+      options,
+      pair.client,
+      anonymous()
+    )
     expect(confirmed).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED }, cardholderMessage: "Your card was declined." })
     expect(confirmed.open).toBeUndefined()
   })
@@ -81,7 +86,7 @@ describe("the cardholder message", () => {
   it("a signed decline whose message need not be shown, an unsigned one and a forged one carry none", async () => {
     const quiet = await returnPost("decline", false)
     expect(
-      (await confirmReturn({ sessionId: quiet.orderId, rawBody: Buffer.from(quiet.rawBody), signatureHeader: quiet.signatureHeader }, options, pair.client, anonymous()))
+      (await confirmReturn({ shopOrderId: quiet.orderId, rawBody: Buffer.from(quiet.rawBody), signatureHeader: quiet.signatureHeader }, options, pair.client, anonymous()))
         .cardholderMessage
     ).toBeUndefined()
 
@@ -89,11 +94,11 @@ describe("the cardholder message", () => {
     const attacker = Buffer.from(
       new URLSearchParams({ shop_orderid: loud.orderId, status: "declined", error_message: "Call +45 0000 0000 to pay", cardholder_message_must_be_shown: "true" }).toString()
     )
-    const unsigned = await confirmReturn({ sessionId: loud.orderId, rawBody: attacker }, options, pair.client, anonymous())
+    const unsigned = await confirmReturn({ shopOrderId: loud.orderId, rawBody: attacker }, options, pair.client, anonymous())
     expect(unsigned).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
     expect(unsigned.cardholderMessage).toBeUndefined()
     const forged = await confirmReturn(
-      { sessionId: loud.orderId, rawBody: attacker, signatureHeader: signCallbackBody(attacker.toString(), "not-the-callback-secret", Math.floor(Date.now() / 1000)) },
+      { shopOrderId: loud.orderId, rawBody: attacker, signatureHeader: signCallbackBody(attacker.toString(), "not-the-callback-secret", Math.floor(Date.now() / 1000)) },
       options,
       pair.client,
       anonymous()

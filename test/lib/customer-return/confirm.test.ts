@@ -53,7 +53,7 @@ describe("confirmReturn", () => {
     const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId)
     const before = lookUps()
     const confirmed = await confirmReturn(
-      { sessionId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
+      { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
       pair.client,
       anonymous()
@@ -68,9 +68,9 @@ describe("confirmReturn", () => {
     const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId)
     const now = Math.floor(Date.now() / 1000)
     const cases = [
-      { sessionId: paid.orderId, rawBody: Buffer.from(rawBody) },
-      { sessionId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: signCallbackBody(rawBody, "not-the-secret-at-all", now) },
-      { sessionId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"], noSecret: true },
+      { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody) },
+      { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: signCallbackBody(rawBody, "not-the-secret-at-all", now) },
+      { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"], noSecret: true },
     ]
     for (const { noSecret, ...post } of cases) {
       const confirmed = await confirmReturn(post, noSecret ? { callbackToleranceSeconds: 300 } : options, pair.client, anonymous())
@@ -78,7 +78,7 @@ describe("confirmReturn", () => {
     }
     // A genuine post names its own session only: for another one, AltaPay has nothing paid.
     const other = await confirmReturn(
-      { sessionId: "payses_other", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
+      { shopOrderId: "payses_other", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
       pair.client,
       anonymous()
@@ -89,7 +89,7 @@ describe("confirmReturn", () => {
   it("a posted 'succeeded' for an unpaid session is not believed; a signed decline is checked too", async () => {
     const session = await pair.client.checkout.createSession({ orderId: "order-unpaid-1", amountMinor: 5_000, currency: "DKK" })
     const forged = new URLSearchParams({ shop_orderid: "order-unpaid-1", status: "succeeded", amount: "50.00", currency: "208" }).toString()
-    expect(await confirmReturn({ sessionId: "order-unpaid-1", rawBody: Buffer.from(forged) }, options, pair.client, anonymous())).toMatchObject({
+    expect(await confirmReturn({ shopOrderId: "order-unpaid-1", rawBody: Buffer.from(forged) }, options, pair.client, anonymous())).toMatchObject({
       by: "look-up",
       result: { action: PaymentActions.NOT_SUPPORTED },
     })
@@ -98,7 +98,7 @@ describe("confirmReturn", () => {
     const { rawBody, headers } = pair.sandbox.callbackFor(declined.paymentId)
     const before = lookUps()
     const confirmed = await confirmReturn(
-      { sessionId: "order-unpaid-1", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
+      { shopOrderId: "order-unpaid-1", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
       pair.client,
       anonymous()
@@ -109,7 +109,7 @@ describe("confirmReturn", () => {
 })
 
 describe("anonymous look-ups are capped (issue 29)", () => {
-  const unsigned = (sessionId: string) => ({ sessionId })
+  const unsigned = (shopOrderId: string) => ({ shopOrderId })
 
   it("over the budget nothing is asked; AltaPay's signed posts are never capped, a signed decline is still looked up", async () => {
     const paid = await authorizedPayment(pair, 7_500)
@@ -128,10 +128,10 @@ describe("anonymous look-ups are capped (issue 29)", () => {
 
     // Both budgets are spent; AltaPay's own posts still decide.
     const success = pair.sandbox.callbackFor(paid.paymentId)
-    const signedSuccess = { sessionId: paid.orderId, rawBody: Buffer.from(success.rawBody), signatureHeader: success.headers["altapay-signature"] }
+    const signedSuccess = { shopOrderId: paid.orderId, rawBody: Buffer.from(success.rawBody), signatureHeader: success.headers["altapay-signature"] }
     expect(await confirmReturn(signedSuccess, options, pair.client, budget)).toMatchObject({ by: "signature", result: { action: PaymentActions.AUTHORIZED } })
     const decline = pair.sandbox.callbackFor(declined.paymentId)
-    const signedDecline = { sessionId: "order-declined-capped", rawBody: Buffer.from(decline.rawBody), signatureHeader: decline.headers["altapay-signature"] }
+    const signedDecline = { shopOrderId: "order-declined-capped", rawBody: Buffer.from(decline.rawBody), signatureHeader: decline.headers["altapay-signature"] }
     expect(await confirmReturn(signedDecline, options, pair.client, budget)).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
     expect(lookUpsFor("order-declined-capped")).toBe(2)
     expect(lookUpsFor(paid.orderId)).toBe(1)

@@ -62,13 +62,13 @@ describe("an open payment (AltaPay's status open)", () => {
   it("is open by AltaPay's record, signed post or not, until AltaPay concludes it", async () => {
     const post = await returnPost("open")
     expect(new URLSearchParams(post.rawBody).get("status")).toBe("open")
-    const signed = await confirmReturn({ sessionId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader }, options, pair.client, anonymous())
+    const signed = await confirmReturn({ shopOrderId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader }, options, pair.client, anonymous())
     expect(signed).toMatchObject({ by: "look-up", open: true, result: { action: PaymentActions.NOT_SUPPORTED } })
-    const anonymousGet = await confirmReturn({ sessionId: post.orderId }, options, pair.client, anonymous())
+    const anonymousGet = await confirmReturn({ shopOrderId: post.orderId }, options, pair.client, anonymous())
     expect(anonymousGet).toMatchObject({ by: "look-up", open: true })
 
     pair.sandbox.concludeOpenPayment(post.transactionId, "authorize")
-    const settled = await confirmReturn({ sessionId: post.orderId }, options, pair.client, anonymous())
+    const settled = await confirmReturn({ shopOrderId: post.orderId }, options, pair.client, anonymous())
     expect(settled.result.action).toBe(PaymentActions.AUTHORIZED)
     expect(settled.open).toBeUndefined()
   })
@@ -76,7 +76,7 @@ describe("an open payment (AltaPay's status open)", () => {
   it("a signed open post is open even before AltaPay's record shows the payment; a declined record is not open", async () => {
     const post = await returnPost("decline")
     const saysOpen = resigned(post.rawBody, (form) => form.set("status", "open"))
-    const confirmed = await confirmReturn({ sessionId: post.orderId, ...saysOpen }, options, pair.client, anonymous())
+    const confirmed = await confirmReturn({ shopOrderId: post.orderId, ...saysOpen }, options, pair.client, anonymous())
     expect(confirmed.result.action).toBe(PaymentActions.FAILED)
     expect(confirmed.open).toBeUndefined()
 
@@ -85,6 +85,9 @@ describe("an open payment (AltaPay's status open)", () => {
       form.set("shop_orderid", unknown)
       form.set("status", "open")
     })
-    expect(await confirmReturn({ sessionId: unknown, ...early }, options, pair.client, anonymous())).toMatchObject({ open: true, result: { action: PaymentActions.NOT_SUPPORTED } })
+    expect(await confirmReturn({ shopOrderId: unknown, ...early }, options, pair.client, anonymous())).toMatchObject({
+      open: true,
+      result: { action: PaymentActions.NOT_SUPPORTED },
+    })
   })
 })

@@ -19,6 +19,8 @@ import {
   planItemRefund,
   proportionalAdjustmentLine,
   toGatewayOrderLineFields,
+  validateOrderLines,
+  wireAmountProblem,
   type OrderLine,
   type RefundedItem,
 } from "../../../src/altapay"
@@ -27,6 +29,7 @@ import { toMinorUnits } from "../../../src/lib/medusa-mapping/amounts"
 import { sourceEntries } from "../../../src/altapay/order-lines/build"
 import { compare, decimalOf, fromDecimal, ratioText } from "../../../src/altapay/order-lines/exact"
 import { entryTotal } from "../../../src/altapay/order-lines/source"
+import { refusedForPrecision } from "../../helpers/issues"
 
 /** x 3 currencies (JPY, DKK, KWD: 0, 2 and 3 decimals): over 10,000 carts per run. */
 const CARTS_PER_CURRENCY = 3_400
@@ -173,6 +176,8 @@ interface Stats {
   items: number
   splitLines: number
   refunds: number
+  /** Carts whose lines AltaPay's 2 decimals cannot carry (KWD amounts that are not whole 10 fils). */
+  refusedOnTheWire: number
 }
 
 function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
@@ -199,7 +204,20 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
   }
 
   check(orderLinesTotalMinor(lines) === totalMinor, "lines total the amount Medusa asks", { total: exactText(cart.total), lines })
-  toGatewayOrderLineFields(lines, code) // validates every line
+  // Every line is valid; on the wire, AltaPay takes 2 decimals: a KWD cart goes out only when every
+  // unit price and tax is whole 10 fils, and is otherwise refused as a whole, never rounded.
+  const fits = lines.every((l) => !wireAmountProblem(l.unitPriceMinor, code) && !wireAmountProblem(l.taxAmountMinor, code))
+  validateOrderLines(lines, { currency: code, expectedTotalMinor: totalMinor })
+  if (fits) toGatewayOrderLineFields(lines, code)
+  else {
+    check(currency.exponent > 2, "only a 3-decimal currency has amounts 2 decimals cannot carry", lines)
+    check(
+      refusedForPrecision(() => toGatewayOrderLineFields(lines, code)),
+      "lines that do not fit 2 decimals are refused",
+      lines
+    )
+    stats.refusedOnTheWire++
+  }
   check(!lines.some((l) => l.itemId.startsWith("rounding")), "no rounding line: a quantity that leaves a remainder is split instead", lines)
   for (const line of lines) check(/^\d+(\.\d{1,4})?$/.test(String(line.taxPercent)), "taxPercent has at most 4 decimals", line)
 
@@ -305,7 +323,7 @@ export function describeMedusaCarts(code: keyof typeof CURRENCIES): void {
   const currency = CURRENCIES[code]
   describe("order lines for carts totalled by Medusa's decorateCartTotals", () => {
     it(`${code.toUpperCase()}: lines are Medusa's totals to the minor unit, and item refunds add up to the capture`, () => {
-      const stats: Stats = { carts: 0, taxOff: 0, itemsOffHalfUp: 0, items: 0, splitLines: 0, refunds: 0 }
+      const stats: Stats = { carts: 0, taxOff: 0, itemsOffHalfUp: 0, items: 0, splitLines: 0, refunds: 0, refusedOnTheWire: 0 }
       fc.assert(
         fc.property(cartArb(currency), (g) => checkCart(g, currency, stats)),
         { numRuns: CARTS_PER_CURRENCY }
@@ -314,6 +332,9 @@ export function describeMedusaCarts(code: keyof typeof CURRENCIES): void {
       expect(stats.taxOff).toBeLessThanOrEqual(stats.carts / 100)
       // Every cart with a positive total was checked, and refunded to the last unit.
       expect(stats.carts).toBeGreaterThan(CARTS_PER_CURRENCY * 0.95)
+      // JPY and DKK always fit AltaPay's 2 decimals; random KWD prices and taxes mostly do not.
+      if (currency.exponent <= 2) expect(stats.refusedOnTheWire).toBe(0)
+      else expect(stats.refusedOnTheWire).toBeGreaterThan(0)
     })
   })
 }

@@ -36,7 +36,7 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
       scope: req.scope,
       registration: provider,
       kind: kind as ReturnKind,
-      sessionId: text(body.shop_orderid),
+      shopOrderId: text(body.shop_orderid),
       rawBody: Buffer.isBuffer(raw) ? raw : undefined,
       signatureHeader: text(req.headers[SIGNATURE_HEADER]),
     })
@@ -46,5 +46,5 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
 export const GET = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
   const { provider, kind } = req.params as { provider: string; kind: string }
   if (!KINDS.has(kind)) return send(res, { status: 404, text: "Not found." })
-  send(res, await handleCustomerReturn({ scope: req.scope, registration: provider, kind: kind as ReturnKind, sessionId: text(req.query.shop_orderid) }))
+  send(res, await handleCustomerReturn({ scope: req.scope, registration: provider, kind: kind as ReturnKind, shopOrderId: text(req.query.shop_orderid) }))
 }
