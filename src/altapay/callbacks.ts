@@ -184,10 +184,7 @@ export function parseCallback(body: string | URLSearchParams | Record<string, un
     type: form.type,
     requireCapture: form.require_capture === undefined ? undefined : /^(true|1)$/i.test(form.require_capture),
     merchantErrorMessage: form.merchant_error_message || form.error_message || undefined,
-    cardholderMessage:
-      form.error_message?.trim() && (/^true$/i.test(form.cardholder_message_must_be_shown ?? "") || isKlarnaIn(form.xml, form.shop_orderid))
-        ? form.error_message.trim()
-        : undefined,
+    cardholderMessage: cardholderMessageOf(form),
     transactionInfo,
     xml: form.xml,
     ...(form.status.toLowerCase() === CHARGEBACK_STATUS ? { chargebacks: form.xml ? chargebackEventsIn(form.xml) : [] } : {}),
@@ -206,6 +203,27 @@ function transactionStatusIn(xml: string | undefined, shopOrderId: string): stri
   } catch {
     return undefined
   }
+}
+
+/**
+ * `error_message` when `cardholder_message_must_be_shown` is true or the payment is Klarna's. When
+ * the form leaves them out, the `xml`'s Body says the same as CardHolderErrorMessage and
+ * CardHolderMessageMustBeShown, which is where AltaPay's C# SDK reads them (ParsePostBackXmlResponse,
+ * `PaymentResult.ResultMessageMustBeShown`).
+ */
+function cardholderMessageOf(form: { error_message?: string; cardholder_message_must_be_shown?: string; xml?: string; shop_orderid: string }): string | undefined {
+  let body: Record<string, unknown> = {}
+  if (form.xml && (!form.error_message?.trim() || form.cardholder_message_must_be_shown === undefined)) {
+    try {
+      body = parseGatewayResponse(form.xml).body
+    } catch {
+      body = {}
+    }
+  }
+  const fromXml = (key: string): string | undefined => (typeof body[key] === "string" ? body[key] : undefined)
+  const message = (form.error_message?.trim() || fromXml("CardHolderErrorMessage")?.trim()) ?? ""
+  const mustBeShown = form.cardholder_message_must_be_shown ?? fromXml("CardHolderMessageMustBeShown") ?? ""
+  return message && (/^true$/i.test(mustBeShown) || isKlarnaIn(form.xml, form.shop_orderid)) ? message : undefined
 }
 
 /** Whether the order's latest transaction in `xml` is a Klarna payment (its terminal or payment service names Klarna). */

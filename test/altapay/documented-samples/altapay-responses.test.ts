@@ -149,6 +149,16 @@ describe("AltaPay's callback XML (sdk-csharp Unit/txt, api-php CallbackTest), as
     expect(read("sdk-csharp-CardHolderMessageMustBeShownTrue.xml").body.CardHolderMessageMustBeShown).toBe("true")
   })
 
+  it("posted as a callback's xml, CardHolderMessageMustBeShown decides whether the customer sees CardHolderErrorMessage, as in the C# SDK", () => {
+    const post = (name: string, extra: Record<string, string> = {}) =>
+      parseCallback(new URLSearchParams({ shop_orderid: "1bf7ddd2-d335-42c6-b5ab-0a6f4faff22d", status: "failed", xml: fixture(name), ...extra }))
+    expect(post("sdk-csharp-CardHolderMessageMustBeShownTrue.xml")).toMatchObject({ cardholderMessage: "Card Declined", paymentStatus: "3dsecure_failed" })
+    expect(post("sdk-csharp-CardHolderMessageMustBeShownFalse.xml").cardholderMessage).toBeUndefined()
+    // The form's own fields, when sent, come first.
+    expect(post("sdk-csharp-CardHolderMessageMustBeShownTrue.xml", { cardholder_message_must_be_shown: "false" }).cardholderMessage).toBeUndefined()
+    expect(post("sdk-csharp-CardHolderMessageMustBeShownFalse.xml", { cardholder_message_must_be_shown: "true", error_message: "Declined" }).cardholderMessage).toBe("Declined")
+  })
+
   it("ChargebackEvent.xml (ParsePostBackXmlResponse_ChargebackEvent): Result ChargebackEvent; posted with status ChargebackEvent its event is read", () => {
     const xml = fixture("sdk-csharp-ChargebackEvent.xml")
     expect(parseGatewayResponse(xml).result).toBe("ChargebackEvent")
