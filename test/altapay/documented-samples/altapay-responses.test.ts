@@ -2,7 +2,8 @@
  * AltaPay's own gateway answers and callback bodies (files/, sources in files/SOURCES.md) through
  * our gateway parser and callback parser: each must read as AltaPay's own client reads it. Each
  * case asserts what AltaPay's own test for that file asserts (api-php `tests/Api/*Test.php`,
- * sdk-csharp `AltaPayApi.Tests/Unit/MerchantApi_ParsePostBackXmlResponseTests.cs`), and what our
+ * sdk-csharp `AltaPayApi.Tests/Unit/MerchantApi_ParsePostBackXmlResponseTests.cs`, plugin-magento2-community
+ * `Test/Unit/Model/GeneratorTest.php`), and what our
  * client needs from it (result, transaction, status, amounts with their currency).
  */
 import { readFileSync } from "node:fs"
@@ -212,5 +213,51 @@ describe("AltaPay's callback XML (sdk-csharp Unit/txt, api-php CallbackTest), as
     const response = parseGatewayResponse(xml)
     expect(response.result).toBe("Failed")
     expect(response.transactions.map((t) => t.transactionId)).toEqual(["1682"])
+  })
+
+  it("plugin-magento2-community GeneratorTest's post: a succeeded preauth of 23.18 DKK with Magento's transaction_info; its xml a Success with transaction 33329721", () => {
+    const xml = fixture("plugin-magento2-community-GeneratorTest-xml.xml")
+    // The form fields of GeneratorTest::setUp ($this->order), as written there; its xml is the file.
+    const callback = parseCallback({
+      shop_orderid: "000000289",
+      currency: "208",
+      transaction_info: {
+        ecomPlatform: "Magento",
+        ecomVersion: "2.3.2",
+        ecomPluginName: "SDM_Altapay",
+        ecomPluginVersion: "1.3.4",
+        otherInfo: "websiteName - Main Website, storeName - Danish Store View",
+      },
+      type: "payment",
+      embedded_window: "0",
+      amount: "23.18",
+      transaction_id: "33329721",
+      payment_id: "fe68da2c-a7ca-493a-b01c-ebafd80cd93b",
+      nature: "CreditCard",
+      require_capture: "true",
+      payment_status: "preauth",
+      masked_credit_card: "411111******1111",
+      blacklist_token: "57c4f859a6b4e005bb1e7a42bd4cc7e8e4b58f1b",
+      credit_card_token: "AQ+DuN1BmWe8g9PnsfU2jNC4ZsG7r5TuSAxFvt3uO/A5UPuGq1FarLiphj2WJA+AYBu/fbP6zdPezEJA3Q49ZA==+1",
+      status: "succeeded",
+      avs_code: "S",
+      avs_text: "AVS not supported",
+      xml,
+    })
+    // testRequestCallback: paymentId, shopOrderId, status, one transaction 33329721, Result Success.
+    expect(callback).toMatchObject({
+      paymentId: "fe68da2c-a7ca-493a-b01c-ebafd80cd93b",
+      shopOrderId: "000000289",
+      status: "succeeded",
+      paymentStatus: "preauth",
+      transactionId: "33329721",
+      amountMinor: 2318,
+      currency: "DKK",
+      requireCapture: true,
+      transactionInfo: { ecomPlatform: "Magento", ecomPluginName: "SDM_Altapay", ecomPluginVersion: "1.3.4" },
+    })
+    const response = parseGatewayResponse(xml)
+    expect(response.result).toBe("Success")
+    expect(response.transactions.map((t) => [t.transactionId, t.transactionStatus, t.reservedAmount?.minor])).toEqual([["33329721", "preauth", 2318]])
   })
 })
