@@ -59,7 +59,21 @@ function identity(value: object | undefined): number {
 }
 
 const PROCESS_STORE = Symbol.for("medusa-payment-altapay.process-store")
+const PROCESS_STORE_VALUES = Symbol.for("medusa-payment-altapay.process-store-values")
 const MAX_PROCESS_ENTRIES = 10_000
+
+type ProcessValues = Map<string, { json: string; until: number }>
+
+/**
+ * What the process store holds now: each key with the length of its value's JSON and whether it
+ * has expired (it stays until a write passes it). For the bench's memory report; the plugin never
+ * reads it.
+ */
+export function processStoreHoldings(): Array<{ key: string; bytes: number; expired: boolean }> {
+  const values = (globalThis as Record<symbol, unknown>)[PROCESS_STORE_VALUES] as ProcessValues | undefined
+  const now = Date.now()
+  return [...(values ?? [])].map(([key, entry]) => ({ key, bytes: entry.json.length, expired: entry.until <= now }))
+}
 
 /**
  * Without a cache module: one store for this whole process (provider and routes alike), with the
@@ -69,7 +83,7 @@ export function processStore(): SharedStore {
   const global = globalThis as Record<symbol, unknown>
   const existing = global[PROCESS_STORE] as SharedStore | undefined
   if (existing) return existing
-  const values = new Map<string, { json: string; until: number }>()
+  const values: ProcessValues = new Map()
   const store: SharedStore = {
     get: async <T>(key: string) => {
       const entry = values.get(key)
@@ -94,6 +108,7 @@ export function processStore(): SharedStore {
     delete: async (key) => void values.delete(key),
   }
   global[PROCESS_STORE] = store
+  global[PROCESS_STORE_VALUES] = values
   return store
 }
 
