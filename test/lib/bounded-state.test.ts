@@ -1,10 +1,11 @@
 /**
  * What the plugin keeps per payment in a long-running server's memory is bounded by time and
  * count, not by how many checkouts it has served: the initiate cache holds the last ten minutes'
- * sessions, the process store drops expired values as new ones arrive.
+ * sessions, the process store drops expired values as new ones arrive (also those behind a
+ * longer-lived key).
  */
 import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
-import { processStore } from "../../src/lib/scale-out/shared-state"
+import { processStore, processStoreHoldings } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -38,6 +39,28 @@ it("the process store drops expired values at its front as new ones arrive", asy
     now -= 2_000
     expect(await store.get("bounded-test:old")).toBeUndefined()
     expect(await store.get("bounded-test:new")).toEqual({ b: 2 })
+  } finally {
+    Date.now = realNow
+  }
+})
+
+it("the process store drops expired values behind a longer-lived one (its keys live ten minutes to thirty days)", async () => {
+  const store = processStore()
+  const held = () => processStoreHoldings().filter((h) => h.key.startsWith("sweep-test:"))
+  const realNow = Date.now
+  let now = realNow()
+  Date.now = () => now
+  try {
+    // A follow-up note kept for thirty days, then an hour of payments' journal entries.
+    await store.set("sweep-test:follow-up", { tries: 1 }, 30 * 24 * 60 * 60)
+    for (let i = 0; i < 100; i++) {
+      now += 30_000
+      await store.set(`sweep-test:payment-data:${i}`, { revision: i }, 60 * 60)
+    }
+    // Two hours later every journal entry has expired; the next writes must drop them.
+    now += 2 * 60 * 60 * 1000
+    await store.set("sweep-test:payment-data:new", { revision: 0 }, 60 * 60)
+    expect(held().map((h) => h.key)).toEqual(["sweep-test:follow-up", "sweep-test:payment-data:new"])
   } finally {
     Date.now = realNow
   }
