@@ -2,10 +2,11 @@
  * What the plugin keeps per payment in a long-running server's memory is bounded by time and
  * count, not by how many checkouts it has served: the initiate cache holds the last ten minutes'
  * sessions, the process store drops expired values as new ones arrive (also those behind a
- * longer-lived key).
+ * longer-lived key), and refunds of uncertain outcome are dropped after their age.
  */
 import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
-import { processStore, processStoreHoldings } from "../../src/lib/scale-out/shared-state"
+import { UncertainRefunds } from "../../src/providers/altapay/uncertain-refunds"
+import { processStore, processStoreHoldings, type MemoryStore } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -61,6 +62,23 @@ it("the process store drops expired values behind a longer-lived one (its keys l
     now += 2 * 60 * 60 * 1000
     await store.set("sweep-test:payment-data:new", { revision: 0 }, 60 * 60)
     expect(held().map((h) => h.key)).toEqual(["sweep-test:follow-up", "sweep-test:payment-data:new"])
+  } finally {
+    Date.now = realNow
+  }
+})
+
+it("refunds of uncertain outcome, without a cache module, are dropped after their age rather than kept for ever", async () => {
+  const realNow = Date.now
+  let now = realNow()
+  Date.now = () => now
+  try {
+    const refunds = new UncertainRefunds(undefined, 60_000)
+    await refunds.remember("tx-1", { reconciliationIdentifier: "r1", amountMinor: 100, refundedBeforeMinor: 0 })
+    now += 120_000
+    await refunds.remember("tx-2", { reconciliationIdentifier: "r2", amountMinor: 100, refundedBeforeMinor: 0 })
+    const store = (refunds as unknown as { store: MemoryStore }).store
+    expect(store.holdings().map((h) => h.key)).toEqual(["altapay:uncertain-refunds:tx-2"])
+    expect(await refunds.list("tx-2")).toEqual([expect.objectContaining({ reconciliationIdentifier: "r2" })])
   } finally {
     Date.now = realNow
   }
