@@ -11,7 +11,7 @@ import type { Api } from "../tools/test-store/store"
 import type { SeededStore } from "../tools/store/seed"
 import type { Row } from "./lib/report"
 import { heapAfterGc } from "./memory"
-import { PASSWORD, USER, type LedgerLine, type RemoteSandbox } from "./lib/sandbox-process"
+import { CALLBACK_SECRET, PASSWORD, USER, type LedgerLine, type RemoteSandbox } from "./lib/sandbox-process"
 import { TestHooks } from "./lib/test-hooks"
 import { interleaved, median, nowNs, nsToMs } from "./lib/timing"
 
@@ -44,8 +44,11 @@ interface Store {
   container: MedusaContainer
   seed: SeededStore
   admin: Record<string, string>
-  /** `counted: false` skips reading the sandbox's ledger (checkouts running side by side). */
-  checkout(variant: Variant, counted?: boolean): Promise<Checkout>
+  /**
+   * `counted: false` skips reading the sandbox's ledger (checkouts running side by side);
+   * `callback: true` has AltaPay also send its notification callback (AltaPay variants).
+   */
+  checkout(variant: Variant, counted?: boolean, callback?: boolean): Promise<Checkout>
   close(): Promise<void>
 }
 
@@ -69,7 +72,7 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
     useAltaPayStore()
     // Point the store at the sandbox process (its CPU stays out of the store's process, as AltaPay's would).
     beforeAll(() => {
-      Object.assign(storeAltaPay.options, { checkoutUrl: sandbox.url, gatewayUrl: sandbox.url, username: USER, password: PASSWORD })
+      Object.assign(storeAltaPay.options, { checkoutUrl: sandbox.url, gatewayUrl: sandbox.url, username: USER, password: PASSWORD, callbackSecret: CALLBACK_SECRET })
     })
     medusaIntegrationTestRunner({ cwd: STORE_APP_DIR, testSuite: (o) => (options = o as never) })
   } finally {
@@ -96,19 +99,30 @@ async function startStore(sandbox: RemoteSandbox, log: (m: string) => void): Pro
   }
 }
 
+/** How the store answered AltaPay's callbacks in the bench's checkouts: status -> count. */
+const callbackStatuses: Record<string, number> = {}
+
 function checkoutWith(store: Pick<Store, "api" | "container" | "seed" | "admin">, sandbox: RemoteSandbox): Store["checkout"] {
   const helpers = require("../tools/test-store/store") as typeof import("../tools/test-store/store")
   const { api, container, seed, admin } = store
   const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(event: "query", fn: () => void): void }
   let queries = 0
   knex.on("query", () => queries++)
-  // The helpers pay through a Sandbox; this one is in another process.
-  const remote = { simulatePayment: (sessionId: string) => sandbox.simulatePayment(sessionId) } as unknown as Sandbox
+  // The helpers pay through a Sandbox; this one is in another process. The callback, when asked
+  // for, reaches the store as AltaPay's would (Medusa processes it after its webhook delay).
+  const remote = (callback: boolean) =>
+    ({
+      simulatePayment: async (sessionId: string) => {
+        const paid = (await sandbox.simulatePayment(sessionId, callback)) as { callbackStatus?: number }
+        if (callback) callbackStatuses[String(paid.callbackStatus)] = (callbackStatuses[String(paid.callbackStatus)] ?? 0) + 1
+        return paid
+      },
+    }) as unknown as Sandbox
   const serverCalls = (lines: LedgerLine[]): number => lines.filter((l) => l.operation !== "payment.simulate" && l.auth !== "bearer:CUSTOMER").length
   const headers = { headers: helpers.storeHeaders(seed) }
   const asAdmin = { headers: admin }
 
-  return async (variant, counted = true) => {
+  return async (variant, counted = true, callback = false) => {
     const result: Checkout = { ms: {} as Checkout["ms"], queries: {} as Checkout["queries"], altapay: {} as Checkout["altapay"], payMs: 0 }
     const altapay = variant !== "manual"
     const ledger = altapay && counted
@@ -131,7 +145,7 @@ function checkoutWith(store: Pick<Store, "api" | "container" | "seed" | "admin">
     if (altapay) {
       const session = await step("session", () => helpers.startSession(api, seed, cart.id))
       const t0 = nowNs()
-      await helpers.payWithAltaPay(session, { sandbox: remote, callback: false })
+      await helpers.payWithAltaPay(session, { sandbox: remote(callback), callback: false })
       result.payMs = nsToMs(nowNs() - t0)
       if (ledger) seen = (await sandbox.ledger()).length
     } else {
@@ -201,67 +215,124 @@ function ratioRows(runs: Record<Variant, Checkout[]>): Row[] {
 
 const MB = 1024 * 1024
 
+type MemoryVariant = "altapay 0 ms" | "manual"
+
 /**
- * Heap after GC after every batch of `every` checkouts, batches alternating between AltaPay (0 ms)
- * and Medusa's manual provider, at `concurrency` in flight, for `seconds` or `max` checkouts. What
- * a batch adds to the heap counts for its variant: Medusa's own growth shows in the manual
- * batches, the plugin's share is what AltaPay batches add beyond that.
+ * Heap after GC after every batch of `every` checkouts, batches alternating between AltaPay (0 ms;
+ * every other checkout also gets AltaPay's notification callback) and Medusa's manual provider,
+ * at `concurrency` in flight, for `seconds` or `max` checkouts. What a batch adds to the heap
+ * counts for its variant: Medusa's own growth shows in the manual batches, the plugin's share is
+ * what AltaPay batches add beyond that. Every `BENCH_STORE_MEMORY_SAMPLE_SECONDS` (300) the heap
+ * and what the plugin holds per cache are logged and kept as a series; the growth of the batches
+ * that started after `BENCH_STORE_MEMORY_STEADY_AFTER` seconds (3,660: past the longest bound,
+ * the journal's hour) is reported on its own, as the steady state.
  */
 async function memoryRun(store: Store, log: (m: string) => void, seconds: number, max = 10_000, concurrency = 2): Promise<Row[]> {
   const every = Number(process.env.BENCH_STORE_MEMORY_BATCH ?? 50)
-  const variants = ["altapay 0 ms", "manual"] as const
-  const grown: Record<(typeof variants)[number], { checkouts: number; bytes: number; batches: number[] }> = {
-    "altapay 0 ms": { checkouts: 0, bytes: 0, batches: [] },
-    manual: { checkouts: 0, bytes: 0, batches: [] },
-  }
+  const sampleSeconds = Number(process.env.BENCH_STORE_MEMORY_SAMPLE_SECONDS ?? 300)
+  const steadyAfter = Number(process.env.BENCH_STORE_MEMORY_STEADY_AFTER ?? 3_660)
+  const { pluginHoldings, holdingsText } = require("./lib/holdings") as typeof import("./lib/holdings")
+  const variants: MemoryVariant[] = ["altapay 0 ms", "manual"]
+  const batches: Array<{ variant: MemoryVariant; startedAt: number; checkouts: number; bytes: number }> = []
+  const series: Row[] = []
   const rss0 = process.memoryUsage().rss
   const first = heapAfterGc()
   let heap = first
   const deadline = nowNs() + BigInt(Math.round(seconds * 1e9))
   let done = 0
+  let callbacks = 0
   const t0 = nowNs()
-  log(`store memory: batches of ${every} AltaPay and manual checkouts in turn, ${concurrency} in flight, for up to ${seconds} s or ${max.toLocaleString("en")} checkouts`)
+  const elapsed = (): number => nsToMs(nowNs() - t0) / 1000
+  const grownSoFar = (v: MemoryVariant, from = 0): { checkouts: number; bytes: number } =>
+    batches
+      .filter((b) => b.variant === v && b.startedAt >= from)
+      .reduce((sum, b) => ({ checkouts: sum.checkouts + b.checkouts, bytes: sum.bytes + b.bytes }), { checkouts: 0, bytes: 0 })
+  const per10k = (g: { checkouts: number; bytes: number }): number => (g.checkouts ? (g.bytes / g.checkouts) * 10_000 : 0) / MB
+  const sample = async (): Promise<void> => {
+    const holdings = await pluginHoldings(store.container)
+    const a = grownSoFar("altapay 0 ms")
+    const m = grownSoFar("manual")
+    const at = `${(elapsed() / 60).toFixed(0)} min`
+    const text = holdingsText(holdings.filter((h) => h.entries > 0 && !h.name.includes("not the provider's") && !h.name.includes("Medusa's own")))
+    log(
+      `store memory series ${at}: callbacks answered ${JSON.stringify(callbackStatuses)}; ${done} checkouts, heap ${(heap / MB).toFixed(1)} MB; added by AltaPay batches ${(a.bytes / MB).toFixed(1)} MB, manual ${(m.bytes / MB).toFixed(1)} MB; ${text}`
+    )
+    series.push({
+      figure: `heap after GC at ${at}: ${done.toLocaleString("en")} checkouts`,
+      measured: `${(heap / MB).toFixed(1)} MB; added so far by AltaPay batches ${(a.bytes / MB).toFixed(1)} MB (${a.checkouts}), manual ${(m.bytes / MB).toFixed(1)} MB (${m.checkouts}); plugin holds ${text}`,
+      target: "report",
+      status: "info",
+    })
+  }
+  log(
+    `store memory: batches of ${every} AltaPay (every other one with AltaPay's callback) and manual checkouts in turn, ${concurrency} in flight, for up to ${seconds} s or ${max.toLocaleString("en")} checkouts; a sample every ${sampleSeconds} s`
+  )
+  await sample()
+  let nextSample = sampleSeconds
   for (let i = 0; done < max && nowNs() < deadline; i++) {
     const variant = variants[i % 2]
+    const startedAt = elapsed()
     let started = 0
     const batch = Math.min(every, max - done)
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (started < batch) {
+          const callback = variant !== "manual" && started % 2 === 0
           started++
-          await store.checkout(variant, false)
+          if (callback) callbacks++
+          await store.checkout(variant, false, callback)
         }
       })
     )
     done += batch
     const now = heapAfterGc()
     // The first pair of batches fills caches (Medusa's and ours): not counted.
-    if (i >= 2) {
-      grown[variant].checkouts += batch
-      grown[variant].bytes += now - heap
-      grown[variant].batches.push((now - heap) / batch)
-    }
+    if (i >= 2) batches.push({ variant, startedAt, checkouts: batch, bytes: now - heap })
     heap = now
-    log(`store memory: ${done} checkouts in ${(nsToMs(nowNs() - t0) / 1000).toFixed(0)} s, heap ${(heap / MB).toFixed(1)} MB (${variant} batch)`)
+    log(`store memory: ${done} checkouts in ${elapsed().toFixed(0)} s, heap ${(heap / MB).toFixed(1)} MB (${variant} batch)`)
+    if (elapsed() >= nextSample) {
+      await sample()
+      while (nextSample <= elapsed()) nextSample += sampleSeconds
+    }
   }
-  const seconds_ = nsToMs(nowNs() - t0) / 1000
-  const per10k = (v: (typeof variants)[number]) => (grown[v].checkouts ? (grown[v].bytes / grown[v].checkouts) * 10_000 : 0) / MB
-  const altapay = per10k("altapay 0 ms")
-  const manual = per10k("manual")
+  // Medusa processes a callback after its webhook delay: let the last ones land before the last look.
+  await new Promise((resolve) => setTimeout(resolve, 10_000))
+  heap = heapAfterGc()
+  const seconds_ = elapsed()
+  await sample()
+  const holdings = await pluginHoldings(store.container)
+  const altapay = per10k(grownSoFar("altapay 0 ms"))
+  const manual = per10k(grownSoFar("manual"))
   const share = altapay > 0 ? Math.max(0, altapay - manual) / altapay : 0
+  const steadyA = grownSoFar("altapay 0 ms", steadyAfter)
+  const steadyM = grownSoFar("manual", steadyAfter)
+  const holdingRows: Row[] = holdings.map((h) => ({
+    figure: `held at the end: ${h.name}`,
+    measured: `${h.entries.toLocaleString("en")} entries${h.expired ? ` (${h.expired} past their time to live)` : ""}, ${(h.bytes / 1024).toFixed(0)} KB of JSON and keys`,
+    target: "report",
+    status: "info",
+  }))
   return [
     {
-      figure: `heap after GC over ${done.toLocaleString("en")} whole-store checkouts, AltaPay and manual in turn (Medusa, provider and the bench in one process; ${(done / seconds_).toFixed(1)} checkouts/s at ${concurrency} in flight)`,
+      figure: `heap after GC over ${done.toLocaleString("en")} whole-store checkouts in ${(seconds_ / 60).toFixed(0)} min, AltaPay (${callbacks} with a callback) and manual in turn (Medusa, provider and the bench in one process; ${(done / seconds_).toFixed(1)} checkouts/s at ${concurrency} in flight)`,
       measured: `${(first / MB).toFixed(1)} -> ${(heap / MB).toFixed(1)} MB; RSS ${(rss0 / MB).toFixed(0)} -> ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
       target: "report",
       status: "info",
     },
     {
-      figure: `heap growth per 10,000 checkouts, extrapolated from ${grown["altapay 0 ms"].checkouts} AltaPay and ${grown.manual.checkouts} manual checkouts (what their batches added)`,
+      figure: `heap growth per 10,000 checkouts, extrapolated from ${grownSoFar("altapay 0 ms").checkouts} AltaPay and ${grownSoFar("manual").checkouts} manual checkouts (what their batches added, whole run)`,
       measured: `AltaPay ${altapay.toFixed(1)} MB, manual ${manual.toFixed(1)} MB: the plugin's share ${(share * 100).toFixed(0)} % (AltaPay / manual ${manual > 0 ? (altapay / manual).toFixed(2) : "n/a"})`,
       target: "report",
       status: "info",
     },
+    {
+      figure: `heap growth per 10,000 checkouts after ${steadyAfter} s (past every bound), from ${steadyA.checkouts} AltaPay and ${steadyM.checkouts} manual checkouts`,
+      measured: steadyA.checkouts && steadyM.checkouts ? `AltaPay ${per10k(steadyA).toFixed(1)} MB, manual ${per10k(steadyM).toFixed(1)} MB` : "none: the run ended before",
+      target: "report",
+      status: "info",
+    },
+    ...series,
+    ...holdingRows,
   ]
 }
 

@@ -10,6 +10,8 @@ import type { FaultKind } from "../../src/sandbox/faults"
 
 export const USER = "bench-user"
 export const PASSWORD = "bench-password-0123456789"
+/** Signs the sandbox's notification callbacks (the store bench's provider checks them with it). */
+export const CALLBACK_SECRET = "bench-callback-secret-0123456789"
 
 /** A fault as it crosses the process boundary (JSON: no RegExp, no Infinity). */
 export interface RemoteFault {
@@ -31,7 +33,7 @@ export interface LedgerLine {
 type Request =
   | { op: "ledger" }
   | { op: "clearLedger" }
-  | { op: "simulatePayment"; sessionId: string }
+  | { op: "simulatePayment"; sessionId: string; callback?: boolean }
   | { op: "fault"; spec: RemoteFault }
   | { op: "clearFaults" }
   | { op: "transaction"; transactionId: string }
@@ -48,7 +50,7 @@ const summarise = (e: LedgerEntry): LedgerLine => ({
 
 /** Child side: start the sandbox, announce its URL, answer requests until the parent leaves. */
 export async function runSandboxChild(): Promise<void> {
-  const sandbox: Sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, autoCallbacks: false })
+  const sandbox: Sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, callbackSecret: CALLBACK_SECRET, autoCallbacks: false })
   const answer = async (req: Request): Promise<unknown> => {
     switch (req.op) {
       case "ledger":
@@ -56,7 +58,7 @@ export async function runSandboxChild(): Promise<void> {
       case "clearLedger":
         return sandbox.clearLedger()
       case "simulatePayment":
-        return sandbox.simulatePayment(req.sessionId, { outcome: "authorize", callback: false })
+        return sandbox.simulatePayment(req.sessionId, { outcome: "authorize", callback: req.callback ?? false })
       case "fault":
         return sandbox.faults.add(req.spec)
       case "clearFaults":
@@ -122,7 +124,8 @@ export class RemoteSandbox {
 
   ledger = (): Promise<LedgerLine[]> => this.call({ op: "ledger" })
   clearLedger = (): Promise<void> => this.call({ op: "clearLedger" })
-  simulatePayment = (sessionId: string): Promise<{ transactionId?: string }> => this.call({ op: "simulatePayment", sessionId })
+  /** `callback`: the sandbox also sends the payment's notification callback to the session's URL. */
+  simulatePayment = (sessionId: string, callback = false): Promise<{ transactionId?: string }> => this.call({ op: "simulatePayment", sessionId, callback })
   fault = (spec: RemoteFault): Promise<void> => this.call({ op: "fault", spec })
   clearFaults = (): Promise<void> => this.call({ op: "clearFaults" })
   /** Generated funding files (src/sandbox/fundings/generated-fundings.ts); answers each one's Amount. */

@@ -1,10 +1,12 @@
 /**
  * What the plugin keeps per payment in a long-running server's memory is bounded by time and
  * count, not by how many checkouts it has served: the initiate cache holds the last ten minutes'
- * sessions, the process store drops expired values as new ones arrive.
+ * sessions, the process store drops expired values as new ones arrive (also those behind a
+ * longer-lived key), and refunds of uncertain outcome are dropped after their age.
  */
 import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
-import { processStore } from "../../src/lib/scale-out/shared-state"
+import { UncertainRefunds } from "../../src/providers/altapay/uncertain-refunds"
+import { processStore, processStoreHoldings, type MemoryStore } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -38,6 +40,45 @@ it("the process store drops expired values at its front as new ones arrive", asy
     now -= 2_000
     expect(await store.get("bounded-test:old")).toBeUndefined()
     expect(await store.get("bounded-test:new")).toEqual({ b: 2 })
+  } finally {
+    Date.now = realNow
+  }
+})
+
+it("the process store drops expired values behind a longer-lived one (its keys live ten minutes to thirty days)", async () => {
+  const store = processStore()
+  const held = () => processStoreHoldings().filter((h) => h.key.startsWith("sweep-test:"))
+  const realNow = Date.now
+  let now = realNow()
+  Date.now = () => now
+  try {
+    // A follow-up note kept for thirty days, then an hour of payments' journal entries.
+    await store.set("sweep-test:follow-up", { tries: 1 }, 30 * 24 * 60 * 60)
+    for (let i = 0; i < 100; i++) {
+      now += 30_000
+      await store.set(`sweep-test:payment-data:${i}`, { revision: i }, 60 * 60)
+    }
+    // Two hours later every journal entry has expired; the next writes must drop them.
+    now += 2 * 60 * 60 * 1000
+    await store.set("sweep-test:payment-data:new", { revision: 0 }, 60 * 60)
+    expect(held().map((h) => h.key)).toEqual(["sweep-test:follow-up", "sweep-test:payment-data:new"])
+  } finally {
+    Date.now = realNow
+  }
+})
+
+it("refunds of uncertain outcome, without a cache module, are dropped after their age rather than kept for ever", async () => {
+  const realNow = Date.now
+  let now = realNow()
+  Date.now = () => now
+  try {
+    const refunds = new UncertainRefunds(undefined, 60_000)
+    await refunds.remember("tx-1", { reconciliationIdentifier: "r1", amountMinor: 100, refundedBeforeMinor: 0 })
+    now += 120_000
+    await refunds.remember("tx-2", { reconciliationIdentifier: "r2", amountMinor: 100, refundedBeforeMinor: 0 })
+    const store = (refunds as unknown as { store: MemoryStore }).store
+    expect(store.holdings().map((h) => h.key)).toEqual(["altapay:uncertain-refunds:tx-2"])
+    expect(await refunds.list("tx-2")).toEqual([expect.objectContaining({ reconciliationIdentifier: "r2" })])
   } finally {
     Date.now = realNow
   }

@@ -60,17 +60,27 @@ function identity(value: object | undefined): number {
 
 const PROCESS_STORE = Symbol.for("medusa-payment-altapay.process-store")
 const MAX_PROCESS_ENTRIES = 10_000
+const SWEEP_EVERY_MS = 60_000
+
+/** What a memory store holds: each key with the length of its value's JSON and whether it has expired. */
+export type Holdings = Array<{ key: string; bytes: number; expired: boolean }>
+
+export interface MemoryStore extends SharedStore {
+  /** For the bench's memory report and the tests; the plugin never reads it. */
+  holdings(): Holdings
+}
 
 /**
- * Without a cache module: one store for this whole process (provider and routes alike), with the
- * same time-to-live rule and a bound on its size. Values are copied in and out, as a cache would.
+ * JSON values with a time to live in this process's memory, copied in and out as a cache would.
+ * Expired values go as new ones arrive: those at the front (the oldest writes) on every write, and
+ * every other expired one at most a minute later, since keys live from ten minutes to thirty days
+ * and one behind a longer-lived key would otherwise stay until that key expires. Over `maxEntries`,
+ * the oldest writes go.
  */
-export function processStore(): SharedStore {
-  const global = globalThis as Record<symbol, unknown>
-  const existing = global[PROCESS_STORE] as SharedStore | undefined
-  if (existing) return existing
+export function memoryStore(maxEntries = Number.POSITIVE_INFINITY): MemoryStore {
   const values = new Map<string, { json: string; until: number }>()
-  const store: SharedStore = {
+  let nextSweep = 0
+  return {
     get: async <T>(key: string) => {
       const entry = values.get(key)
       if (!entry) return undefined
@@ -84,17 +94,36 @@ export function processStore(): SharedStore {
       values.delete(key)
       const now = Date.now()
       values.set(key, { json: JSON.stringify(value), until: now + ttlSeconds * 1000 })
-      // Maps iterate in insertion order: the first key is the oldest write. Expired entries at the
-      // front go too, so an idle key's value does not wait for 10,000 newer writes to be dropped.
+      if (now >= nextSweep) {
+        nextSweep = now + SWEEP_EVERY_MS
+        for (const [other, entry] of values) if (entry.until <= now) values.delete(other)
+      }
+      // Maps iterate in insertion order: the first key is the oldest write.
       for (const [oldest, entry] of values) {
-        if (entry.until > now && values.size <= MAX_PROCESS_ENTRIES) break
+        if (entry.until > now && values.size <= maxEntries) break
         values.delete(oldest)
       }
     },
     delete: async (key) => void values.delete(key),
+    holdings: () => {
+      const now = Date.now()
+      return [...values].map(([key, entry]) => ({ key, bytes: entry.json.length, expired: entry.until <= now }))
+    },
   }
-  global[PROCESS_STORE] = store
-  return store
+}
+
+/**
+ * Without a cache module: one store for this whole process (provider and routes alike), with the
+ * same time-to-live rule and a bound on its size.
+ */
+export function processStore(): SharedStore {
+  const global = globalThis as Record<symbol, unknown>
+  return ((global[PROCESS_STORE] as MemoryStore | undefined) ??= memoryStore(MAX_PROCESS_ENTRIES))
+}
+
+/** What the process store holds now (the bench's memory report reads it; the plugin does not). */
+export function processStoreHoldings(): Holdings {
+  return (processStore() as MemoryStore).holdings()
 }
 
 function cacheStore(cache: ICacheService): SharedStore {

@@ -7,7 +7,7 @@
  * this process. Callers hold the payment's lock, so read-modify-write here is safe.
  */
 import type { RefundRecord } from "../../lib/payment-data/data"
-import type { SharedStore } from "../../lib/scale-out/shared-state"
+import { memoryStore, type SharedStore } from "../../lib/scale-out/shared-state"
 
 export interface UncertainRefund {
   reconciliationIdentifier: string
@@ -28,7 +28,9 @@ export class UncertainRefunds {
     shared?: SharedStore,
     private readonly maxAgeMs = MAX_AGE_MS
   ) {
-    this.store = shared ?? processStore()
+    // Without a cache module: this process only, each attempt dropped after `maxAgeMs` (not the
+    // process store, whose bound on its size could drop an attempt still to be settled).
+    this.store = shared ?? memoryStore()
   }
 
   async remember(transactionId: string, attempt: Omit<UncertainRefund, "at">): Promise<void> {
@@ -55,13 +57,3 @@ export class UncertainRefunds {
 }
 
 const key = (transactionId: string) => `altapay:uncertain-refunds:${transactionId}`
-
-/** Without a cache module: this process only (the TTL is enforced by `list`). */
-function processStore(): SharedStore {
-  const values = new Map<string, unknown>()
-  return {
-    get: async <T>(k: string) => values.get(k) as T | undefined,
-    set: async (k, value) => void values.set(k, value),
-    delete: async (k) => void values.delete(k),
-  }
-}

@@ -1,5 +1,6 @@
 /** The payout CSV exports open in a spreadsheet as written: quoting, no formulas, amounts in their currency. */
-import { csvRow, decimal, neutraliseFormulas } from "../../../src/api/admin/altapay/_lib/payouts-csv"
+import { EventEmitter } from "node:events"
+import { csvRow, decimal, neutraliseFormulas, streamCsv } from "../../../src/api/admin/altapay/_lib/payouts-csv"
 
 it("quotes cells with commas, quotes and line breaks, and ends rows with CRLF", () => {
   expect(csvRow(["plain", 'say "hi"', "a,b", "two\nlines", null, undefined, 3])).toBe('plain,"say ""hi""","a,b","two\nlines",,,3\r\n')
@@ -45,4 +46,22 @@ it("writes amounts as decimals of their currency, the minor units of a currency 
   expect(decimal(1, "KWD")).toBe("0.001")
   expect(decimal(1250, "XYZ")).toBe("1250")
   expect(decimal(null, "DKK")).toBe("")
+})
+
+it("streaming a long export leaves no listener behind on the response, however often it waits for the client", async () => {
+  const res = Object.assign(new EventEmitter(), {
+    destroyed: false,
+    status: () => res,
+    setHeader: () => res,
+    end: () => undefined,
+    // The client is slow: every write fills the buffer, and it drains a moment later.
+    write: () => {
+      setImmediate(() => res.emit("drain"))
+      return false
+    },
+  })
+  const table = { header: ["n"], row: (n: number) => [String(n)], textColumns: new Set<number>() }
+  await streamCsv(res as never, "export", table as never, async (offset) => ({ items: offset < 30 ? [offset] : [], count: 30 }))
+  expect(res.listenerCount("close")).toBe(0)
+  expect(res.listenerCount("drain")).toBe(0)
 })

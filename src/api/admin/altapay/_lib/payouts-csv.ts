@@ -178,6 +178,14 @@ export async function streamCsv<T>(
 }
 
 async function write(res: MedusaResponse, text: string): Promise<void> {
-  // A client that went away ends the wait too (the loop then stops).
-  if (text && !res.write(text)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve))
+  if (!text || res.write(text)) return
+  // A client that went away ends the wait too (the loop then stops). Whichever comes first, both
+  // listeners go: an export waits once per page, and each wait would leave a `close` listener.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done)
+      resolve()
+    }
+    res.once("drain", done).once("close", done)
+  })
 }
