@@ -11,6 +11,7 @@ import { minorToDecimal, type ChargebackEvent } from "../../altapay"
 import type { ChargebackRecord } from "../payment-data/data"
 import { postFeedNotice } from "../follow-up/merchant-notice"
 import { changePaymentData } from "../payment-data/writer"
+import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 
 export interface RecordedChargebacks {
   paymentId: string | null
@@ -46,7 +47,8 @@ export function newChargebacks(recorded: ChargebackRecord[] | undefined, incomin
 export async function recordChargebacks(container: MedusaContainer, shopOrderId: string, events: ChargebackEvent[], now = new Date()): Promise<RecordedChargebacks> {
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [payment] = await payments.listPayments({ payment_session_id: shopOrderId }, { select: ["id", "payment_collection_id"] })
+  // shop_orderid is the session id with `-` for `_` (or the id itself for older sessions).
+  const [payment] = await payments.listPayments({ payment_session_id: sessionIdFromOrderId(shopOrderId) }, { select: ["id", "payment_collection_id"] })
   if (!payment) {
     logger.error(`AltaPay chargeback for payment session ${shopOrderId}: Medusa has no payment for it; look it up in AltaPay's merchant interface.`)
     return { paymentId: null, orderId: null, added: [] }

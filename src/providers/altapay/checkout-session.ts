@@ -51,7 +51,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
   }
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
-  const language = await ctx.languageHints(orderId)
+  const language = await ctx.languageHints(paymentSessionId)
   try {
     const session = await ctx.client.checkout.createSession({
       orderId,
@@ -109,7 +109,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
   if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
-  const language = await ctx.languageHints(data.order_id)
+  const language = await ctx.languageHints(sessionIdFromOrderId(data.order_id))
   try {
     await ctx.client.checkout.updateSession(data.altapay_session_id, {
       orderId: data.order_id,
