@@ -8,6 +8,7 @@ import { altapayLanguageOf, paymentPageLanguage } from "../../src/lib/medusa-map
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions } from "../helpers/provider"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const USER = "language-user"
 const PASSWORD = "language-password-42"
@@ -63,7 +64,7 @@ async function sentLanguage(service: AltaPayProviderService): Promise<{ create: 
   const data = out.data as AltaPayPaymentData
   await service.updatePayment({ data: data as never, amount: 12, currency_code: "dkk" })
   const ledger = sandbox.ledger()
-  const create = ledger.filter((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === id).at(-1)
+  const create = ledger.filter((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === shopOrderIdFor(id)).at(-1)
   const update = ledger.filter((e) => e.operation === "session.update" && e.path.endsWith(data.altapay_session_id)).at(-1)
   const language = (entry: typeof create) => (entry?.params as { configuration?: { language?: unknown } } | undefined)?.configuration?.language
   return { create: language(create), update: language(update) }
