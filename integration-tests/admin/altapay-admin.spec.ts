@@ -11,6 +11,7 @@ import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const store = useAltaPayStore()
 
@@ -101,7 +102,8 @@ medusaIntegrationTestRunner({
             live: true,
             error: null,
             status: "captured",
-            shop_order_id: order.session.paymentSessionId,
+            // AltaPay holds the session id in the form its shop_orderid typing allows.
+            shop_order_id: shopOrderIdFor(order.session.paymentSessionId),
             reserved: { minor: totalMinor, currency: "DKK" },
             captured: { minor: totalMinor, decimal: (totalMinor / 100).toFixed(2) },
             refunded: { minor: 0 },
@@ -352,7 +354,7 @@ medusaIntegrationTestRunner({
         expect(ledger("link.create").at(-1)?.params).toEqual({ validityTime: 60 })
 
         // AltaPay's session is the Medusa payment session's, with the cart's lines.
-        const created = ledger("session.create").find((e) => (e.params as { order: { orderId: string } }).order.orderId === data.payment_session_id)
+        const created = ledger("session.create").find((e) => (e.params as { order: { orderId: string } }).order.orderId === shopOrderIdFor(data.payment_session_id))
         expect((created!.params as { order: { orderLines: unknown[] } }).order.orderLines.length).toBeGreaterThan(1)
 
         // The customer pays through the link: AltaPay's callback completes the cart into an order.
@@ -399,7 +401,7 @@ medusaIntegrationTestRunner({
         const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ shop_orderid: data.payment_session_id }).toString(),
+          body: new URLSearchParams({ shop_orderid: shopOrderIdFor(data.payment_session_id) }).toString(),
           redirect: "manual",
         })
         await returned.text()

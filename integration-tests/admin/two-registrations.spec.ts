@@ -20,6 +20,7 @@ import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from
 import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 import { TERMINALS } from "../storefront/two-terminals/terminals"
 import { buildAdminUi, serveAdminUi, signInToAdmin, type BuiltAdminUi } from "./browser/admin-ui"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const CARD = "pp_altapay_card"
 const MOBILEPAY = "pp_altapay_mobilepay"
@@ -205,7 +206,7 @@ medusaIntegrationTestRunner({
       expect(status).toBe(200)
       expect(link).toMatchObject({ provider_id: MOBILEPAY, terminal: TERMINALS.mobilepay, order_id: order.orderId, amount: { minor: dueMinor } })
       expect(await paymentSession(getContainer(), link.payment_session_id)).toMatchObject({ provider_id: MOBILEPAY, data: { terminal: TERMINALS.mobilepay } })
-      const created = ledger("session.create").find((e) => (e.params as { order: { orderId: string } }).order.orderId === link.payment_session_id)!
+      const created = ledger("session.create").find((e) => (e.params as { order: { orderId: string } }).order.orderId === shopOrderIdFor(link.payment_session_id))!
       expect((created.params as { callbacks: { notification: string } }).callbacks.notification).toBe(`${store.medusaUrl()}/hooks/payment/altapay_mobilepay`)
 
       // The customer pays the link with MobilePay; AltaPay's callback reaches the MobilePay

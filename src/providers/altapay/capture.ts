@@ -10,6 +10,7 @@ import { hasReconciliation, withTransaction } from "../../lib/payment-data/trans
 import { medusaCaptureAmount } from "./capture-amount"
 import type { ProviderContext } from "./context"
 import { reconciliationId } from "./reconciliation"
+import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 
 export async function captureReservation(ctx: ProviderContext, input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<{ data: AltaPayPaymentData }> {
   const captureId = input.context?.idempotency_key
@@ -54,7 +55,7 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
  * `query`; without `query`, or when the capture cannot be found, what is left of the reservation.
  */
 async function captureAmount(ctx: ProviderContext, data: AltaPayPaymentData, captureId: string | undefined, remainingMinor: number): Promise<number> {
-  const read = await medusaCaptureAmount(ctx.query, data.order_id, captureId, data.currency).catch((error: unknown) => ({
+  const read = await medusaCaptureAmount(ctx.query, sessionIdFromOrderId(data.order_id), captureId, data.currency).catch((error: unknown) => ({
     found: false as const,
     reason: error instanceof Error ? error.message : String(error),
   }))
