@@ -12,11 +12,11 @@ import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/u
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
 import { StrandedSessions } from "../follow-up/stranded"
-import { medusaSession } from "../medusa-mapping/medusa-session"
+import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
 import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./confirm"
-import { cartAndOrderOf, landingUrl, type ReturnOutcome } from "./landing"
+import { landingUrl, type ReturnOutcome } from "./landing"
 
 export type ReturnKind = "success" | "failure"
 
@@ -76,7 +76,10 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
       )
     }
   }
-  const { cartId, orderId, linkOrder } = medusa ? await cartAndOrderOf(query, sessionId) : {}
+  // The cart (or a payment link's order) as read before the workflow; the cart's order as it is now.
+  const cartId = medusa?.cartId ?? undefined
+  const linkOrder = !!medusa && !cartId && !!medusa.orderId
+  const orderId = cartId ? await orderOfCart(query, cartId) : (medusa?.orderId ?? undefined)
   // A cart is paid once it became an order; a payment link's order once Medusa recorded the payment.
   const paid = linkOrder ? recorded : !!orderId
   // Open (AltaPay's status open, e.g. Klarna's manual review): not paid, not failed; the order

@@ -4,9 +4,9 @@
  * sends the browser there, so it must be an absolute URL (a relative Location would resolve against
  * AltaPay's site, if at all).
  *
- *   {cart_id}     the cart being paid (payment session -> payment collection -> cart)
+ *   {cart_id}     the cart being paid (payment session -> payment collection -> cart); signed posts only
  *   {session_id}  the Medusa payment session id (AltaPay's shop_orderid)
- *   {order_id}    the order the cart became; empty when there is none
+ *   {order_id}    the order the cart became; empty when there is none, and for unsigned requests
  *   {outcome}     paid | declined | review | unconfirmed
  *                 (review: AltaPay reports the payment open, e.g. Klarna's manual review; the order
  *                 follows when AltaPay settles it)
@@ -14,10 +14,6 @@
  *                 `cardholder_message_must_be_shown` is true, always for Klarna); empty unless
  *                 AltaPay's verified signed post carried one. Plain text: escape it where it is shown.
  */
-import type { RemoteQueryFunction } from "@medusajs/framework/types"
-
-type Query = Pick<RemoteQueryFunction, "graph">
-
 export type ReturnOutcome = "paid" | "declined" | "review" | "unconfirmed"
 
 /** The longest {message} put in a landing URL (AltaPay's messages are short; a URL must stay one). */
@@ -34,17 +30,4 @@ export interface LandingValues {
 export function landingUrl(template: string, values: LandingValues): string {
   const filled = { ...values, message: values.message?.replace(/\s+/g, " ").trim().slice(0, MAX_LANDING_MESSAGE) }
   return template.replace(/\{(session_id|cart_id|order_id|outcome|message)\}/g, (_, name: keyof LandingValues) => encodeURIComponent(filled[name] ?? ""))
-}
-
-/**
- * The cart a payment session pays for and the order that cart became, or, for a payment link's
- * session (no cart), the order whose payment collection it belongs to (`linkOrder`).
- */
-export async function cartAndOrderOf(query: Query, sessionId: string): Promise<{ cartId?: string; orderId?: string; linkOrder?: boolean }> {
-  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.id", "payment_collection.order.id"], filters: { id: sessionId } })
-  const collection = (data[0] as { payment_collection?: { cart?: { id?: string } | null; order?: { id?: string } | null } | null } | undefined)?.payment_collection
-  const cartId = collection?.cart?.id ?? undefined
-  if (!cartId) return collection?.order?.id ? { orderId: collection.order.id, linkOrder: true } : {}
-  const orders = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  return { cartId, orderId: (orders.data[0] as { order_id?: string } | undefined)?.order_id ?? undefined }
 }

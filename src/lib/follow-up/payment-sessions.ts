@@ -42,6 +42,7 @@ import { nextBatch } from "./batches"
 import { followUpStrandedSessions } from "./stranded-follow-up"
 import { holdingLock } from "./medusa-lock"
 import { isAltaPayOutage, messageOf, type RunReport } from "./run-report"
+import { orderOfCart } from "../medusa-mapping/medusa-session"
 
 /** pending_authorization: the order was placed while AltaPay's payment was open. */
 const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR, ...(PENDING_AUTHORIZATION ? [PENDING_AUTHORIZATION] : [])]
@@ -362,9 +363,8 @@ class SessionFollowUp {
     return data[0] as SessionRow | undefined
   }
 
-  private async orderOf(cartId: string): Promise<string | undefined> {
-    const { data } = await this.query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-    return (data[0] as { order_id?: string } | undefined)?.order_id
+  private orderOf(cartId: string): Promise<string | undefined> {
+    return orderOfCart(this.query, cartId)
   }
 }
 
