@@ -15,6 +15,7 @@ import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(180_000)
 
@@ -65,7 +66,7 @@ const sessionCreatedFor = (paymentSessionId: string) =>
   store
     .sandbox()
     .ledger()
-    .find((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === paymentSessionId)
+    .find((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === shopOrderIdFor(paymentSessionId))
 
 medusaIntegrationTestRunner({
   cwd: STORE_APP_DIR,

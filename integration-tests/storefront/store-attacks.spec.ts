@@ -28,6 +28,7 @@ import {
   type SeededStore,
 } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(180_000)
 
@@ -51,7 +52,7 @@ medusaIntegrationTestRunner({
       const victim = await createAltaPayOrder(api, seed, getContainer(), sandbox, { customerToken: victimCustomer.token })
       const [victimPayment] = await orderPayments(getContainer(), victim.orderId)
       const victimData = victimPayment.data as AltaPayPaymentData & { altapay_seal: string }
-      expect(victimData).toMatchObject({ transaction_id: expect.any(String), authorized_at: expect.any(String), order_id: victimPayment.payment_session_id })
+      expect(victimData).toMatchObject({ transaction_id: expect.any(String), authorized_at: expect.any(String), order_id: shopOrderIdFor(victimPayment.payment_session_id) })
       const reservation = sandbox.transaction(victimData.transaction_id!)!
       expect(reservation).toMatchObject({ status: "preauth", capturedMinor: 0 })
 
