@@ -6,49 +6,20 @@
  */
 import { PaymentActions } from "@medusajs/framework/utils"
 import { parseCallback, signCallbackBody } from "../../../src/altapay"
-import { anonymousLookUps, confirmReturn, type AnonymousLookUps } from "../../../src/lib/customer-return/confirm"
+import { confirmReturn } from "../../../src/lib/customer-return/confirm"
 import { landingUrl, MAX_LANDING_MESSAGE } from "../../../src/lib/customer-return/landing"
-import { LookUpBudget } from "../../../src/lib/customer-return/look-up-budget"
-import { parseAltaPayOptions, type AltaPayOptions } from "../../../src/lib/registrations/options"
-import { sharedAltaPayClient } from "../../../src/lib/registrations/shared-client"
-import { CALLBACK_SECRET, SANDBOX_PASSWORD, SANDBOX_USER, startSandboxAndClient, type SandboxPair } from "../../helpers/sandbox"
+import { useReturnTestBed } from "../../helpers/return-registration"
 
-let pair: SandboxPair
-let registration: { providerId: string; options: AltaPayOptions; scaleOut: { key: string } }
-const options = { callbackSecret: CALLBACK_SECRET, callbackToleranceSeconds: 300 }
-
-beforeAll(async () => {
-  pair = await startSandboxAndClient()
-  const parsed = parseAltaPayOptions({
-    checkoutUrl: pair.sandbox.checkoutUrl,
-    gatewayUrl: pair.sandbox.gatewayUrl,
-    username: SANDBOX_USER,
-    password: SANDBOX_PASSWORD,
-    backendUrl: "https://shop.example",
-    allowInsecureUrls: true,
-    callbackSecret: CALLBACK_SECRET,
-  })
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  registration = { providerId: "pp_altapay_message_test", options: parsed.options, scaleOut: { key: "" } }
-})
-afterAll(async () => {
-  await Promise.all([anonymousLookUps(registration).client.close(), sharedAltaPayClient(registration.options).close()])
-  await pair.close()
-})
-
-function anonymous(): AnonymousLookUps {
-  return {
-    budget: new LookUpBudget({ name: registration.providerId, limits: { perSessionPerMinute: 100, perSecond: 1_000, concurrent: 64 } }),
-    client: anonymousLookUps(registration).client,
-  }
-}
+const bed = useReturnTestBed("pp_altapay_message_test")
+const { options } = bed
+const anonymous = () => bed.anonymous()
 
 /** A session paid with `outcome`, unnotified; its signed return form with `cardholder_message_must_be_shown` as given. */
 async function returnPost(outcome: "decline", mustBeShown = false) {
   const orderId = `order-msg-${Math.random().toString(16).slice(2)}`
-  const session = await pair.client.checkout.createSession({ orderId, amountMinor: 5_000, currency: "DKK" })
-  const paid = await pair.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
-  const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId, { cardholderMessageMustBeShown: mustBeShown })
+  const session = await bed.pair.client.checkout.createSession({ orderId, amountMinor: 5_000, currency: "DKK" })
+  const paid = await bed.pair.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
+  const { rawBody, headers } = bed.pair.sandbox.callbackFor(paid.paymentId, { cardholderMessageMustBeShown: mustBeShown })
   return { orderId, transactionId: paid.transactionId!, rawBody, signatureHeader: headers["altapay-signature"] }
 }
 
@@ -76,7 +47,7 @@ describe("the cardholder message", () => {
     const confirmed = await confirmReturn(
       { shopOrderId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader },
       options,
-      pair.client,
+      bed.pair.client,
       anonymous()
     )
     expect(confirmed).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED }, cardholderMessage: "Your card was declined." })
@@ -86,7 +57,7 @@ describe("the cardholder message", () => {
   it("a signed decline whose message need not be shown, an unsigned one and a forged one carry none", async () => {
     const quiet = await returnPost("decline", false)
     expect(
-      (await confirmReturn({ shopOrderId: quiet.orderId, rawBody: Buffer.from(quiet.rawBody), signatureHeader: quiet.signatureHeader }, options, pair.client, anonymous()))
+      (await confirmReturn({ shopOrderId: quiet.orderId, rawBody: Buffer.from(quiet.rawBody), signatureHeader: quiet.signatureHeader }, options, bed.pair.client, anonymous()))
         .cardholderMessage
     ).toBeUndefined()
 
@@ -94,13 +65,13 @@ describe("the cardholder message", () => {
     const attacker = Buffer.from(
       new URLSearchParams({ shop_orderid: loud.orderId, status: "declined", error_message: "Call +45 0000 0000 to pay", cardholder_message_must_be_shown: "true" }).toString()
     )
-    const unsigned = await confirmReturn({ shopOrderId: loud.orderId, rawBody: attacker }, options, pair.client, anonymous())
+    const unsigned = await confirmReturn({ shopOrderId: loud.orderId, rawBody: attacker }, options, bed.pair.client, anonymous())
     expect(unsigned).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
     expect(unsigned.cardholderMessage).toBeUndefined()
     const forged = await confirmReturn(
       { shopOrderId: loud.orderId, rawBody: attacker, signatureHeader: signCallbackBody(attacker.toString(), "not-the-callback-secret", Math.floor(Date.now() / 1000)) },
       options,
-      pair.client,
+      bed.pair.client,
       anonymous()
     )
     expect(forged.cardholderMessage).toBeUndefined()

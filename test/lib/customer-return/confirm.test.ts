@@ -5,57 +5,29 @@
  */
 import { PaymentActions } from "@medusajs/framework/utils"
 import { signCallbackBody } from "../../../src/altapay"
-import { anonymousLookUps, confirmReturn, type AnonymousLookUps } from "../../../src/lib/customer-return/confirm"
-import { LookUpBudget, type ReturnLookUpLimits } from "../../../src/lib/customer-return/look-up-budget"
-import { parseAltaPayOptions, type AltaPayOptions } from "../../../src/lib/registrations/options"
+import { anonymousLookUps, confirmReturn } from "../../../src/lib/customer-return/confirm"
 import { sharedAltaPayClient } from "../../../src/lib/registrations/shared-client"
-import { authorizedPayment, CALLBACK_SECRET, SANDBOX_PASSWORD, SANDBOX_USER, startSandboxAndClient, type SandboxPair } from "../../helpers/sandbox"
+import { authorizedPayment } from "../../helpers/sandbox"
+import { useReturnTestBed } from "../../helpers/return-registration"
 
-let pair: SandboxPair
-let registration: { providerId: string; options: AltaPayOptions; scaleOut: { key: string } }
-const options = { callbackSecret: CALLBACK_SECRET, callbackToleranceSeconds: 300 }
+const bed = useReturnTestBed("pp_altapay_confirm_test")
+const { options } = bed
+const anonymous = bed.anonymous
 
-beforeAll(async () => {
-  pair = await startSandboxAndClient()
-  const parsed = parseAltaPayOptions({
-    checkoutUrl: pair.sandbox.checkoutUrl,
-    gatewayUrl: pair.sandbox.gatewayUrl,
-    username: SANDBOX_USER,
-    password: SANDBOX_PASSWORD,
-    backendUrl: "https://shop.example",
-    allowInsecureUrls: true,
-    callbackSecret: CALLBACK_SECRET,
-  })
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  registration = { providerId: "pp_altapay_confirm_test", options: parsed.options, scaleOut: { key: "" } }
-})
-afterEach(() => pair.sandbox.faults.clear())
-afterAll(async () => {
-  await Promise.all([anonymousLookUps(registration).client.close(), sharedAltaPayClient(registration.options).close()])
-  await pair.close()
-})
+afterEach(() => bed.pair.sandbox.faults.clear())
 
-const lookUps = () => pair.sandbox.ledger().filter((e) => e.operation === "payments").length
-const lookUpsFor = (sessionId: string) => pair.sandbox.ledger().filter((e) => e.operation === "payments" && e.params.shop_orderid === sessionId).length
-
-/** Anonymous look-ups on the production client (no retries, its own connections) under a budget on a clock that stands still. */
-function anonymous(limits: Partial<ReturnLookUpLimits> = {}): AnonymousLookUps {
-  const now = Date.now()
-  return {
-    budget: new LookUpBudget({ name: registration.providerId, limits: { perSessionPerMinute: 100, perSecond: 1_000, concurrent: 64, ...limits }, now: () => now }),
-    client: anonymousLookUps(registration).client,
-  }
-}
+const lookUps = () => bed.pair.sandbox.ledger().filter((e) => e.operation === "payments").length
+const lookUpsFor = (sessionId: string) => bed.pair.sandbox.ledger().filter((e) => e.operation === "payments" && e.params.shop_orderid === sessionId).length
 
 describe("confirmReturn", () => {
   it("a signed 'succeeded' post for its own session decides by its signature, without asking AltaPay", async () => {
-    const paid = await authorizedPayment(pair, 12_500)
-    const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId)
+    const paid = await authorizedPayment(bed.pair, 12_500)
+    const { rawBody, headers } = bed.pair.sandbox.callbackFor(paid.paymentId)
     const before = lookUps()
     const confirmed = await confirmReturn(
       { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
-      pair.client,
+      bed.pair.client,
       anonymous()
     )
     expect(confirmed.by).toBe("signature")
@@ -64,8 +36,8 @@ describe("confirmReturn", () => {
   })
 
   it("unsigned, forged, for another session, or without a callback secret: AltaPay's record decides", async () => {
-    const paid = await authorizedPayment(pair, 12_500)
-    const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId)
+    const paid = await authorizedPayment(bed.pair, 12_500)
+    const { rawBody, headers } = bed.pair.sandbox.callbackFor(paid.paymentId)
     const now = Math.floor(Date.now() / 1000)
     const cases = [
       { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody) },
@@ -73,34 +45,34 @@ describe("confirmReturn", () => {
       { shopOrderId: paid.orderId, rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"], noSecret: true },
     ]
     for (const { noSecret, ...post } of cases) {
-      const confirmed = await confirmReturn(post, noSecret ? { callbackToleranceSeconds: 300 } : options, pair.client, anonymous())
+      const confirmed = await confirmReturn(post, noSecret ? { callbackToleranceSeconds: 300 } : options, bed.pair.client, anonymous())
       expect(confirmed).toMatchObject({ by: "look-up", result: { action: PaymentActions.AUTHORIZED, data: { session_id: paid.orderId } } })
     }
     // A genuine post names its own session only: for another one, AltaPay has nothing paid.
     const other = await confirmReturn(
       { shopOrderId: "payses_other", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
-      pair.client,
+      bed.pair.client,
       anonymous()
     )
     expect(other).toMatchObject({ by: "look-up", result: { action: PaymentActions.NOT_SUPPORTED } })
   })
 
   it("a posted 'succeeded' for an unpaid session is not believed; a signed decline is checked too", async () => {
-    const session = await pair.client.checkout.createSession({ orderId: "order-unpaid-1", amountMinor: 5_000, currency: "DKK" })
+    const session = await bed.pair.client.checkout.createSession({ orderId: "order-unpaid-1", amountMinor: 5_000, currency: "DKK" })
     const forged = new URLSearchParams({ shop_orderid: "order-unpaid-1", status: "succeeded", amount: "50.00", currency: "208" }).toString()
-    expect(await confirmReturn({ shopOrderId: "order-unpaid-1", rawBody: Buffer.from(forged) }, options, pair.client, anonymous())).toMatchObject({
+    expect(await confirmReturn({ shopOrderId: "order-unpaid-1", rawBody: Buffer.from(forged) }, options, bed.pair.client, anonymous())).toMatchObject({
       by: "look-up",
       result: { action: PaymentActions.NOT_SUPPORTED },
     })
 
-    const declined = await pair.sandbox.simulatePayment(session.sessionId, { outcome: "decline", callback: false })
-    const { rawBody, headers } = pair.sandbox.callbackFor(declined.paymentId)
+    const declined = await bed.pair.sandbox.simulatePayment(session.sessionId, { outcome: "decline", callback: false })
+    const { rawBody, headers } = bed.pair.sandbox.callbackFor(declined.paymentId)
     const before = lookUps()
     const confirmed = await confirmReturn(
       { shopOrderId: "order-unpaid-1", rawBody: Buffer.from(rawBody), signatureHeader: headers["altapay-signature"] },
       options,
-      pair.client,
+      bed.pair.client,
       anonymous()
     )
     expect(confirmed).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
@@ -112,54 +84,57 @@ describe("anonymous look-ups are capped (issue 29)", () => {
   const unsigned = (shopOrderId: string) => ({ shopOrderId })
 
   it("over the budget nothing is asked; AltaPay's signed posts are never capped, a signed decline is still looked up", async () => {
-    const paid = await authorizedPayment(pair, 7_500)
-    const session = await pair.client.checkout.createSession({ orderId: "order-declined-capped", amountMinor: 5_000, currency: "DKK" })
-    const declined = await pair.sandbox.simulatePayment(session.sessionId, { outcome: "decline", callback: false })
+    const paid = await authorizedPayment(bed.pair, 7_500)
+    const session = await bed.pair.client.checkout.createSession({ orderId: "order-declined-capped", amountMinor: 5_000, currency: "DKK" })
+    const declined = await bed.pair.sandbox.simulatePayment(session.sessionId, { outcome: "decline", callback: false })
     const budget = anonymous({ perSessionPerMinute: 1, perSecond: 2 })
 
-    expect(await confirmReturn(unsigned(paid.orderId), options, pair.client, budget)).toMatchObject({ by: "look-up", result: { action: PaymentActions.AUTHORIZED } })
+    expect(await confirmReturn(unsigned(paid.orderId), options, bed.pair.client, budget)).toMatchObject({ by: "look-up", result: { action: PaymentActions.AUTHORIZED } })
     for (let i = 0; i < 10; i++) {
-      expect(await confirmReturn(unsigned(paid.orderId), options, pair.client, budget)).toEqual({ by: "look-up cap: session", result: { action: PaymentActions.NOT_SUPPORTED } })
+      expect(await confirmReturn(unsigned(paid.orderId), options, bed.pair.client, budget)).toEqual({
+        by: "look-up cap: session",
+        result: { action: PaymentActions.NOT_SUPPORTED },
+      })
     }
     expect(lookUpsFor(paid.orderId)).toBe(1)
-    await confirmReturn(unsigned("order-declined-capped"), options, pair.client, budget)
-    expect(await confirmReturn(unsigned("order-someone-else"), options, pair.client, budget)).toMatchObject({ by: "look-up cap: overall" })
+    await confirmReturn(unsigned("order-declined-capped"), options, bed.pair.client, budget)
+    expect(await confirmReturn(unsigned("order-someone-else"), options, bed.pair.client, budget)).toMatchObject({ by: "look-up cap: overall" })
     expect(lookUpsFor("order-someone-else")).toBe(0)
 
     // Both budgets are spent; AltaPay's own posts still decide.
-    const success = pair.sandbox.callbackFor(paid.paymentId)
+    const success = bed.pair.sandbox.callbackFor(paid.paymentId)
     const signedSuccess = { shopOrderId: paid.orderId, rawBody: Buffer.from(success.rawBody), signatureHeader: success.headers["altapay-signature"] }
-    expect(await confirmReturn(signedSuccess, options, pair.client, budget)).toMatchObject({ by: "signature", result: { action: PaymentActions.AUTHORIZED } })
-    const decline = pair.sandbox.callbackFor(declined.paymentId)
+    expect(await confirmReturn(signedSuccess, options, bed.pair.client, budget)).toMatchObject({ by: "signature", result: { action: PaymentActions.AUTHORIZED } })
+    const decline = bed.pair.sandbox.callbackFor(declined.paymentId)
     const signedDecline = { shopOrderId: "order-declined-capped", rawBody: Buffer.from(decline.rawBody), signatureHeader: decline.headers["altapay-signature"] }
-    expect(await confirmReturn(signedDecline, options, pair.client, budget)).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
+    expect(await confirmReturn(signedDecline, options, bed.pair.client, budget)).toMatchObject({ by: "look-up", result: { action: PaymentActions.FAILED } })
     expect(lookUpsFor("order-declined-capped")).toBe(2)
     expect(lookUpsFor(paid.orderId)).toBe(1)
   })
 
   it("an anonymous look-up is sent once: a 503 is not retried, as the provider's own look-ups are", async () => {
-    pair.sandbox.faults.add({ route: "payments", kind: "503", times: 3 })
-    await expect(confirmReturn(unsigned("order-503"), options, pair.client, anonymous())).rejects.toThrow()
+    bed.pair.sandbox.faults.add({ route: "payments", kind: "503", times: 3 })
+    await expect(confirmReturn(unsigned("order-503"), options, bed.pair.client, anonymous())).rejects.toThrow()
     expect(lookUpsFor("order-503")).toBe(1)
     // The provider's client (maxRetries 2) tries again through the two 503s left.
-    await pair.client.gateway.payments({ shopOrderId: "order-503" })
+    await bed.pair.client.gateway.payments({ shopOrderId: "order-503" })
     expect(lookUpsFor("order-503")).toBe(4)
   })
 
   it("a flood of anonymous returns on a slow AltaPay reaches AltaPay `concurrent` times; the provider's look-up goes through", async () => {
-    const paid = await authorizedPayment(pair, 9_900)
+    const paid = await authorizedPayment(bed.pair, 9_900)
     // AltaPay answers every look-up slowly: without a cap, each return holds a connection that long.
-    pair.sandbox.faults.add({ route: "payments", kind: "latency", ms: 300, times: Infinity })
+    bed.pair.sandbox.faults.add({ route: "payments", kind: "latency", ms: 300, times: Infinity })
     const budget = anonymous({ concurrent: 4, perSecond: 20 })
-    const flood = Array.from({ length: 100 }, (_, i) => confirmReturn(unsigned(`order-flood-${i}`), options, pair.client, budget))
-    const own = pair.client.gateway.payments({ shopOrderId: paid.orderId })
+    const flood = Array.from({ length: 100 }, (_, i) => confirmReturn(unsigned(`order-flood-${i}`), options, bed.pair.client, budget))
+    const own = bed.pair.client.gateway.payments({ shopOrderId: paid.orderId })
 
     const answers = await Promise.all(flood)
     expect(answers.filter((a) => a.by === "look-up")).toHaveLength(4)
     expect(answers.filter((a) => a.by === "look-up cap: concurrent")).toHaveLength(96)
     expect((await own).map((t) => t.transactionId)).toEqual([paid.transactionId])
 
-    const ledger = pair.sandbox.ledger().filter((e) => e.operation === "payments")
+    const ledger = bed.pair.sandbox.ledger().filter((e) => e.operation === "payments")
     const flooded = ledger.filter((e) => String(e.params.shop_orderid).startsWith("order-flood-"))
     const provider = ledger.filter((e) => e.params.shop_orderid === paid.orderId)
     expect(flooded).toHaveLength(4)
@@ -167,6 +142,6 @@ describe("anonymous look-ups are capped (issue 29)", () => {
     // Nothing queued the provider's look-up behind the flood: at most the 4 admitted ones reached AltaPay before it.
     expect(flooded.filter((e) => e.at < provider[0].at).length).toBeLessThanOrEqual(4)
     // The anonymous client is not the provider's: its own connections, no retries.
-    expect(anonymousLookUps(registration).client).not.toBe(sharedAltaPayClient(registration.options))
+    expect(anonymousLookUps(bed.registration).client).not.toBe(sharedAltaPayClient(bed.registration.options))
   })
 })

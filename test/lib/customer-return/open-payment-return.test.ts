@@ -5,48 +5,20 @@
  */
 import { PaymentActions } from "@medusajs/framework/utils"
 import { signCallbackBody } from "../../../src/altapay"
-import { anonymousLookUps, confirmReturn, type AnonymousLookUps } from "../../../src/lib/customer-return/confirm"
-import { LookUpBudget } from "../../../src/lib/customer-return/look-up-budget"
-import { parseAltaPayOptions, type AltaPayOptions } from "../../../src/lib/registrations/options"
-import { sharedAltaPayClient } from "../../../src/lib/registrations/shared-client"
-import { CALLBACK_SECRET, SANDBOX_PASSWORD, SANDBOX_USER, startSandboxAndClient, type SandboxPair } from "../../helpers/sandbox"
+import { confirmReturn } from "../../../src/lib/customer-return/confirm"
+import { CALLBACK_SECRET } from "../../helpers/sandbox"
+import { useReturnTestBed } from "../../helpers/return-registration"
 
-let pair: SandboxPair
-let registration: { providerId: string; options: AltaPayOptions; scaleOut: { key: string } }
-const options = { callbackSecret: CALLBACK_SECRET, callbackToleranceSeconds: 300 }
-
-beforeAll(async () => {
-  pair = await startSandboxAndClient()
-  const parsed = parseAltaPayOptions({
-    checkoutUrl: pair.sandbox.checkoutUrl,
-    gatewayUrl: pair.sandbox.gatewayUrl,
-    username: SANDBOX_USER,
-    password: SANDBOX_PASSWORD,
-    backendUrl: "https://shop.example",
-    allowInsecureUrls: true,
-    callbackSecret: CALLBACK_SECRET,
-  })
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  registration = { providerId: "pp_altapay_review_test", options: parsed.options, scaleOut: { key: "" } }
-})
-afterAll(async () => {
-  await Promise.all([anonymousLookUps(registration).client.close(), sharedAltaPayClient(registration.options).close()])
-  await pair.close()
-})
-
-function anonymous(): AnonymousLookUps {
-  return {
-    budget: new LookUpBudget({ name: registration.providerId, limits: { perSessionPerMinute: 100, perSecond: 1_000, concurrent: 64 } }),
-    client: anonymousLookUps(registration).client,
-  }
-}
+const bed = useReturnTestBed("pp_altapay_review_test")
+const { options } = bed
+const anonymous = () => bed.anonymous()
 
 /** A session paid with `outcome`, unnotified; its signed return form. */
 async function returnPost(outcome: "decline" | "open") {
   const orderId = `order-msg-${Math.random().toString(16).slice(2)}`
-  const session = await pair.client.checkout.createSession({ orderId, amountMinor: 5_000, currency: "DKK" })
-  const paid = await pair.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
-  const { rawBody, headers } = pair.sandbox.callbackFor(paid.paymentId)
+  const session = await bed.pair.client.checkout.createSession({ orderId, amountMinor: 5_000, currency: "DKK" })
+  const paid = await bed.pair.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
+  const { rawBody, headers } = bed.pair.sandbox.callbackFor(paid.paymentId)
   return { orderId, transactionId: paid.transactionId!, rawBody, signatureHeader: headers["altapay-signature"] }
 }
 
@@ -62,13 +34,18 @@ describe("an open payment (AltaPay's status open)", () => {
   it("is open by AltaPay's record, signed post or not, until AltaPay concludes it", async () => {
     const post = await returnPost("open")
     expect(new URLSearchParams(post.rawBody).get("status")).toBe("open")
-    const signed = await confirmReturn({ shopOrderId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader }, options, pair.client, anonymous())
+    const signed = await confirmReturn(
+      { shopOrderId: post.orderId, rawBody: Buffer.from(post.rawBody), signatureHeader: post.signatureHeader },
+      options,
+      bed.pair.client,
+      anonymous()
+    )
     expect(signed).toMatchObject({ by: "look-up", open: true, result: { action: PaymentActions.NOT_SUPPORTED } })
-    const anonymousGet = await confirmReturn({ shopOrderId: post.orderId }, options, pair.client, anonymous())
+    const anonymousGet = await confirmReturn({ shopOrderId: post.orderId }, options, bed.pair.client, anonymous())
     expect(anonymousGet).toMatchObject({ by: "look-up", open: true })
 
-    pair.sandbox.concludeOpenPayment(post.transactionId, "authorize")
-    const settled = await confirmReturn({ shopOrderId: post.orderId }, options, pair.client, anonymous())
+    bed.pair.sandbox.concludeOpenPayment(post.transactionId, "authorize")
+    const settled = await confirmReturn({ shopOrderId: post.orderId }, options, bed.pair.client, anonymous())
     expect(settled.result.action).toBe(PaymentActions.AUTHORIZED)
     expect(settled.open).toBeUndefined()
   })
@@ -76,7 +53,7 @@ describe("an open payment (AltaPay's status open)", () => {
   it("a signed open post is open even before AltaPay's record shows the payment; a declined record is not open", async () => {
     const post = await returnPost("decline")
     const saysOpen = resigned(post.rawBody, (form) => form.set("status", "open"))
-    const confirmed = await confirmReturn({ shopOrderId: post.orderId, ...saysOpen }, options, pair.client, anonymous())
+    const confirmed = await confirmReturn({ shopOrderId: post.orderId, ...saysOpen }, options, bed.pair.client, anonymous())
     expect(confirmed.result.action).toBe(PaymentActions.FAILED)
     expect(confirmed.open).toBeUndefined()
 
@@ -85,7 +62,7 @@ describe("an open payment (AltaPay's status open)", () => {
       form.set("shop_orderid", unknown)
       form.set("status", "open")
     })
-    expect(await confirmReturn({ shopOrderId: unknown, ...early }, options, pair.client, anonymous())).toMatchObject({
+    expect(await confirmReturn({ shopOrderId: unknown, ...early }, options, bed.pair.client, anonymous())).toMatchObject({
       open: true,
       result: { action: PaymentActions.NOT_SUPPORTED },
     })
