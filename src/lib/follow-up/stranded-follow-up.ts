@@ -91,7 +91,7 @@ class StrandedFollowUp {
     // A note is written just before Medusa deletes the session: looked at after the grace period.
     const dueAt = note.next_at ? Date.parse(note.next_at) : notedAt + this.graceMs
     if (this.now.getTime() < dueAt) return "retired session: not due"
-    if (await this.claimed(note)) return this.drop(sessionId, "retired session: its order's")
+    if ((await this.ownership(note)).claimed) return this.drop(sessionId, "retired session: its order's")
     const transaction = transactionForOrder(sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
     if (transaction && isPaidAtAltaPay(transaction)) {
       const since = await this.memory.unusedSince(sessionId, transaction.transactionId, this.now)
@@ -105,15 +105,16 @@ class StrandedFollowUp {
   }
 
   /**
-   * Medusa has the session again, or an order holds a Medusa payment made from it. A payment made
-   * from it while its cart became no order (the completion failed after authorizing, as the
-   * session was deleted) is no order's: it is given back through Medusa (giveBack).
+   * Medusa has the session again, or an order holds a Medusa payment made from it: claimed. A
+   * payment made from it while its cart became no order (the completion failed after authorizing,
+   * as the session was deleted) is no order's: `orphan`, given back through Medusa (giveBack).
    */
-  private async claimed(note: StrandedNote): Promise<boolean> {
-    if (await medusaSession(this.query, note.sessionId)) return true
+  private async ownership(note: StrandedNote): Promise<{ claimed: boolean; orphan?: string }> {
+    if (await medusaSession(this.query, note.sessionId)) return { claimed: true }
     const payment = await paymentOfSession(this.query, note.sessionId)
-    if (!payment) return false
-    return note.cartId ? !!(await orderOfCart(this.query, note.cartId)) : true
+    if (!payment) return { claimed: false }
+    if (!note.cartId || (await orderOfCart(this.query, note.cartId))) return { claimed: true }
+    return { claimed: false, orphan: payment.id }
   }
 
   /**
@@ -123,19 +124,19 @@ class StrandedFollowUp {
    */
   private async giveBack(note: StrandedNote): Promise<Outcome> {
     const run = async (): Promise<Outcome> => {
-      if (await this.claimed(note)) return this.drop(note.sessionId, "retired session: its order's")
+      const { claimed, orphan } = await this.ownership(note)
+      if (claimed) return this.drop(note.sessionId, "retired session: its order's")
       const latest = transactionForOrder(note.sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
       if (!latest || !isPaidAtAltaPay(latest)) return this.drop(note.sessionId, "retired session: never paid")
-      const orphan = await paymentOfSession(this.query, note.sessionId)
       const why =
         note.why === "deleted"
-          ? `Medusa deleted payment session ${note.sessionId} (replaced, or retired by the follow-up job) and no payment was made from it`
+          ? `Medusa deleted payment session ${note.sessionId} (replaced, or retired by the follow-up job) and ${orphan ? `its payment ${orphan} became no order` : "no payment was made from it"}`
           : `Medusa has no payment session ${note.sessionId}`
       const captured = (latest.capturedAmount?.minor ?? 0) > 0 || statusIn(latest.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
       if (!captured) {
         await this.registration.store.set(releaseReasonKey(latest.transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
         // A Medusa payment no order holds is canceled through Medusa (its provider releases it), so Medusa's record agrees.
-        if (orphan) await this.container.resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(orphan.id)
+        if (orphan) await this.container.resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(orphan)
         else await this.registration.scaleOut.paymentLock(paymentLockKey(latest.transactionId), () => releaseReservation(this.registration.client, latest.transactionId))
       }
       await this.tell(note, latest, captured ? "captured" : "released", why)
