@@ -22,6 +22,8 @@ export const CREDIT_ITEM_ID_PREFIX = "credit-"
 export interface BuiltEntry {
   kind: "item" | "shipping"
   id: string
+  /** Units ordered (1 for a shipping method). */
+  quantity: number
   lines: EntryLines
 }
 
@@ -67,7 +69,7 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
     const { total, tax } = table.rows[i]
     const minor = entryMinor(entry.amounts, total, tax)
     const entryLineSet = entryLines(entry.spec, minor, taken, `${entry.kind === "item" ? "items" : "shipping"}`)
-    built.push({ kind: entry.kind, id: entry.id, lines: entryLineSet })
+    built.push({ kind: entry.kind, id: entry.id, quantity: entry.quantity, lines: entryLineSet })
     lines.push(...entryLineSet.main, ...(entryLineSet.discount ? [entryLineSet.discount] : []))
   })
   ;(source.credits ?? []).forEach((credit, j) => {
