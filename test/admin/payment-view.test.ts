@@ -14,6 +14,7 @@ function payment(overrides: Partial<AltaPayPayment["data"]> = {}): AltaPayPaymen
     amount_minor: 25000,
     captured_minor: 25000,
     refunded_minor: 5000,
+    uncaptured_exact: "0",
     canceled_at: null,
     medusa_refunds: [{ id: "ref_1", amount_minor: 5000, note: "Broken", created_at: "2026-01-01T10:00:00.000Z", created_by: "user_1" }],
     data: {

@@ -1,23 +1,18 @@
 /**
- * An AltaPay payment as the admin routes need it: Medusa's payment (amounts, captures, refunds),
+ * An AltaPay payment as the admin routes and item captures need it: Medusa's payment (amounts, captures, refunds),
  * the provider's data, and the order it pays for with the fields the line builder reads.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
-import { altapayProviderIds } from "../../../../lib/registrations/from-config"
-import { CART_FIELDS_FOR_LINES, type CartForLines } from "../../../../lib/medusa-mapping/cart-lines"
-import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
-import { paymentDataSchema, type AltaPayPaymentData } from "../../../../lib/payment-data/data"
+import { altapayProviderIds } from "../registrations/from-config"
+import type { CartForLines } from "./cart-lines"
+import { orderOfCollection, type OrderForLines } from "./order-of-session"
+import { toMinorUnits } from "./amounts"
+import { paymentDataSchema, type AltaPayPaymentData } from "../payment-data/data"
 
 type Amount = NonNullable<CartForLines["total"]>
 
-/** Orders carry items, shipping methods and credit lines under the same names as carts. */
-export const ORDER_FIELDS_FOR_LINES = [...CART_FIELDS_FOR_LINES, "display_id", "items.detail.quantity"] // Medusa 2.12 returns order items.quantity only with this
-
-export interface OrderForLines extends CartForLines {
-  display_id?: number | null
-  email?: string | null
-}
+export { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./order-of-session"
 
 export interface AltaPayPayment {
   id: string
@@ -26,6 +21,8 @@ export interface AltaPayPayment {
   amount_minor: number
   captured_minor: number
   refunded_minor: number
+  /** Medusa's amount less its captures, exactly (major units as decimal text): what a final capture asks Medusa for. */
+  uncaptured_exact: string
   canceled_at: string | null
   data: AltaPayPaymentData
   /** `data` as stored, with its seal: what a writer verifies before acting on it. */
@@ -40,10 +37,11 @@ interface PaymentRow {
   currency_code: string
   provider_id: string
   amount: Amount
+  raw_amount?: Amount | null
   canceled_at?: string | Date | null
   data?: Record<string, unknown> | null
   payment_collection_id?: string | null
-  captures?: Array<{ amount: Amount } | null> | null
+  captures?: Array<{ amount: Amount; raw_amount?: Amount | null } | null> | null
   refunds?: Array<{ id: string; amount: Amount; note?: string | null; created_at?: string | Date | null; created_by?: string | null } | null> | null
 }
 
@@ -61,10 +59,12 @@ export async function loadAltaPayPayment(container: MedusaContainer, id: string)
       "currency_code",
       "provider_id",
       "amount",
+      "raw_amount",
       "canceled_at",
       "data",
       "payment_collection_id",
       "captures.amount",
+      "captures.raw_amount",
       "refunds.id",
       "refunds.amount",
       "refunds.note",
@@ -93,23 +93,15 @@ export async function loadAltaPayPayment(container: MedusaContainer, id: string)
     // Totals rounded once, as the provider rounds captures and refunds (a running total).
     captured_minor: minor(MathBN.sum(0, ...(payment.captures ?? []).map((c) => c?.amount ?? 0))),
     refunded_minor: minor(MathBN.sum(0, ...(payment.refunds ?? []).map((r) => r?.amount ?? 0))),
+    uncaptured_exact: MathBN.sub(payment.raw_amount ?? payment.amount, MathBN.sum(0, ...(payment.captures ?? []).map((c) => c?.raw_amount ?? c?.amount ?? 0))).toFixed(),
     canceled_at: iso(payment.canceled_at),
     data: parsed.data,
     raw_data: payment.data ?? {},
     medusa_refunds: (payment.refunds ?? []).flatMap((r) =>
       r ? [{ id: r.id, amount_minor: minor(r.amount), note: r.note ?? null, created_at: iso(r.created_at), created_by: r.created_by ?? null }] : []
     ),
-    order: payment.payment_collection_id ? await loadOrderOfCollection(container, payment.payment_collection_id) : undefined,
+    order: payment.payment_collection_id ? await orderOfCollection(query, payment.payment_collection_id) : undefined,
   }
-}
-
-async function loadOrderOfCollection(container: MedusaContainer, paymentCollectionId: string): Promise<OrderForLines | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: links } = await query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: paymentCollectionId } })
-  const orderId = (links[0] as { order_id?: string } | undefined)?.order_id
-  if (!orderId) return undefined
-  const { data: orders } = await query.graph({ entity: "order", fields: ORDER_FIELDS_FOR_LINES, filters: { id: orderId } })
-  return orders[0] as OrderForLines | undefined
 }
 
 function iso(value: string | Date | null | undefined): string | null {
