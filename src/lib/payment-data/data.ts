@@ -30,6 +30,9 @@ export const orderLineSchema = z.object({
   productUrl: z.string().optional(),
 }) satisfies z.ZodType<OrderLine>
 
+/** Units of an order's items (or shipping methods) a capture or refund is for. */
+const itemQuantitiesSchema = z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() }))
+
 const refundRecordSchema = z.object({
   /** Medusa's refund id (the idempotency key), when the refund came through Medusa. */
   refund_id: z.string().nullable(),
@@ -48,7 +51,7 @@ const refundRecordSchema = z.object({
   created_at: z.string(),
   order_lines: z.array(orderLineSchema).optional(),
   /** Order items this refund returned money for (item-level refunds), to track refundable quantities. */
-  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  items: itemQuantitiesSchema.optional(),
   note: z.string().optional(),
 })
 export type RefundRecord = z.infer<typeof refundRecordSchema>
@@ -56,16 +59,49 @@ export type RefundRecord = z.infer<typeof refundRecordSchema>
 export const pendingRefundSchema = z.object({
   amount_minor: z.number().int().positive(),
   order_lines: z.array(orderLineSchema).min(1),
-  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  items: itemQuantitiesSchema.optional(),
   note: z.string().optional(),
   requested_at: z.string(),
 })
 export type PendingRefund = z.infer<typeof pendingRefundSchema>
 
+/** AltaPay's trackingInfo[] of a capture (from Medusa's fulfillment labels). */
+export const trackingInfoSchema = z.object({
+  trackingId: z.string().optional(),
+  companyName: z.string().optional(),
+  method: z.string().optional(),
+  trackingNumber: z.string().optional(),
+  trackingUri: z.string().optional(),
+  type: z.string().optional(),
+})
+export type TrackingInfo = z.infer<typeof trackingInfoSchema>
+
+/**
+ * Lines for the next capture of exactly `amount_minor`, written by an item capture (the admin's
+ * "Capture items", or a fulfillment) just before it runs Medusa's capture workflow: Medusa passes
+ * the provider only an amount.
+ */
+export const pendingCaptureSchema = z.object({
+  amount_minor: z.number().int().positive(),
+  order_lines: z.array(orderLineSchema).min(1),
+  /** Order items (and shipping methods) and the units captured. */
+  items: itemQuantitiesSchema,
+  /** The Medusa fulfillment this capture is for: one capture per fulfillment, ever. */
+  fulfillment_id: z.string().optional(),
+  tracking_info: z.array(trackingInfoSchema).optional(),
+  requested_at: z.string(),
+})
+export type PendingCapture = z.infer<typeof pendingCaptureSchema>
+
 const captureRecordSchema = z.object({
   capture_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
   amount_minor: z.number().int(),
+  /** The lines sent (absent for captures recorded before lines were kept). */
+  order_lines: z.array(orderLineSchema).optional(),
+  /** Order items (and shipping methods) this capture took, by units: what item captures count as captured. */
+  items: itemQuantitiesSchema.optional(),
+  fulfillment_id: z.string().optional(),
   /** Absent: captured. open: AltaPay answered Open and has not finished; failed: it never did. */
   status: z.enum(["open", "failed"]).optional(),
   failure_reason: z.string().optional(),
@@ -109,6 +145,8 @@ export const paymentDataSchema = z.object({
   payment_id: z.string().nullable(),
   transaction_id: z.string().nullable(),
   transaction_status: z.string().nullable(),
+  /** AltaPay's PaymentNature of the transaction (CreditCard, Invoice, Wallet, ...), once paid. */
+  payment_nature: z.string().nullish(),
   masked_pan: z.string().nullable(),
   card_scheme: z.string().nullable(),
   reserved_minor: z.number().int().nullable(),
@@ -127,6 +165,8 @@ export const paymentDataSchema = z.object({
    * just before it runs Medusa's refund workflow (Medusa passes only an amount to the provider).
    */
   pending_refund: pendingRefundSchema.nullish(),
+  /** Lines for the next capture of exactly `amount_minor` (an item capture; see pendingCaptureSchema). */
+  pending_capture: pendingCaptureSchema.nullish(),
   /** When the payment was last checked against AltaPay, and by what: its callback, the customer's return, or a job. */
   reconciled: z.object({ at: z.string(), by: z.enum(["callback", "return", "job"]) }).nullish(),
   /**

@@ -94,6 +94,17 @@ export const altapayOptionsSchema = z
     acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
+    /**
+     * Capture what was sent: `fulfillment` captures an order's items when Medusa creates a
+     * fulfillment for them, `shipment` when Medusa marks it shipped; `manual` (default) leaves
+     * captures to the admin's Capture button and "Capture items".
+     */
+    captureOn: z.enum(["manual", "fulfillment", "shipment"]).default("manual"),
+    /**
+     * Terminals whose captures and refunds must carry the reservation's own order lines (Klarna,
+     * invoice methods). A payment AltaPay reports with PaymentNature Invoice counts too.
+     */
+    invoiceTerminals: z.array(z.string().min(1)).optional(),
     /** Secret AltaPay signs callbacks with (AltaPay-Signature). Without it callbacks are confirmed by a look-up. */
     callbackSecret: z.string().min(16, "must be at least 16 characters").optional(),
     /**

@@ -3,11 +3,12 @@
  * derived from Medusa's capture id; a decline or a lost answer is settled by AltaPay's own record.
  */
 import type { CapturePaymentInput } from "@medusajs/framework/types"
-import { AltaPayDeclinedError, AltaPayError, proportionalAdjustmentLine } from "../../altapay"
+import { AltaPayDeclinedError, AltaPayError } from "../../altapay"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
 import { hasReconciliation, withTransaction } from "../../lib/payment-data/transaction-state"
 import { medusaCaptureAmount } from "./capture-amount"
+import { captureLines, type CaptureLines } from "./capture-lines"
 import type { ProviderContext } from "./context"
 import { reconciliationId } from "./reconciliation"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
@@ -24,17 +25,11 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
     ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier}: Medusa's capture rounds to nothing in ${data.currency}; nothing was sent.`)
     return { data }
   }
-  const whole = alreadyCaptured === 0 && amountMinor === data.amount_minor
-  const orderLines = whole
-    ? data.order_lines
-    : proportionalAdjustmentLine(data.order_lines, amountMinor, {
-        itemId: alreadyCaptured === 0 ? "capture" : "capture-remaining",
-        description: alreadyCaptured === 0 ? "Partial capture" : "Remaining capture",
-      })
+  const chosen = await captureLines(ctx, data, amountMinor)
   try {
-    const result = await ctx.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines, reconciliationIdentifier })
+    const result = await ctx.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines: chosen.lines, reconciliationIdentifier })
     if (result.result === "Open") ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
-    const captured = withCapture(data, captureId, reconciliationIdentifier, amountMinor, result.result === "Open" ? "open" : undefined)
+    const captured = withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen, status: result.result === "Open" ? "open" : undefined })
     return { data: withTransaction(captured, result.transaction) }
   } catch (error) {
     // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
@@ -42,7 +37,7 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
       const transaction = await ctx.lookupOne(transactionId, "capture check").catch(() => undefined)
       if (transaction && hasReconciliation(transaction, reconciliationIdentifier, "captured")) {
         // This capture went through and only its answer was lost: keep its record.
-        return { data: withTransaction(withCapture(data, captureId, reconciliationIdentifier, amountMinor), transaction) }
+        return { data: withTransaction(withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen }), transaction) }
       }
       if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
     }
@@ -64,16 +59,30 @@ async function captureAmount(ctx: ProviderContext, data: AltaPayPaymentData, cap
   return remainingMinor
 }
 
-function withCapture(data: AltaPayPaymentData, captureId: string | undefined, reconciliationIdentifier: string, amountMinor: number, status?: "open"): AltaPayPaymentData {
+interface CaptureSent {
+  captureId: string | undefined
+  reconciliationIdentifier: string
+  amountMinor: number
+  chosen: CaptureLines
+  status?: "open"
+}
+
+/** The capture recorded with the lines and items it took; an item capture's pending lines are used up. */
+function withCapture(data: AltaPayPaymentData, sent: CaptureSent): AltaPayPaymentData {
+  const { chosen } = sent
   return {
     ...data,
+    ...(chosen.fromPending ? { pending_capture: null } : {}),
     captures: [
       ...data.captures,
       {
-        capture_id: captureId ?? null,
-        reconciliation_identifier: reconciliationIdentifier,
-        amount_minor: amountMinor,
-        ...(status ? { status } : {}),
+        capture_id: sent.captureId ?? null,
+        reconciliation_identifier: sent.reconciliationIdentifier,
+        amount_minor: sent.amountMinor,
+        order_lines: chosen.lines,
+        ...(chosen.items ? { items: chosen.items } : {}),
+        ...(chosen.fulfillmentId ? { fulfillment_id: chosen.fulfillmentId } : {}),
+        ...(sent.status ? { status: sent.status } : {}),
         created_at: new Date().toISOString(),
       },
     ],

@@ -1,0 +1,45 @@
+/**
+ * What a capture by item starts from: the reservation's lines paired with the order's items, what
+ * was captured by item before, and whether the payment method takes only whole reserved lines.
+ */
+import { buildOrderLineSet, isCreditLine, mapReservation, type CapturedSoFar, type ReservationMap } from "../../altapay"
+import type { AltaPayPaymentData } from "../payment-data/data"
+import type { AltaPayOptions } from "../registrations/options"
+import { cartToLineSource, type CartForLines } from "../medusa-mapping/cart-lines"
+
+export type ItemCaptureBasis = { ok: true; map: ReservationMap; captured: CapturedSoFar } | { ok: false; reason: string }
+
+/** AltaPay's PaymentNature of invoice payments (Klarna and other invoice methods). */
+export const INVOICE_NATURE = "Invoice"
+
+/** True when captures and refunds of this payment must carry its reserved lines as they are. */
+export function wholeItemsOnly(data: Pick<AltaPayPaymentData, "terminal" | "payment_nature">, options: Pick<AltaPayOptions, "invoiceTerminals">): boolean {
+  return data.payment_nature === INVOICE_NATURE || (!!data.terminal && (options.invoiceTerminals ?? []).includes(data.terminal))
+}
+
+export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayPaymentData): ItemCaptureBasis {
+  if (!order) return { ok: false, reason: "the payment belongs to no order" }
+  if (data.order_lines_source === "summary") return { ok: false, reason: "AltaPay reserved one summary line for this payment, not its items" }
+  let map: ReservationMap | undefined
+  try {
+    map = mapReservation(data.order_lines, buildOrderLineSet(cartToLineSource(order, data.amount_minor)))
+  } catch {
+    map = undefined
+  }
+  if (!map) return { ok: false, reason: "the order's items no longer match the lines AltaPay reserved (the order was edited after payment)" }
+  const captured = capturedSoFar(data)
+  return typeof captured === "string" ? { ok: false, reason: captured } : { ok: true, map, captured }
+}
+
+/** Units captured by item so far, or why captures so far cannot be counted by item. */
+export function capturedSoFar(data: Pick<AltaPayPaymentData, "captures" | "amount_minor">): CapturedSoFar | string {
+  const units = new Map<string, number>()
+  let creditsCaptured = false
+  for (const capture of data.captures) {
+    if (capture.status === "failed") continue
+    if (!capture.items) return "part of the payment was captured by amount, not by item: capture the rest by amount"
+    for (const item of capture.items) units.set(item.line_item_id, (units.get(item.line_item_id) ?? 0) + item.quantity)
+    if (capture.order_lines?.some(isCreditLine)) creditsCaptured = true
+  }
+  return { units, creditsCaptured }
+}
