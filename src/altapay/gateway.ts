@@ -10,6 +10,7 @@ import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
 import { orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
+import { trackingInfoFields, type TrackingInfo } from "./tracking-info"
 import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse, resultOf } from "./xml"
 
 export interface RefundInput {
@@ -34,6 +35,8 @@ export interface CaptureInput {
   invoiceNumber?: string
   salesTaxMinor?: number
   orderLines?: OrderLine[]
+  /** Shipments this capture covers, sent as `trackingInfo[<i>][<field>]` (captureReservation page). */
+  trackingInfo?: TrackingInfo[]
 }
 
 export interface PaymentsFilter {
@@ -74,7 +77,8 @@ export class GatewayApi {
   }
 
   async captureReservation(input: CaptureInput): Promise<GatewayResult> {
-    const fields = commonFields("capture", input)
+    const tracking = input.trackingInfo === undefined ? undefined : trackingInfoFields(input.trackingInfo)
+    const fields = { ...commonFields("capture", input, tracking?.issues), ...tracking?.fields }
     if (input.salesTaxMinor !== undefined) {
       fields.sales_tax = minorToWireDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"), "sales_tax")
     }
@@ -143,8 +147,8 @@ export class GatewayApi {
   }
 }
 
-function commonFields(action: "refund" | "capture", input: RefundInput | CaptureInput): Record<string, string> {
-  const issues: ValidationIssue[] = []
+function commonFields(action: "refund" | "capture", input: RefundInput | CaptureInput, otherIssues: ValidationIssue[] = []): Record<string, string> {
+  const issues: ValidationIssue[] = [...otherIssues]
   const fields: Record<string, string> = {}
   try {
     fields.transaction_id = checkTransactionId(input.transactionId)

@@ -100,7 +100,9 @@ export function toTransaction(raw: Raw, index: number): GatewayTransaction {
     recurringDefaultAmount: money("RecurringDefaultAmount"),
     createdDate: parseDate(str(raw.CreatedDate)),
     updatedDate: parseDate(str(raw.UpdatedDate)),
-    paymentNature: str(raw.PaymentNature),
+    // api-php's createInvoiceReservation sample repeats PaymentNature (CreditCard, then Invoice);
+    // api-php's deserializer sets each child in turn, so the last one wins, here too.
+    paymentNature: str(Array.isArray(raw.PaymentNature) ? raw.PaymentNature.at(-1) : raw.PaymentNature),
     paymentNatureService: paymentNatureService(raw.PaymentNatureService),
     fraudRiskScore: str(raw.FraudRiskScore),
     fraudExplanation: str(raw.FraudExplanation),

@@ -19,13 +19,17 @@ export interface CliOptions {
   exampleFundings?: boolean
   /** --funding-delay <ms|off>: from a capture or refund to its funding file. */
   fundingDelayMs?: number | false
+  /** --invoice-terminal[=<days>]: offer the Klarna invoice terminal (captures within 28 days, or <days>). */
+  invoiceTerminal?: true | { captureWithinDays: number }
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--quiet]
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--invoice-terminal[=<days>]] [--quiet]
 
   --example-fundings       start with example funding files (payouts: every line type, fees, a currency conversion)
   --funding-delay <ms|off> time from a capture or refund to the funding file holding it (default 86400000, one day);
-                           off: no funding files from the sandbox's own payments`
+                           off: no funding files from the sandbox's own payments
+  --invoice-terminal[=<days>] offer "Klarna DKK Sandbox Terminal", an invoice terminal whose captures and refunds
+                           go by the reserved order lines; captures are refused after 28 days (or <days>)`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -76,6 +80,11 @@ export function parseArgs(argv: string[]): CliOptions {
         options.fundingDelayMs = delay === "off" ? false : Number(delay)
         break
       }
+      case "--invoice-terminal": {
+        if (inline !== undefined && !/^\d{1,5}$/.test(inline)) throw new Error(`--invoice-terminal=<days> takes a whole number of days.\n${USAGE}`)
+        options.invoiceTerminal = inline === undefined ? true : { captureWithinDays: Number(inline) }
+        break
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -98,6 +107,9 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     `  ledger:           ${sandbox.url}/sandbox/ledger   (JSON; every request${options.quiet ? "" : ", also printed below one line each"})`,
     `  fundings:         ${sandbox.gatewayUrl}/merchant/API/fundingList?page=0   (Basic auth; ${sandbox.fundings.list().length} funding file(s)${options.exampleFundings ? ", the examples" : ""})`,
     `  customer return:  ${options.returnMode ?? "server-post"}${(options.returnMode ?? "server-post") === "server-post" ? "   (signed POST to the success/failure URL, its redirect relayed)" : "   (browser sent to the success/failure URL)"}`,
+    ...(options.invoiceTerminal
+      ? [`  invoice terminal: Klarna DKK Sandbox Terminal   (captures within ${options.invoiceTerminal === true ? 28 : options.invoiceTerminal.captureWithinDays} days)`]
+      : []),
     `Press Ctrl+C to stop.`,
   ].join("\n")
 }

@@ -23,6 +23,8 @@ export interface SandboxConfig {
   legacyShopOrderIds: boolean
   /** How the customer comes back after paying (return-delivery.ts); "server-post" is AltaPay's documented way. */
   returnMode: ReturnMode
+  /** The Klarna invoice terminal is offered (state.ts INVOICE_METHOD), with its capture period. */
+  invoiceTerminal?: { captureWithinDays: number }
 }
 
 export interface SandboxEnv {

@@ -103,34 +103,45 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
 export interface ParsedForm {
   fields: Record<string, string>
   orderLines?: Record<string, string>[]
-  /** Keys starting with `orderLines` that are not `orderLines[<index>][<field>]`. */
+  /** captureReservation's `trackingInfo[<index>][<field>]` (and updateOrder's). */
+  trackingInfo?: Record<string, string>[]
+  /** Keys starting with `orderLines` or `trackingInfo` that are not `<list>[<index>][<field>]`. */
   badKeys: string[]
 }
 
+const LISTS = ["orderLines", "trackingInfo"] as const
+const LIST_ENTRY = /^(orderLines|trackingInfo)\[(\d+)\]\[([A-Za-z_]+)\]$/
+
 /**
  * Form fields as AltaPay's gateway reads them: `orderLines[0][itemId]=...` becomes
- * `orderLines: [{ itemId }]`; other keys stay flat (last value wins).
+ * `orderLines: [{ itemId }]`, `trackingInfo[0][trackingNumber]=...` likewise; other keys stay flat
+ * (last value wins).
  */
 export function parseForm(text: string): ParsedForm {
   const fields: Record<string, string> = {}
   const badKeys: string[] = []
-  const lines = new Map<number, Record<string, string>>()
+  const lists = { orderLines: new Map<number, Record<string, string>>(), trackingInfo: new Map<number, Record<string, string>>() }
   for (const [key, value] of new URLSearchParams(text)) {
-    const line = /^orderLines\[(\d+)\]\[([A-Za-z_]+)\]$/.exec(key)
-    if (line) {
-      const index = Number(line[1])
-      const record = lines.get(index) ?? {}
-      record[line[2]] = value
-      lines.set(index, record)
-    } else if (key.startsWith("orderLines")) {
+    const entry = LIST_ENTRY.exec(key)
+    if (entry) {
+      const list = lists[entry[1] as (typeof LISTS)[number]]
+      const index = Number(entry[2])
+      const record = list.get(index) ?? {}
+      record[entry[3]] = value
+      list.set(index, record)
+    } else if (LISTS.some((name) => key.startsWith(name))) {
       badKeys.push(key)
     } else {
       fields[key] = value
     }
   }
-  if (lines.size === 0) return { fields, badKeys }
-  const orderLines = [...lines.entries()].sort(([a], [b]) => a - b).map(([, record]) => record)
-  return { fields, orderLines, badKeys }
+  const inOrder = (list: Map<number, Record<string, string>>) => [...list.entries()].sort(([a], [b]) => a - b).map(([, record]) => record)
+  return {
+    fields,
+    ...(lists.orderLines.size > 0 ? { orderLines: inOrder(lists.orderLines) } : {}),
+    ...(lists.trackingInfo.size > 0 ? { trackingInfo: inOrder(lists.trackingInfo) } : {}),
+    badKeys,
+  }
 }
 
 /** Appends query parameters to a URL, keeping the ones it already has. */

@@ -17,7 +17,8 @@ import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
 import { concludeOpenPayment, createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
-import { CARD_METHOD, Store, findMethod, type PaymentStatus, type StoredPayment, type TransactionStatus } from "./state"
+import { CARD_METHOD, Store, findMethod, invoiceTerminalConfig, type PaymentStatus, type StoredPayment } from "./state"
+import { transactionSnapshot, type TransactionSnapshot } from "./snapshot"
 import { TokenService } from "./checkout/tokens"
 import { paymentJson } from "./checkout/views"
 
@@ -31,7 +32,9 @@ export type { FundingFileInput, GeneratedFundingFileInput, StoredFunding } from 
 export type { GeneratedFundingInput, GeneratedFundingSpec } from "./fundings/generated-fundings"
 export { generatedLine } from "./fundings/generated-fundings"
 export type { PaymentStatus, TransactionStatus } from "./state"
-export { PAYMENT_METHODS } from "./state"
+export type { TransactionSnapshot } from "./snapshot"
+export { DEFAULT_INVOICE_CAPTURE_DAYS, INVOICE_METHOD, PAYMENT_METHODS } from "./state"
+export type { MoneyOperation, PaymentNature } from "./state"
 export { GatewayErrorCode } from "./gateway/gateway-errors"
 
 export interface SandboxOptions {
@@ -82,6 +85,13 @@ export interface SandboxOptions {
   fundingUnknownLine?: boolean
   /** Start with example funding files (every line Type, fees, a conversion): `--example-fundings`. */
   exampleFundings?: boolean
+  /**
+   * Offer the Klarna invoice terminal (`INVOICE_METHOD`, "Klarna DKK Sandbox Terminal"; default off):
+   * its payments need order lines, partial captures must repeat reserved lines exactly, captures
+   * are refused after `captureWithinDays` (default 28) and refund lines must relate to reserved ones.
+   * `--invoice-terminal`.
+   */
+  invoiceTerminal?: boolean | { captureWithinDays?: number }
 }
 
 /** Payouts: funding files as fundingList lists them and fundingDownload serves them. */
@@ -113,24 +123,6 @@ export interface SimulatedPayment {
   transactionId?: string
   status: PaymentStatus
   callbackStatus?: number
-}
-
-export interface TransactionSnapshot {
-  transactionId: string
-  paymentId: string
-  shopOrderId: string
-  terminal: string
-  authType: "payment" | "paymentAndCapture"
-  status: TransactionStatus
-  currency: string
-  reservedMinor: number
-  capturedMinor: number
-  refundedMinor: number
-  reconciliationIdentifiers: Array<{ id: string; amountMinor: number; type: "captured" | "refunded"; at: number }>
-  /** Operations answered `Open` (fault "open"): recorded, no money moved. */
-  pending: Array<{ type: "capture" | "refund" | "release"; amountMinor: number; reconciliationIdentifier?: string; at: number }>
-  createdAt: number
-  updatedAt: number
 }
 
 export interface Sandbox {
@@ -198,6 +190,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       keepReconciliationIdentifiers: options.keepReconciliationIdentifiers ?? true,
       legacyShopOrderIds: options.legacyShopOrderIds ?? false,
       returnMode: options.returnMode ?? "server-post",
+      ...(options.invoiceTerminal ? { invoiceTerminal: invoiceTerminalConfig(options.invoiceTerminal) } : {}),
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),
@@ -229,7 +222,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const session = env.store.sessions.get(sessionId)
     if (!session) throw new Error(`Unknown session ${sessionId}.`)
     if (sessionIsSettled(env, session)) throw new Error(`Session ${sessionId} already has an authorized payment.`)
-    const method = findMethod(opts.paymentMethodId ?? CARD_METHOD.id)
+    const method = findMethod(opts.paymentMethodId ?? CARD_METHOD.id, env.config)
     if (!method) throw new Error(`Unknown payment method ${opts.paymentMethodId}.`)
     const unpaid = [...session.paymentIds]
       .reverse()
@@ -282,23 +275,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const transaction = (transactionId: string): TransactionSnapshot | undefined => {
     const t = env.store.transactions.get(transactionId)
-    if (!t) return undefined
-    return structuredClone({
-      transactionId: t.transactionId,
-      paymentId: t.paymentId,
-      shopOrderId: t.shopOrderId,
-      terminal: t.terminal,
-      authType: t.authType,
-      status: t.status,
-      currency: t.currency.alpha,
-      reservedMinor: t.reservedMinor,
-      capturedMinor: t.capturedMinor,
-      refundedMinor: t.refundedMinor,
-      reconciliationIdentifiers: t.reconciliation,
-      pending: t.pending,
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-    })
+    return t && transactionSnapshot(t)
   }
 
   let closing: Promise<void> | undefined

@@ -5,8 +5,19 @@
  */
 import { randomUUID } from "node:crypto"
 import type { SandboxEnv } from "./env"
+import { reservationLines } from "./gateway/invoice-rules"
 import type { LedgerEffect } from "./ledger"
-import { type PaymentMethod, type PaymentStatus, type StoredPayment, type StoredSession, type StoredTransaction, type TransactionStatus, WAS_AUTHORIZED, findMethod } from "./state"
+import {
+  DEFAULT_INVOICE_CAPTURE_DAYS,
+  type PaymentMethod,
+  type PaymentStatus,
+  type StoredPayment,
+  type StoredSession,
+  type StoredTransaction,
+  type TransactionStatus,
+  WAS_AUTHORIZED,
+  findMethod,
+} from "./state"
 
 /** open: the acquirer has not concluded (AltaPay's "Open payments"); concludeOpenPayment decides it later. */
 export type Outcome = "authorize" | "decline" | "fail" | "open"
@@ -48,7 +59,7 @@ const MESSAGES: Record<Exclude<Outcome, "authorize" | "open">, { merchant: strin
 }
 
 /** Performs the customer's outcome on a payment; a payment completes at most once. */
-export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome: Outcome): CompleteResult {
+export function completePayment(env: SandboxEnv, payment: StoredPayment, requested: Outcome): CompleteResult {
   if (payment.status === "EXPIRED") {
     return { ok: false, reason: "expired", message: "This payment expired because its session changed; start a new payment." }
   }
@@ -58,6 +69,14 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
   const session = env.store.sessions.get(payment.sessionId)
   if (!session) return { ok: false, reason: "expired", message: "The session of this payment no longer exists." }
   const now = env.now()
+  const nature = findMethod(payment.paymentMethodId, env.config)?.nature ?? "CreditCard"
+  // An invoice terminal reserves order lines; without complete ones the provider refuses the payment.
+  const invoice =
+    nature === "Invoice" && (requested === "authorize" || requested === "open")
+      ? reservationLines(session.body.order.orderLines, env.config.invoiceTerminal?.captureWithinDays ?? DEFAULT_INVOICE_CAPTURE_DAYS)
+      : undefined
+  const refusal = invoice && "refusal" in invoice ? invoice.refusal : undefined
+  const outcome: Outcome = refusal ? "fail" : requested
   const transaction: StoredTransaction = {
     transactionId: env.store.newTransactionId(),
     paymentId: payment.paymentId,
@@ -70,7 +89,10 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
     reservedMinor: 0,
     capturedMinor: 0,
     refundedMinor: 0,
-    nature: findMethod(payment.paymentMethodId)?.nature ?? "CreditCard",
+    nature,
+    ...(invoice && !("refusal" in invoice) ? { invoice } : {}),
+    captures: [],
+    refunds: [],
     customer: (session.body.order.customer as Record<string, unknown> | undefined) ?? {},
     paymentInfos: { ...(session.body.order.transactionInfo ?? {}) },
     reconciliation: [],
@@ -107,12 +129,14 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, outcome
       transaction.authType = "paymentAndCapture"
       transaction.capturedMinor = payment.amountMinor
       transaction.reconciliation.push({ id: reconciliationId, amountMinor: payment.amountMinor, type: "captured", at: now })
+      transaction.captures.push({ amountMinor: payment.amountMinor, reconciliationIdentifier: reconciliationId, at: now })
+      for (const line of transaction.invoice?.lines ?? []) line.captured = true
       payment.status = "CAPTURED"
       payment.authType = "paymentAndCapture"
       effect("capture", payment.amountMinor, "Success", reconciliationId)
     }
   } else {
-    const failure = MESSAGES[outcome]
+    const failure = refusal ? { ...MESSAGES.fail, merchant: refusal, cardHolder: "The invoice payment could not be created." } : MESSAGES[outcome]
     transaction.status = failure.status
     transaction.merchantErrorMessage = failure.merchant
     transaction.cardHolderErrorMessage = failure.cardHolder

@@ -21,12 +21,16 @@ export interface StoredSession {
   paymentIds: string[]
 }
 
+/** A transaction's PaymentNature (sdk-csharp's `TransactionPaymentNature` has more; the sandbox has these). */
+export type PaymentNature = "CreditCard" | "Wallet" | "Invoice"
+
 export interface PaymentMethod {
   id: string
-  type: "CARD" | "WALLET"
+  /** The checkout API's method type; "INVOICE" is the sandbox's name for it (AltaPay publishes no list). */
+  type: "CARD" | "WALLET" | "INVOICE"
   name: string
   terminalName: string
-  nature: "CreditCard" | "Wallet"
+  nature: PaymentNature
 }
 
 export interface StoredPayment {
@@ -64,6 +68,31 @@ export interface PendingOperation {
   at: number
 }
 
+/** One order line of an invoice reservation, its fields as text (as a form would send them). */
+export interface ReservationLine {
+  fields: Record<string, string>
+  captured: boolean
+  /** Quantity refunded so far, exact decimal text. */
+  refundedQuantity: string
+}
+
+export interface InvoiceReservation {
+  lines: ReservationLine[]
+  /** Days after the reservation within which every capture must be made (Klarna: 28). */
+  captureWithinDays: number
+}
+
+/** A capture or refund that moved money, with the parameters it came with. */
+export interface MoneyOperation {
+  amountMinor: number
+  reconciliationIdentifier: string
+  at: number
+  invoiceNumber?: string
+  salesTax?: string
+  orderLines?: Record<string, string>[]
+  trackingInfo?: Record<string, string>[]
+}
+
 export interface StoredTransaction {
   transactionId: string
   paymentId: string
@@ -76,7 +105,12 @@ export interface StoredTransaction {
   reservedMinor: number
   capturedMinor: number
   refundedMinor: number
-  nature: "CreditCard" | "Wallet"
+  nature: PaymentNature
+  /** Invoice terminals only: the reservation's order lines and what became of each. */
+  invoice?: InvoiceReservation
+  /** Captures and refunds answered Success (not those answered Open), with what they were sent with. */
+  captures: MoneyOperation[]
+  refunds: MoneyOperation[]
   customer: Record<string, unknown>
   paymentInfos: Record<string, string>
   merchantErrorMessage?: string
@@ -118,7 +152,32 @@ export const PAYMENT_METHODS: readonly PaymentMethod[] = [
 
 export const CARD_METHOD = PAYMENT_METHODS[0]
 
-export const findMethod = (id: string): PaymentMethod | undefined => PAYMENT_METHODS.find((m) => m.id === id)
+/**
+ * An invoice terminal (Klarna), offered only when the sandbox is started with `invoiceTerminal`:
+ * its payments need order lines and are captured and refunded by them.
+ */
+export const INVOICE_METHOD: PaymentMethod = {
+  id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0003",
+  type: "INVOICE",
+  name: "Klarna Sandbox",
+  terminalName: "Klarna DKK Sandbox Terminal",
+  nature: "Invoice",
+}
+
+/** Klarna: "the final capture ... must be completed within twenty-eight days of the original order reservation". */
+export const DEFAULT_INVOICE_CAPTURE_DAYS = 28
+
+/** The `invoiceTerminal` option as the sandbox keeps it. */
+export function invoiceTerminalConfig(option: true | { captureWithinDays?: number }): { captureWithinDays: number } {
+  const days = option === true ? DEFAULT_INVOICE_CAPTURE_DAYS : (option.captureWithinDays ?? DEFAULT_INVOICE_CAPTURE_DAYS)
+  if (!Number.isFinite(days) || days < 0) throw new Error("invoiceTerminal.captureWithinDays must be a number of days, 0 or more.")
+  return { captureWithinDays: days }
+}
+
+/** The methods a session lists and may be paid with. */
+export const offeredMethods = (config: { invoiceTerminal?: unknown }): readonly PaymentMethod[] => (config.invoiceTerminal ? [...PAYMENT_METHODS, INVOICE_METHOD] : PAYMENT_METHODS)
+
+export const findMethod = (id: string, config: { invoiceTerminal?: unknown }): PaymentMethod | undefined => offeredMethods(config).find((m) => m.id === id)
 
 /** Statuses of a payment that once authorized: the session is then settled and cannot change. */
 export const WAS_AUTHORIZED: ReadonlySet<PaymentStatus> = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED", "RELEASED"])

@@ -10,7 +10,7 @@ import { json, jsonError, type Reply } from "../http"
 import { validateOrderLines } from "../order-lines"
 import { createPayment, expireUnpaidPayments, sessionIsSettled } from "../payment-flow"
 import { SHOP_ORDER_ID, authenticateBodySchema, linkBodySchema, paymentBodySchema, sessionBodySchema, zodIssues, type FieldIssue, type SessionBody } from "./schemas"
-import { PAYMENT_METHODS, findMethod, type StoredSession } from "../state"
+import { findMethod, offeredMethods, type StoredSession } from "../state"
 import type { TokenClaims } from "./tokens"
 import { linkJson, paymentJson, sessionJson } from "./views"
 
@@ -178,7 +178,7 @@ export async function listPaymentMethods(ex: Exchange, sessionId: string): Promi
   if (isReply(claims)) return claims
   const session = reachSession(ex, claims, sessionId)
   if (!isSession(session)) return session
-  const methods = PAYMENT_METHODS.map((m) => ({
+  const methods = offeredMethods(ex.env.config).map((m) => ({
     id: m.id,
     type: m.type,
     name: m.name,
@@ -203,7 +203,7 @@ export async function createPaymentRoute(ex: Exchange): Promise<Reply> {
   const session = ex.env.store.sessions.get(sessionId)
   if (!session) return notFound("Session", sessionId)
   if (claims.sessionId !== sessionId) return forbidden("This CUSTOMER token does not grant access to that session.")
-  const method = findMethod(paymentMethodId)
+  const method = findMethod(paymentMethodId, ex.env.config)
   if (!method) return validationError([{ path: "paymentMethodId", message: `unknown payment method ${paymentMethodId}` }])
   if (sessionIsSettled(ex.env, session)) return jsonError(409, "conflict", "The session is already paid.")
   const payment = createPayment(ex.env, session, method)

@@ -16,6 +16,7 @@ import type { LedgerEffect } from "../ledger"
 import { validateOrderLines } from "../order-lines"
 import { syncPayment } from "../payment-flow"
 import type { StoredTransaction } from "../state"
+import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund } from "./invoice-rules"
 import { cdataEl, textEl } from "./xml"
 
 const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
@@ -30,6 +31,7 @@ interface GatewayRequest {
   method: string
   fields: Record<string, string>
   orderLines?: Record<string, string>[]
+  trackingInfo?: Record<string, string>[]
 }
 
 class StructuralError extends Error {
@@ -53,11 +55,18 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
   if (!basicAuth(ex)) return unauthorizedReply()
   // A POST takes its parameters from the form body only; the query string is for GET.
   const form = parseForm(ex.method === "POST" ? ex.rawBody : ex.query.toString())
-  const request: GatewayRequest = { ex, method, fields: form.fields, orderLines: form.orderLines }
-  ex.params = { ...request.fields, ...(request.orderLines ? { orderLines: request.orderLines } : {}) }
+  const request: GatewayRequest = { ex, method, fields: form.fields, orderLines: form.orderLines, trackingInfo: form.trackingInfo }
+  ex.params = {
+    ...request.fields,
+    ...(request.orderLines ? { orderLines: request.orderLines } : {}),
+    ...(request.trackingInfo ? { trackingInfo: request.trackingInfo } : {}),
+  }
   try {
     if (form.badKeys.length > 0) {
-      throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, `${form.badKeys.join(", ")}: order lines are sent as orderLines[<index>][<field>].`)
+      throw new StructuralError(
+        GatewayErrorCode.INVALID_PARAMETER,
+        `${form.badKeys.join(", ")}: order lines are sent as orderLines[<index>][<field>], tracking as trackingInfo[<index>][<field>].`
+      )
     }
     switch (method) {
       case "captureReservation":
@@ -196,6 +205,9 @@ function capture(request: GatewayRequest): Reply {
     return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
   }
   if (lines !== undefined && lines !== amount) return refuse(`The orderLines total ${fmt(t, lines)} but the capture amount is ${fmt(t, amount)}.`)
+  const invoiceRefusal = invoiceCaptureRefusal(t, request.orderLines, amount, remaining, request.ex.env.now())
+  if (invoiceRefusal) return refuse(invoiceRefusal)
+  recordInvoiceCapture(t, request.orderLines)
   t.capturedMinor += amount
   return moveMoney(request, t, "capture", amount, reconciliation)
 }
@@ -232,6 +244,9 @@ function refund(request: GatewayRequest): Reply {
   if (lines !== undefined && amount !== t.capturedMinor && lines !== amount) {
     return refuse("Fail", `The orderLines total ${fmt(t, lines)} but the refund amount is ${fmt(t, amount)}.`)
   }
+  const invoiceRefusal = invoiceRefundRefusal(t, request.orderLines)
+  if (invoiceRefusal) return refuse("Fail", invoiceRefusal)
+  recordInvoiceRefund(t, request.orderLines)
   t.refundedMinor += amount
   return moveMoney(request, t, "refund", amount, reconciliation)
 }
@@ -242,6 +257,16 @@ function moveMoney(request: GatewayRequest, t: StoredTransaction, kind: "capture
   const type = kind === "capture" ? "captured" : "refunded"
   t.status = type
   t.reconciliation.push({ id, amountMinor: amount, type, at: request.ex.env.now() })
+  const { invoice_number: invoiceNumber, sales_tax: salesTax } = request.fields
+  ;(kind === "capture" ? t.captures : t.refunds).push({
+    amountMinor: amount,
+    reconciliationIdentifier: id,
+    at: request.ex.env.now(),
+    ...(invoiceNumber !== undefined ? { invoiceNumber } : {}),
+    ...(salesTax !== undefined ? { salesTax } : {}),
+    ...(request.orderLines ? { orderLines: request.orderLines } : {}),
+    ...(request.trackingInfo ? { trackingInfo: request.trackingInfo } : {}),
+  })
   touch(request, t)
   effect(request, t, kind, amount, "Success", id)
   return outcomeReply(request, t, kind === "capture" ? "Capture" : "Refund", "Success", amount)

@@ -56,18 +56,13 @@ function customerXml(customer: Record<string, unknown>): string {
   ])
 }
 
-export function transactionXml(t: StoredTransaction): string {
-  const hasCard = t.status !== "preauth_error"
-  return el("Transaction", [
-    textEl("TransactionId", t.transactionId),
-    textEl("PaymentId", t.paymentId),
-    cdataEl("ShopOrderId", t.shopOrderId),
-    cdataEl("Shop", t.shop),
-    cdataEl("Terminal", t.terminal),
-    textEl("AuthType", t.authType),
-    textEl("TransactionStatus", t.status),
-    textEl("ReasonCode", t.status === "epayment_declined" ? "CARD_DECLINED" : "NONE"),
-    textEl("CardStatus", hasCard ? "Valid" : "NoCreditCard"),
+/** A card's elements; an invoice payment has no card (api-php's invoicereservation.xml: NoCreditCard, empty token and PAN). */
+function cardXml(t: StoredTransaction): string[] {
+  if (t.nature === "Invoice") {
+    return [textEl("CardStatus", "NoCreditCard"), el("CreditCardToken"), el("CreditCardMaskedPan"), el("BlacklistToken")]
+  }
+  return [
+    textEl("CardStatus", t.status !== "preauth_error" ? "Valid" : "NoCreditCard"),
     el("CreditCardExpiry", [textEl("Year", CARD.year), textEl("Month", CARD.month)]),
     textEl("CreditCardToken", cardToken(t, "card")),
     textEl("CreditCardMaskedPan", CARD.maskedPan),
@@ -81,6 +76,20 @@ export function transactionXml(t: StoredTransaction): string {
       textEl("LastFourDigits", CARD.lastFour),
       textEl("Scheme", CARD.scheme),
     ]),
+  ]
+}
+
+export function transactionXml(t: StoredTransaction): string {
+  return el("Transaction", [
+    textEl("TransactionId", t.transactionId),
+    textEl("PaymentId", t.paymentId),
+    cdataEl("ShopOrderId", t.shopOrderId),
+    cdataEl("Shop", t.shop),
+    cdataEl("Terminal", t.terminal),
+    textEl("AuthType", t.authType),
+    textEl("TransactionStatus", t.status),
+    textEl("ReasonCode", t.status === "epayment_declined" ? "CARD_DECLINED" : "NONE"),
+    ...cardXml(t),
     textEl("ThreeDSecureResult", "Not_Applicable"),
     textEl("LiableForChargeback", "Merchant"),
     textEl("MerchantCurrency", t.currency.numeric),

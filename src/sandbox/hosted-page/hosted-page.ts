@@ -99,7 +99,7 @@ export function openLink(ex: Exchange, linkId: string): Reply {
   return redirect(302, `${ex.env.url}/sandbox/pay/${payment.paymentId}`)
 }
 
-const LOGO_COLOURS: Record<string, string> = { card: "#1a1f71", wallet: "#5a78ff" }
+const LOGO_COLOURS: Record<string, string> = { card: "#1a1f71", wallet: "#5a78ff", invoice: "#ffa8cd" }
 
 /** Placeholder logos, so the payment methods' logoUrl resolves. */
 export function logo(_ex: Exchange, name: string): Reply {

@@ -101,6 +101,18 @@ describe("AltaPay's gateway answers (api-php tests/Api/Results), as api-php's te
     expect(read("api-php-payment.xml").transactions.map((t) => [t.transactionId, t.transactionStatus])).toEqual([["1", "captured"]])
   })
 
+  it("payment.xml and payments.xml: PaymentNature CreditCard, as PaymentsTest asserts", () => {
+    expect(read("api-php-payment.xml").transactions[0].paymentNature).toBe("CreditCard")
+    expect(read("api-php-payments.xml").transactions.map((t) => t.paymentNature)).toEqual(["CreditCard", "CreditCard"])
+  })
+
+  it("invoicereservation.xml (createInvoiceReservation): an invoice_initialized invoice payment; of its two PaymentNature the last, Invoice, as api-php's deserializer keeps it", () => {
+    const response = read("api-php-invoicereservation.xml")
+    expect(response.result).toBe("Success")
+    expect(response.transactions[0]).toMatchObject({ transactionId: "416", transactionStatus: "invoice_initialized", cardStatus: "NoCreditCard", paymentNature: "Invoice" })
+    expect(response.transactions[0].reservedAmount).toMatchObject(money("20.00", 2000, "EUR"))
+  })
+
   it("header_error.xml (HeaderTest): ErrorCode 200 with its message, no Body", () => {
     const response = read("api-php-header_error.xml")
     expect(response.header).toMatchObject({ errorCode: 200, errorMessage: "This request has error" })
