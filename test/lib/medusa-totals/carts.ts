@@ -97,7 +97,7 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
     )
     stats.refusedOnTheWire++
   }
-  check(!lines.some((l) => l.itemId.startsWith("rounding")), "no rounding line: a quantity that leaves a remainder is split instead", lines)
+  check(!lines.some((l) => l.itemId.startsWith("rounding")), "no rounding line: a promotion line carries a remainder, or the goods are split", lines)
   for (const line of lines) check(/^\d+(\.\d{1,4})?$/.test(String(line.taxPercent)), "taxPercent has at most 4 decimals", line)
 
   // Tax: Medusa's tax_total rounded half up. A shortfall of one minor unit is allowed only where
@@ -129,6 +129,9 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
     if (entry.lines.main.length === 2) {
       stats.splitLines++
       check(entry.lines.main[1].unitPriceMinor - entry.lines.main[0].unitPriceMinor === 1, "a split line is one minor unit apart", entry.lines.main)
+      // Only a product with no promotion line taking money off is split: such a line carries the remainder.
+      const promotion = entry.lines.discount
+      check(!promotion || promotion.unitPriceMinor >= 0 || lineTotalMinor(promotion) >= 0, "a product with a promotion line is one goods line", entry.lines)
     }
     stats.items++
   }
