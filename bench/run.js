@@ -3,7 +3,8 @@
  * `npm run bench`: compiles the TypeScript in bench/ and src/ on the fly with @swc/core (no build
  * step) and runs bench/main.ts. Re-executes node with --expose-gc when global.gc is missing, since
  * the memory figure needs a real garbage collection. `--sandbox-child` runs the sandbox process;
- * `--profile-child` the refunds bench/profile.ts profiles under `node --cpu-prof`.
+ * `--profile-child` the refunds bench/profile.ts profiles under `node --cpu-prof`; `--order-lines` only
+ * counts products sent as two order lines (bench/order-line-splits.ts), without the sandbox.
  */
 "use strict"
 const { spawnSync } = require("node:child_process")
@@ -38,6 +39,8 @@ require.extensions[".ts"] = function compileTypeScript(module, filename) {
 
 if (child) {
   require("./lib/sandbox-process.ts").runSandboxChild()
+} else if (process.argv.includes("--order-lines")) {
+  require("./order-line-splits.ts").orderLineSplits()
 } else if (profileChild >= 0) {
   const [payments, url, window] = process.argv.slice(profileChild + 1)
   require("./profile.ts")

@@ -3,6 +3,7 @@ import { AltaPayValidationError } from "../../../src/altapay/errors"
 import { decimalToMinor, wireAmountProblem } from "../../../src/altapay/money"
 import {
   ORDER_LINE_LIMITS,
+  buildOrderLineSet,
   buildOrderLines,
   codePointLength,
   lineTotalMinor,
@@ -13,6 +14,7 @@ import {
   toGatewayOrderLineFields,
   truncateText,
   validateOrderLines,
+  type BuiltEntry,
   type OrderLineSource,
 } from "../../../src/altapay/order-lines"
 import type { OrderLine } from "../../../src/altapay/types"
@@ -163,6 +165,18 @@ function check(ok: boolean, what: string, detail?: unknown): void {
   if (!ok) throw new Error(`${what}${detail === undefined ? "" : `: ${JSON.stringify(detail)}`}`)
 }
 
+/**
+ * A product is one goods line for its whole quantity when its promotion line takes money off (that
+ * line carries what the rounded unit price misses); otherwise at most two, one minor unit apart.
+ */
+function checkOneGoodsLine(entry: BuiltEntry, quantity: number): void {
+  const { main, discount } = entry.lines
+  if (main.length === 0 || main[0].goodsType === "handling") return
+  check(main.length <= 2 && (main.length === 1 || main[1].unitPriceMinor - main[0].unitPriceMinor === 1), "at most two goods lines, one minor unit apart", main)
+  if (entry.kind !== "item" || !discount || !(discount.unitPriceMinor < 0 && lineTotalMinor(discount) < 0)) return
+  check(main.length === 1 && main[0].quantity === quantity, "a product with a promotion line is one goods line", entry.lines)
+}
+
 describe("order lines for any cart", () => {
   it("total exactly the amount charged, pass validation and survive both wire formats", () => {
     fc.assert(
@@ -179,7 +193,7 @@ describe("order lines for any cart", () => {
           )
           return
         }
-        const lines = buildOrderLines(source)
+        const { lines, entries } = buildOrderLineSet(source)
         const { currency, totalMinor } = source
 
         check(orderLinesTotalMinor(lines) === totalMinor, "lines total the amount", { totalMinor, lines })
@@ -218,6 +232,8 @@ describe("order lines for any cart", () => {
           check(Number.isSafeInteger(l.unitPriceMinor) && Number.isSafeInteger(l.taxAmountMinor), "integer minor units", l)
         }
         check(!lines.some((l) => l.description === "Rounding adjustment"), "no rounding line")
+        // Entries come in the source's order: items, then shipping methods.
+        entries.forEach((entry, i) => checkOneGoodsLine(entry, Math.max(source.items[i]?.quantity ?? 1, 1)))
       }),
       { numRuns: RUNS }
     )

@@ -3,7 +3,7 @@ import { AltaPayAmountPrecisionError } from "../../../src/altapay/errors"
 import { issuesOf } from "../../helpers/issues"
 
 describe("buildOrderLines", () => {
-  it("builds a Danish 25% VAT cart priced with tax: a net the quantity does not divide becomes two lines, never a rounding line", () => {
+  it("builds a Danish 25% VAT cart priced with tax: a net the quantity does not divide, with no promotion to carry the rest, becomes two lines, never a rounding line", () => {
     const source: OrderLineSource = {
       currency: "DKK",
       totalMinor: 59887,
@@ -22,6 +22,38 @@ describe("buildOrderLines", () => {
       { description: "PostNord", itemId: "sm_1", quantity: 1, unitPriceMinor: 3920, taxAmountMinor: 980, taxPercent: 25, goodsType: "shipment" },
     ])
     expect(orderLinesTotalMinor(lines)).toBe(59887)
+  })
+
+  it("keeps a product with a promotion on one line: its promotion line carries what the rounded unit price misses", () => {
+    const cups = (promotion: string, totalMinor: number) =>
+      buildOrderLines({
+        currency: "DKK",
+        totalMinor,
+        items: [
+          {
+            id: "item_2",
+            title: "Kaffekop",
+            quantity: 3,
+            unitPriceMinor: 4999,
+            taxInclusive: true,
+            taxRates: [{ rate: 25 }],
+            adjustments: [{ amountMinor: promotion, taxInclusive: true }],
+          },
+        ],
+      })
+    // 119.98 net and 29.99 tax, less a 10 % promotion of 12.00 and 3.00 tax: the goods at 3 x 39.99,
+    // and the promotion 0.01 smaller (the tax on 0.01 rounds to nothing).
+    expect(cups("1499.7", 13497)).toEqual([
+      { description: "Kaffekop", itemId: "item_2", quantity: 3, unitPriceMinor: 3999, taxAmountMinor: 2999, taxPercent: 25, goodsType: "item" },
+      { description: "Discount: Kaffekop", itemId: "discount-item_2", quantity: 1, unitPriceMinor: -1199, taxAmountMinor: -300, taxPercent: 25, goodsType: "handling" },
+    ])
+    // A promotion of 0.01 cannot give up 0.01: the goods go at 3 x 40.00 (tax 30.00) and the promotion grows to 0.04.
+    const lines = cups("1", 14996)
+    expect(lines.map((l) => [l.quantity, l.unitPriceMinor, l.taxAmountMinor])).toEqual([
+      [3, 4000, 3000],
+      [1, -3, -1],
+    ])
+    expect(orderLinesTotalMinor(lines)).toBe(14996)
   })
 
   it("rounds once for the whole cart: one item of 10.02 excl. 25 % VAT with a 10 % promotion", () => {

@@ -75,6 +75,16 @@ describe("item refunds", () => {
     expect(p.lines.find((l) => l.goodsType === "shipment")).toMatchObject({ itemId: "ordsm_express", quantity: 1 })
   })
 
+  it("refunds three discounted coffees as one line: the promotion line carries what 3 x 79.99 misses", () => {
+    const p = plan({ items: [{ line_item_id: "ordli_coffee", quantity: 3 }] })
+    // 239.98 net does not divide by 3: 3 x 79.99 = 239.97, and the promotion is 0.01 smaller (8.00 -> 7.99).
+    expect(p.lines.map((l) => [l.itemId, l.quantity, l.unitPriceMinor, l.taxAmountMinor])).toEqual([
+      ["COFFEE-1KG", 3, 7999, 5999],
+      ["discount-COFFEE-1KG", 1, -799, -200],
+    ])
+    expect(orderLinesTotalMinor(p.lines)).toBe(p.amountMinor)
+  })
+
   it("three refunds of one coffee add up to exactly what the three coffees cost", () => {
     const plans = refundAll([1, 2, 3].map(() => ({ items: [{ line_item_id: "ordli_coffee", quantity: 1 }] })))
     for (const p of plans) expect(orderLinesTotalMinor(p.lines)).toBe(p.amountMinor)

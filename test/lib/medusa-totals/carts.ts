@@ -9,7 +9,7 @@
  * what was captured.
  */
 import fc from "fast-check"
-import { MathBN, calculateAdjustmentAmountFromPromotion, decorateCartTotals, getLineItemTotals } from "@medusajs/framework/utils"
+import { MathBN } from "@medusajs/framework/utils"
 import {
   buildOrderLineSet,
   isCreditLine,
@@ -30,135 +30,14 @@ import { sourceEntries } from "../../../src/altapay/order-lines/build"
 import { compare, decimalOf, fromDecimal, ratioText } from "../../../src/altapay/order-lines/exact"
 import { entryTotal } from "../../../src/altapay/order-lines/source"
 import { refusedForPrecision } from "../../helpers/issues"
+import { CURRENCIES, cartArb, medusaCart, type Currency, type GeneratedCart } from "../../../tools/carts/medusa-carts"
 
 /** x 3 currencies (JPY, DKK, KWD: 0, 2 and 3 decimals): over 10,000 carts per run. */
 const CARTS_PER_CURRENCY = 3_400
-const CURRENCIES = {
-  jpy: { code: "jpy", exponent: 0 },
-  dkk: { code: "dkk", exponent: 2 },
-  kwd: { code: "kwd", exponent: 3 },
-} as const
-type Currency = (typeof CURRENCIES)[keyof typeof CURRENCIES]
-// Rates as a shop stores them, including one computed in floating point (0.0725 * 100).
-const RATES = [0, 5, 6.5, 7.25, 0.0725 * 100, 8.875, 10, 12.5, 19, 21, 25]
 
 /** A plain check: jest's expect() costs more than the code under test at this many carts. */
 function check(ok: boolean, what: string, detail?: unknown): void {
   if (!ok) throw new Error(`${what}${detail === undefined ? "" : `: ${JSON.stringify(detail)}`}`)
-}
-
-/** Medusa keeps amounts to 20 significant digits (BigNumber raw values). */
-const stored = (value: unknown): string => MathBN.convert(value as number).toPrecision(20)
-
-const price = (exponent: number) =>
-  fc.oneof(
-    { weight: 6, arbitrary: fc.integer({ min: 1, max: 500_000 }).map((minor) => MathBN.convert(minor).shiftedBy(-exponent).toFixed()) },
-    // Shops may keep one digit more than the currency has (Medusa stores 7.728 DKK).
-    {
-      weight: 1,
-      arbitrary: fc.integer({ min: 1, max: 5_000_000 }).map((tenths) =>
-        MathBN.convert(tenths)
-          .shiftedBy(-exponent - 1)
-          .toFixed()
-      ),
-    }
-  )
-
-const taxLines = fc.array(fc.constantFrom(...RATES), { maxLength: 3 }).map((rates) => rates.map((rate, i) => ({ rate, code: `T${i}` })))
-
-const promotion = fc.record({
-  type: fc.constantFrom("percentage", "fixed"),
-  allocation: fc.constantFrom("across", "each"),
-  percent: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(12.5, 33.33, 7.5)),
-  fixedShare: fc.integer({ min: 1, max: 1000 }),
-  is_tax_inclusive: fc.boolean(),
-  everyItem: fc.boolean(),
-})
-
-const cartArb = (currency: Currency) =>
-  fc.record({
-    items: fc.array(
-      fc.record({
-        unit_price: price(currency.exponent),
-        quantity: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 5, max: 24 }) }),
-        is_tax_inclusive: fc.boolean(),
-        tax_lines: taxLines,
-        is_discountable: fc.boolean(),
-      }),
-      { minLength: 1, maxLength: 5 }
-    ),
-    shipping: fc.array(
-      fc.record({
-        amount: price(currency.exponent),
-        is_tax_inclusive: fc.boolean(),
-        tax_lines: taxLines,
-        promo: fc.option(fc.record({ percent: fc.integer({ min: 1, max: 100 }), is_tax_inclusive: fc.boolean() }), { nil: undefined }),
-      }),
-      { maxLength: 2 }
-    ),
-    promotions: fc.array(promotion, { maxLength: 2 }),
-    credits: fc.array(fc.integer({ min: 1, max: 1000 }), { maxLength: 2 }),
-    capturePermille: fc.oneof({ weight: 3, arbitrary: fc.constant(1000) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) }),
-    refundSeed: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 24 })), { minLength: 1, maxLength: 12 }),
-  })
-
-type GeneratedCart = typeof cartArb extends (c: never) => fc.Arbitrary<infer T> ? T : never
-
-/** The cart Medusa would hold: promotions computed as Medusa's promotion module does, then totals. */
-function medusaCart(g: GeneratedCart, currency: Currency): any {
-  const items = g.items.map((item, i) => ({ id: `item_${i}`, title: `Item ${i}`, variant_sku: `SKU-${i}`, ...item, adjustments: [] as any[] }))
-  const shipping_methods = g.shipping.map((method, i) => ({
-    id: `sm_${i}`,
-    name: `Ship ${i}`,
-    amount: method.amount,
-    is_tax_inclusive: method.is_tax_inclusive,
-    tax_lines: method.tax_lines,
-    adjustments: [] as any[],
-  }))
-  // Item subtotal and original_total before promotions, as the promotion module receives them.
-  const plain = g.promotions.length ? items.map((it) => getLineItemTotals({ ...it, adjustments: [] } as any, { includeTax: it.is_tax_inclusive })) : []
-  const base = items.map((it, i) => ({ id: it.id, quantity: it.quantity, subtotal: plain[i]?.subtotal, original_total: plain[i]?.original_total }))
-  const applied = new Map<string, any>()
-  for (const promo of g.promotions) {
-    const applicable = base.filter((_, i) => promo.everyItem || items[i].is_discountable)
-    const inBase = (b: (typeof base)[number]) => (promo.is_tax_inclusive ? b.original_total : b.subtotal)
-    const appliedInBase = (b: (typeof base)[number]) =>
-      promo.is_tax_inclusive ? MathBN.mult(applied.get(b.id) ?? 0, MathBN.div(b.original_total, b.subtotal)) : (applied.get(b.id) ?? 0)
-    const lineItemsAmount = applicable.reduce((acc, b) => MathBN.sub(MathBN.add(acc, inBase(b)), appliedInBase(b)), MathBN.convert(0))
-    if (promo.allocation === "across" && MathBN.lte(lineItemsAmount, 0)) continue
-    const totalBase = applicable.reduce((acc, b) => MathBN.add(acc, inBase(b)), MathBN.convert(0))
-    const value = promo.type === "percentage" ? promo.percent : MathBN.div(MathBN.mult(totalBase, promo.fixedShare), 1000).decimalPlaces(currency.exponent).toNumber()
-    for (const b of applicable) {
-      if (MathBN.lte(inBase(b), 0)) continue
-      const amount = calculateAdjustmentAmountFromPromotion(
-        b as any,
-        { value, applied_value: applied.get(b.id) ?? 0, is_tax_inclusive: promo.is_tax_inclusive, type: promo.type as any, allocation: promo.allocation as any } as any,
-        lineItemsAmount
-      )
-      if (MathBN.lte(amount, 0)) continue
-      const exclTax = promo.is_tax_inclusive ? MathBN.mult(amount, MathBN.div(b.subtotal, b.original_total)) : amount
-      applied.set(b.id, MathBN.add(applied.get(b.id) ?? 0, exclTax))
-      items.find((it) => it.id === b.id)!.adjustments.push({ amount: stored(amount), is_tax_inclusive: promo.is_tax_inclusive, code: "PROMO" })
-    }
-  }
-  g.shipping.forEach((method, i) => {
-    if (!method.promo) return
-    const subtotal = method.is_tax_inclusive
-      ? MathBN.div(method.amount, MathBN.add(1, MathBN.div(MathBN.sum(...method.tax_lines.map((t) => t.rate)), 100)))
-      : MathBN.convert(method.amount)
-    shipping_methods[i].adjustments.push({ amount: stored(MathBN.mult(subtotal, method.promo.percent / 100)), is_tax_inclusive: method.promo.is_tax_inclusive })
-  })
-  const cart: any = JSON.parse(JSON.stringify({ id: "cart_1", currency_code: currency.code, items, shipping_methods, credit_lines: [] }))
-  if (g.credits.length === 0) return decorateCartTotals(cart)
-  const before = decorateCartTotals(JSON.parse(JSON.stringify(cart))) as any
-  // Store credit: shares of what is left to pay, in whole minor units, never more than the total.
-  let left = MathBN.convert(before.total).shiftedBy(currency.exponent).integerValue(1)
-  cart.credit_lines = g.credits.flatMap((share, i) => {
-    const minor = left.times(share).div(1000).integerValue(1)
-    left = left.minus(minor)
-    return minor.gt(0) ? [{ id: `cred_${i}`, amount: minor.shiftedBy(-currency.exponent).toFixed(), reference: `store credit ${i}` }] : []
-  })
-  return decorateCartTotals(cart)
 }
 
 const half = (value: unknown, currency: string) => toMinorUnits(value as number, currency)
@@ -218,7 +97,7 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
     )
     stats.refusedOnTheWire++
   }
-  check(!lines.some((l) => l.itemId.startsWith("rounding")), "no rounding line: a quantity that leaves a remainder is split instead", lines)
+  check(!lines.some((l) => l.itemId.startsWith("rounding")), "no rounding line: a promotion line carries a remainder, or the goods are split", lines)
   for (const line of lines) check(/^\d+(\.\d{1,4})?$/.test(String(line.taxPercent)), "taxPercent has at most 4 decimals", line)
 
   // Tax: Medusa's tax_total rounded half up. A shortfall of one minor unit is allowed only where
@@ -250,6 +129,9 @@ function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
     if (entry.lines.main.length === 2) {
       stats.splitLines++
       check(entry.lines.main[1].unitPriceMinor - entry.lines.main[0].unitPriceMinor === 1, "a split line is one minor unit apart", entry.lines.main)
+      // Only a product with no promotion line taking money off is split: such a line carries the remainder.
+      const promotion = entry.lines.discount
+      check(!promotion || promotion.unitPriceMinor >= 0 || lineTotalMinor(promotion) >= 0, "a product with a promotion line is one goods line", entry.lines)
     }
     stats.items++
   }
