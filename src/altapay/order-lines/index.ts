@@ -28,3 +28,4 @@ export {
   type ItemCaptureRequest,
 } from "./item-captures"
 export { matchCaptureAmount, type AmountCaptureMatch } from "./amount-captures"
+export { planReservedRefund, type ReservedRefundInput } from "./reserved-refunds"

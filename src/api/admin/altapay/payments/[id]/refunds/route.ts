@@ -10,7 +10,18 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { AltaPayValidationError, ItemRefundError, minorToDecimal, planItemRefund, type ItemRefundPlan, type OrderLine } from "../../../../../../altapay"
+import {
+  AltaPayValidationError,
+  ItemRefundError,
+  minorToDecimal,
+  planItemRefund,
+  planReservedRefund,
+  refundedQuantities,
+  type ItemRefundPlan,
+  type OrderLine,
+  type ReservedRefundInput,
+} from "../../../../../../altapay"
+import { itemCaptureBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
 import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
@@ -50,7 +61,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
     const loaded = await loadAltaPayPayment(req.scope, paymentId)
     // The newest refunds decide what is still refundable: Medusa may not have stored the last answer yet.
     const payment = { ...loaded, data: await newestPaymentData(access, paymentId, loaded.raw_data) }
-    const plan = planFor(payment, body)
+    const plan = planFor(req, payment, body)
     const before = new Set(payment.medusa_refunds.map((r) => r.id))
     await refundAltaPayItemsWorkflow(req.scope).run({
       input: {
@@ -110,22 +121,40 @@ function orderField(order: OrderForLines, field: string): string {
 }
 
 /**
+ * An invoice payment's (Klarna's) reservation by item, refunded with its reserved lines: AltaPay
+ * documents that such refunds relate to the reservation's lines. Undefined for card payments, and
+ * where the order no longer matches the reservation (then the share of the captured amount).
+ */
+function invoiceReservation(req: AuthenticatedMedusaRequest, payment: AltaPayPayment): Omit<ReservedRefundInput, "request" | "currency"> | undefined {
+  const { options } = altapayFromConfig(req.scope, payment.provider_id)
+  if (!wholeItemsOnly(payment.data, options)) return undefined
+  // Captured in full: every unit is refundable, however it was captured.
+  const everything = payment.captured_minor >= payment.data.amount_minor
+  const basis = itemCaptureBasis(payment.order, everything ? { ...payment.data, captures: [] } : payment.data)
+  if (!basis.ok) return undefined
+  return { map: basis.map, refunded: refundedQuantities(payment.data.refunds), ...(everything ? {} : { captured: basis.captured.units }) }
+}
+
+/**
  * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. Items
  * are valued as their share of what was captured (so store credit and partial captures count),
  * and the refund that leaves nothing to refund returns exactly what is left.
  */
-function planFor(payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
+function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
   if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
   if (payment.captured_minor === 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment ${payment.id} is not captured yet: capture it before refunding.`)
+  const reserved = invoiceReservation(req, payment)
   const plan = planOrRefuse(payment.order, () =>
-    planItemRefund({
-      source: cartToLineSource(payment.order!, 0),
-      capturedMinor: payment.captured_minor,
-      refundedMinor: payment.refunded_minor,
-      previousRefunds: payment.data.refunds,
-      request: { items: body.items, shipping: body.shipping },
-    })
+    reserved
+      ? planReservedRefund({ ...reserved, request: { items: body.items, shipping: body.shipping }, currency: payment.currency_code.toUpperCase() })
+      : planItemRefund({
+          source: cartToLineSource(payment.order!, 0),
+          capturedMinor: payment.captured_minor,
+          refundedMinor: payment.refunded_minor,
+          previousRefunds: payment.data.refunds,
+          request: { items: body.items, shipping: body.shipping },
+        })
   )
   const refundable = payment.captured_minor - payment.refunded_minor
   if (plan.amountMinor > refundable) {
