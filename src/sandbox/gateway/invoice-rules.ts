@@ -123,6 +123,9 @@ const minus = (a: string, b: string): { n: bigint; d: bigint } => {
 export function invoiceRefundRefusal(t: StoredTransaction, lines: Line[] | undefined): string | undefined {
   if (!t.invoice || !lines) return undefined // no lines: a goodwill refund, as the Klarna refund page allows
   for (const [index, line] of lines.entries()) {
+    // AltaPay's "Refund a Klarna payment" deducts a return fee as a handling line of its own: handling
+    // lines (fees, a share of a promotion) need not be reserved lines.
+    if (line.goodsType === "handling") continue
     const original = t.invoice.lines.find((candidate) => candidate.fields.itemId === line.itemId)
     if (!original) return `${lineName(index, line)} does not relate to any order line of the reservation: no reserved line has that itemId.`
     const diff = differences(line, original.fields, REFUND_TEXT, REFUND_NUMBERS)
