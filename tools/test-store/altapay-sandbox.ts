@@ -4,7 +4,7 @@
  * test boots the module, after the spec's own beforeAll.
  */
 import path from "node:path"
-import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox"
 import type { AltaPayOptionsInput } from "../../src/providers/altapay"
 import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
 
@@ -18,6 +18,8 @@ export const LANDING_URL = "http://shop.test/api/altapay/landing?outcome={outcom
 
 export interface SandboxedOptions {
   options: AltaPayOptionsInput
+  /** Extra options of the sandbox (e.g. its invoice terminal), read when it starts. */
+  sandboxOptions: Partial<SandboxOptions>
   sandbox(): Sandbox
   start(): Promise<Sandbox>
   stop(): Promise<void>
@@ -43,14 +45,16 @@ export function sandboxedAltaPay(overrides: Partial<AltaPayOptionsInput> = {}): 
     allowInsecureUrls: true,
     ...overrides,
   }
+  const sandboxOptions: Partial<SandboxOptions> = {}
   return {
     options,
+    sandboxOptions,
     sandbox: () => {
       if (!sandbox) throw new Error("sandbox not started: call start() in beforeAll")
       return sandbox
     },
     async start() {
-      sandbox = await startSandbox({ port: 0, username: API_USER, password: API_PASSWORD, callbackSecret: CALLBACK_SECRET })
+      sandbox = await startSandbox({ ...sandboxOptions, port: 0, username: API_USER, password: API_PASSWORD, callbackSecret: CALLBACK_SECRET })
       options.checkoutUrl = sandbox.checkoutUrl
       options.gatewayUrl = sandbox.gatewayUrl
       return sandbox

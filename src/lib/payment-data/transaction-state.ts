@@ -37,6 +37,7 @@ export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTr
     transaction_id: transaction.transactionId,
     transaction_status: transaction.transactionStatus ?? data.transaction_status,
     terminal: transaction.terminal ?? data.terminal,
+    payment_nature: transaction.paymentNature ?? data.payment_nature,
     masked_pan: transaction.cardInformation?.maskedPan ?? transaction.creditCardMaskedPan ?? data.masked_pan,
     card_scheme: transaction.cardInformation?.scheme ?? data.card_scheme,
     reserved_minor: transaction.reservedAmount?.minor ?? data.reserved_minor,

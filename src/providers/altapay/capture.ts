@@ -27,7 +27,14 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
   }
   const chosen = await captureLines(ctx, data, amountMinor)
   try {
-    const result = await ctx.client.gateway.captureReservation({ transactionId, amountMinor, currency: data.currency, orderLines: chosen.lines, reconciliationIdentifier })
+    const result = await ctx.client.gateway.captureReservation({
+      transactionId,
+      amountMinor,
+      currency: data.currency,
+      orderLines: chosen.lines,
+      reconciliationIdentifier,
+      ...(chosen.trackingInfo ? { trackingInfo: chosen.trackingInfo } : {}),
+    })
     if (result.result === "Open") ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
     const captured = withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen, status: result.result === "Open" ? "open" : undefined })
     return { data: withTransaction(captured, result.transaction) }

@@ -14,7 +14,7 @@ import { REPO_ROOT } from "../app/config"
 import { findFreePort } from "../postgres"
 import { sandboxedAltaPay, type SandboxedOptions } from "../altapay-sandbox"
 import type { AltaPayOptionsInput } from "../../../src/providers/altapay"
-import type { Sandbox } from "../../../src/sandbox"
+import type { Sandbox, SandboxOptions } from "../../../src/sandbox"
 
 /** The running test store's AltaPay side. Valid once the spec's beforeAll has run. */
 export interface AltaPayStore {
@@ -80,12 +80,13 @@ let medusaPort = 0
 /**
  * Call at the top level of a spec that boots `tools/test-store/store-app`: starts the
  * sandbox and picks the app's port before the runner loads medusa-config, stops it afterwards.
- * `overrides` change the provider options for this spec file only.
+ * `overrides` change the provider options for this spec file only, `sandboxOverrides` the sandbox's.
  */
-export function useAltaPayStore(overrides: Partial<AltaPayOptionsInput> = {}): AltaPayStore {
+export function useAltaPayStore(overrides: Partial<AltaPayOptionsInput> = {}, sandboxOverrides: Partial<SandboxOptions> = {}): AltaPayStore {
   const previousPort = process.env.PORT
   beforeAll(async () => {
     Object.assign(storeAltaPay.options, overrides)
+    Object.assign(storeAltaPay.sandboxOptions, sandboxOverrides)
     await storeAltaPay.start()
     medusaPort = await findFreePort()
     // medusaIntegrationTestRunner listens on process.env.PORT when set (else a random port it

@@ -1,0 +1,181 @@
+/**
+ * Captures of what was shipped, in one Medusa app (embedded Postgres) against the sandbox's Klarna
+ * invoice terminal, which is as strict as AltaPay documents it: a partial capture must carry order
+ * lines exactly as reserved. The registration captures on fulfillment (option captureOn).
+ */
+import { Modules } from "@medusajs/framework/utils"
+import { createAltaPayClient, decimalToMinor, proportionalAdjustmentLine, type OrderLine } from "../../src/altapay"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { INVOICE_METHOD } from "../../src/sandbox"
+import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+
+const KLARNA = INVOICE_METHOD.terminalName
+const store = useAltaPayStore({ terminal: KLARNA, captureOn: "fulfillment" }, { invoiceTerminal: true })
+
+type SentLine = Record<string, string>
+const capturesSent = () =>
+  store
+    .sandbox()
+    .ledger()
+    .filter((e) => e.operation === "captureReservation")
+    .map((e) => e.params as { amount: string; orderLines?: SentLine[] })
+/** A line as AltaPay's form carries it, in our shape. */
+const asSent = (line: OrderLine): SentLine => ({
+  description: line.description,
+  itemId: line.itemId,
+  quantity: String(line.quantity),
+  unitPrice: (line.unitPriceMinor / 100).toFixed(2),
+  taxAmount: (line.taxAmountMinor / 100).toFixed(2),
+  taxPercent: String(line.taxPercent),
+  goodsType: line.goodsType ?? "",
+})
+const sameLine = (sent: SentLine, line: OrderLine) =>
+  Object.entries(asSent(line)).every(([k, v]) => (k === "unitPrice" || k === "taxAmount" ? decimalToMinor(sent[k], "DKK") === decimalToMinor(v, "DKK") : sent[k] === v))
+const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
+
+medusaIntegrationTestRunner({
+  cwd: STORE_APP_DIR,
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    let admin: { headers: Record<string, string> }
+    let seed: SeededStore
+    const as = () => ({ headers: admin.headers, validateStatus: () => true })
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
+    })
+    beforeEach(() => store.sandbox().clearLedger())
+
+    async function paymentOf(paymentId: string) {
+      const { data } = await api.get(`/admin/payments/${paymentId}?fields=id,amount,captures.amount,data`, as())
+      return data.payment as { amount: number; captures: Array<{ amount: number }>; data: { order_lines: OrderLine[]; transaction_id: string } }
+    }
+    const medusaCaptured = async (paymentId: string) => (await paymentOf(paymentId)).captures.reduce((n, c) => n + dkk(c.amount), 0)
+
+    async function orderItems(orderId: string) {
+      const { data } = await api.get(`/admin/orders/${orderId}?fields=id,items.id,items.quantity,items.variant_sku`, as())
+      return data.order.items as Array<{ id: string; quantity: number; variant_sku: string }>
+    }
+
+    it("two fulfillments give two captures of exactly the reserved lines, and Medusa's captured total agrees after each", async () => {
+      // 2 coffee + 1 tea, shipping, 10 % promotion: paid on the Klarna terminal.
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const reserved = (await paymentOf(order.paymentId)).data.order_lines
+      const transactionId = (await paymentOf(order.paymentId)).data.transaction_id
+      expect(store.sandbox().transaction(transactionId)?.nature).toBe("Invoice")
+      const items = await orderItems(order.orderId)
+      const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
+      const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
+
+      const first = await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: coffee.id, quantity: 2 }], location_id: seed.stockLocation.id }, as())
+      expect(first.status).toBe(200)
+      const afterFirst = await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      expect(afterFirst).toHaveLength(1)
+      // The coffee's goods and promotion lines, and the shipping line, exactly as reserved; no tea.
+      const coffeeLines = reserved.filter((l) => l.description.includes(seed.products.coffee.title))
+      const shippingLines = reserved.filter((l) => l.goodsType === "shipment")
+      expect(coffeeLines.length).toBeGreaterThanOrEqual(2)
+      const firstLines = afterFirst[0].orderLines ?? []
+      expect(firstLines).toHaveLength(coffeeLines.length + shippingLines.length)
+      for (const line of [...coffeeLines, ...shippingLines]) expect(firstLines.some((sent) => sameLine(sent, line))).toBe(true)
+      const firstMinor = decimalToMinor(afterFirst[0].amount, "DKK")
+      expect(
+        await eventually(
+          () => medusaCaptured(order.paymentId),
+          (n) => n === firstMinor
+        )
+      ).toBe(firstMinor)
+      expect(store.sandbox().transaction(transactionId)?.capturedMinor).toBe(firstMinor)
+
+      const second = await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: tea.id, quantity: 1 }], location_id: seed.stockLocation.id }, as())
+      expect(second.status).toBe(200)
+      const afterSecond = await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 2
+      )
+      expect(afterSecond).toHaveLength(2)
+      const teaLines = reserved.filter((l) => l.description.includes(seed.products.tea.title))
+      const secondLines = afterSecond[1].orderLines ?? []
+      expect(secondLines).toHaveLength(teaLines.length)
+      for (const line of teaLines) expect(secondLines.some((sent) => sameLine(sent, line))).toBe(true)
+      // Everything is captured, at AltaPay and in Medusa, to the minor unit.
+      const total = (await paymentOf(order.paymentId)).amount
+      expect(
+        await eventually(
+          () => medusaCaptured(order.paymentId),
+          (n) => n === dkk(total)
+        )
+      ).toBe(dkk(total))
+      expect(store.sandbox().transaction(transactionId)?.capturedMinor).toBe(dkk(total))
+
+      // The same event again (an event bus delivers at least once) captures nothing twice.
+      const { data: withFulfillments } = await api.get(`/admin/orders/${order.orderId}?fields=fulfillments.id,fulfillments.items.line_item_id`, as())
+      const fulfillmentId = (withFulfillments.order.fulfillments as Array<{ id: string; items: Array<{ line_item_id: string }> }>).find((f) =>
+        f.items.some((i) => i.line_item_id === tea.id)
+      )!.id
+      await getContainer()
+        .resolve(Modules.EVENT_BUS)
+        .emit({ name: "order.fulfillment_created", data: { order_id: order.orderId, fulfillment_id: fulfillmentId } })
+      await new Promise((r) => setTimeout(r, 1_500))
+      expect(capturesSent()).toHaveLength(2)
+    })
+
+    it("Medusa's own Capture button with an amount that is not whole items: refused by the plugin, and the old proportional line declined by AltaPay", async () => {
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const { data, amount } = await paymentOf(order.paymentId)
+      const part = Math.floor(dkk(amount) / 3)
+      const refused = await api.post(`/admin/payments/${order.paymentId}/capture`, { amount: part / 100 }, as())
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/can only be captured with its order lines exactly as reserved.*Capture items/)
+      expect(capturesSent()).toHaveLength(0)
+      expect(await medusaCaptured(order.paymentId)).toBe(0)
+
+      // What the plugin sent before: one proportional line. The strict terminal declines it, saying why.
+      const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
+      await expect(
+        client.gateway.captureReservation({
+          transactionId: data.transaction_id,
+          amountMinor: part,
+          currency: "DKK",
+          orderLines: proportionalAdjustmentLine(data.order_lines, part, { itemId: "capture", description: "Partial capture" }),
+        })
+      ).rejects.toThrow(/does not match any order line of the reservation/)
+      await client.close()
+      store.sandbox().clearLedger()
+
+      // The amount of whole items (the tea's lines) is captured with exactly those lines.
+      const tea = data.order_lines.filter((l) => l.description.includes(seed.products.tea.title))
+      const teaMinor = tea.reduce((n, l) => n + l.unitPriceMinor * l.quantity + l.taxAmountMinor, 0)
+      const captured = await api.post(`/admin/payments/${order.paymentId}/capture`, { amount: teaMinor / 100 }, as())
+      expect(captured.status).toBe(200)
+      const [sent] = capturesSent()
+      expect(sent.orderLines).toHaveLength(tea.length)
+      for (const line of tea) expect(sent.orderLines!.some((s) => sameLine(s, line))).toBe(true)
+    })
+
+    it("refunds one unit of an item of a Klarna payment at its reserved unit price, which the strict terminal accepts", async () => {
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())).status).toBe(200)
+      const { data } = await paymentOf(order.paymentId)
+      const coffee = (await orderItems(order.orderId)).find((i) => i.variant_sku === seed.products.coffee.sku)!
+      const refund = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, { items: [{ line_item_id: coffee.id, quantity: 1 }] }, as())
+      expect({ status: refund.status, message: refund.data.message }).toEqual({ status: 200, message: undefined })
+      const [sent] = store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "refundCapturedReservation")
+        .map((e) => e.params as { amount: string; orderLines: SentLine[] })
+      const reservedGoods = data.order_lines.find((l) => l.description === sent.orderLines[0].description && l.goodsType !== "handling")!
+      expect(sent.orderLines[0]).toMatchObject({ itemId: reservedGoods.itemId, quantity: "1" })
+      expect(decimalToMinor(sent.orderLines[0].unitPrice, "DKK")).toBe(reservedGoods.unitPriceMinor)
+      expect(store.sandbox().transaction(data.transaction_id)?.refundedMinor).toBe(decimalToMinor(sent.amount, "DKK"))
+    })
+  },
+})
