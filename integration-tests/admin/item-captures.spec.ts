@@ -1,7 +1,8 @@
 /**
  * Captures of what was shipped, in one Medusa app (embedded Postgres) against the sandbox's Klarna
  * invoice terminal, which is as strict as AltaPay documents it: a partial capture must carry order
- * lines exactly as reserved. The registration captures on fulfillment (option captureOn).
+ * lines exactly as reserved. The registration captures on shipment (option captureOn): a
+ * fulfillment alone captures nothing, its shipment does, with the shipment's labels as trackingInfo.
  */
 import { Modules } from "@medusajs/framework/utils"
 import { createAltaPayClient, decimalToMinor, proportionalAdjustmentLine, type OrderLine } from "../../src/altapay"
@@ -13,7 +14,7 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const KLARNA = INVOICE_METHOD.terminalName
-const store = useAltaPayStore({ terminal: KLARNA, captureOn: "fulfillment" }, { invoiceTerminal: true })
+const store = useAltaPayStore({ terminal: KLARNA, captureOn: "shipment" }, { invoiceTerminal: true })
 
 type SentLine = Record<string, string>
 const capturesSent = () =>
@@ -61,7 +62,19 @@ medusaIntegrationTestRunner({
       return data.order.items as Array<{ id: string; quantity: number; variant_sku: string }>
     }
 
-    it("two fulfillments give two captures of exactly the reserved lines, and Medusa's captured total agrees after each", async () => {
+    /** Fulfils and ships `quantity` of an order item with one tracking label; the fulfillment's id. */
+    async function fulfilAndShip(orderId: string, itemId: string, quantity: number, trackingNumber: string): Promise<string> {
+      const fulfilled = await api.post(`/admin/orders/${orderId}/fulfillments`, { items: [{ id: itemId, quantity }], location_id: seed.stockLocation.id }, as())
+      expect(fulfilled.status).toBe(200)
+      const { data } = await api.get(`/admin/orders/${orderId}?fields=fulfillments.id,fulfillments.items.line_item_id`, as())
+      const fulfillment = (data.order.fulfillments as Array<{ id: string; items: Array<{ line_item_id: string }> }>).find((f) => f.items.some((i) => i.line_item_id === itemId))!
+      const label = { tracking_number: trackingNumber, tracking_url: `https://track.example/${trackingNumber}`, label_url: `https://labels.example/${trackingNumber}.pdf` }
+      const shipped = await api.post(`/admin/orders/${orderId}/fulfillments/${fulfillment.id}/shipments`, { items: [{ id: itemId, quantity }], labels: [label] }, as())
+      expect(shipped.status).toBe(200)
+      return fulfillment.id
+    }
+
+    it("two shipments give two captures of exactly the reserved lines with their tracking, and Medusa's captured total agrees after each", async () => {
       // 2 coffee + 1 tea, shipping, 10 % promotion: paid on the Klarna terminal.
       const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
       const reserved = (await paymentOf(order.paymentId)).data.order_lines
@@ -71,13 +84,15 @@ medusaIntegrationTestRunner({
       const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
       const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
 
-      const first = await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: coffee.id, quantity: 2 }], location_id: seed.stockLocation.id }, as())
-      expect(first.status).toBe(200)
+      await fulfilAndShip(order.orderId, coffee.id, 2, "PKG-1")
       const afterFirst = await eventually(
         async () => capturesSent(),
         (c) => c.length === 1
       )
       expect(afterFirst).toHaveLength(1)
+      expect(store.sandbox().transaction(transactionId)?.captures[0].trackingInfo).toEqual([
+        expect.objectContaining({ trackingNumber: "PKG-1", trackingUri: "https://track.example/PKG-1" }),
+      ])
       // The coffee's goods and promotion lines, and the shipping line, exactly as reserved; no tea.
       const coffeeLines = reserved.filter((l) => l.description.includes(seed.products.coffee.title))
       const shippingLines = reserved.filter((l) => l.goodsType === "shipment")
@@ -94,8 +109,7 @@ medusaIntegrationTestRunner({
       ).toBe(firstMinor)
       expect(store.sandbox().transaction(transactionId)?.capturedMinor).toBe(firstMinor)
 
-      const second = await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: tea.id, quantity: 1 }], location_id: seed.stockLocation.id }, as())
-      expect(second.status).toBe(200)
+      const teaFulfillment = await fulfilAndShip(order.orderId, tea.id, 1, "PKG-2")
       const afterSecond = await eventually(
         async () => capturesSent(),
         (c) => c.length === 2
@@ -116,13 +130,9 @@ medusaIntegrationTestRunner({
       expect(store.sandbox().transaction(transactionId)?.capturedMinor).toBe(dkk(total))
 
       // The same event again (an event bus delivers at least once) captures nothing twice.
-      const { data: withFulfillments } = await api.get(`/admin/orders/${order.orderId}?fields=fulfillments.id,fulfillments.items.line_item_id`, as())
-      const fulfillmentId = (withFulfillments.order.fulfillments as Array<{ id: string; items: Array<{ line_item_id: string }> }>).find((f) =>
-        f.items.some((i) => i.line_item_id === tea.id)
-      )!.id
       await getContainer()
         .resolve(Modules.EVENT_BUS)
-        .emit({ name: "order.fulfillment_created", data: { order_id: order.orderId, fulfillment_id: fulfillmentId } })
+        .emit({ name: "shipment.created", data: { id: teaFulfillment } })
       await new Promise((r) => setTimeout(r, 1_500))
       expect(capturesSent()).toHaveLength(2)
     })
