@@ -6,10 +6,10 @@
  * the other's data; the item-refund route holds that lock across the whole workflow, so no other
  * refund of the payment can take these lines.
  */
-import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { createWorkflow, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import type { PendingRefund } from "../lib/payment-data/data"
-import { changePaymentData } from "../lib/payment-data/writer"
+import { pendingLinesStep } from "./steps/pending-lines"
 
 export interface RefundAltaPayItemsInput {
   payment_id: string
@@ -20,25 +20,12 @@ export interface RefundAltaPayItemsInput {
   created_by?: string
 }
 
-export const setAltaPayPendingRefundStep = createStep(
-  "set-altapay-pending-refund",
-  async (input: { payment_id: string; pending_refund: PendingRefund }, { container }) => {
-    await changePaymentData(container, input.payment_id, (latest) => ({ ...latest, pending_refund: input.pending_refund }))
-    return new StepResponse(undefined, { payment_id: input.payment_id, requested_at: input.pending_refund.requested_at })
-  },
-  async (written, { container }) => {
-    if (!written) return
-    // Only ours: the provider clears it once used, and a later request may have written its own.
-    await changePaymentData(container, written.payment_id, (latest) =>
-      latest.pending_refund?.requested_at === written.requested_at ? { ...latest, pending_refund: null } : undefined
-    )
-  }
-)
+export const setAltaPayPendingRefundStep = pendingLinesStep("set-altapay-pending-refund", "pending_refund")
 
 export const refundAltaPayItemsWorkflowId = "refund-altapay-items"
 
 export const refundAltaPayItemsWorkflow = createWorkflow(refundAltaPayItemsWorkflowId, (input: RefundAltaPayItemsInput) => {
-  setAltaPayPendingRefundStep({ payment_id: input.payment_id, pending_refund: input.pending_refund })
+  setAltaPayPendingRefundStep({ payment_id: input.payment_id, pending: input.pending_refund })
   const payment = refundPaymentWorkflow.runAsStep({
     input: { payment_id: input.payment_id, amount: input.amount, note: input.note, created_by: input.created_by },
   })
