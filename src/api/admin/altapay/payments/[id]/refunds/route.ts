@@ -26,6 +26,7 @@ import { altapayFromConfig } from "../../../../../../lib/registrations/from-conf
 import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
 import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
+import { itemQuantities } from "../../../_lib/item-quantities"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
@@ -33,10 +34,7 @@ import { refundAltaPayItemsWorkflow } from "../../../../../../workflows/refund-a
 
 const AdminAltaPayItemRefund = z
   .object({
-    items: z
-      .array(z.object({ line_item_id: z.string().min(1), quantity: z.number().int().positive() }).strict())
-      .max(500)
-      .default([]),
+    items: itemQuantities,
     /** Also refund the order's shipping (each shipping method once). */
     shipping: z.boolean().optional(),
     note: z.string().trim().max(1000).optional(),
