@@ -52,6 +52,6 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   const capture = await captureAltaPayItems(req.scope, paymentId, request, { capturedBy: req.auth_context?.actor_id })
   // The panel redraws from this: AltaPay's captured amount as AltaPay now reports it.
   const after = await loadAltaPayPayment(req.scope, paymentId)
-  const { client } = altapayFromConfig(req.scope, after.provider_id)
-  res.json({ preview: false, capture, altapay_payment: adminAltaPayPayment(after, await readLiveTransaction(client, after.data)) })
+  const { client, options } = altapayFromConfig(req.scope, after.provider_id)
+  res.json({ preview: false, capture, altapay_payment: adminAltaPayPayment(after, await readLiveTransaction(client, after.data), undefined, options) })
 }

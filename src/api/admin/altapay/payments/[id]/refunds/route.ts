@@ -51,7 +51,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   const paymentId = req.params.id
   const unlocked = await loadAltaPayPayment(req.scope, paymentId)
   // Everything below acts through the payment's own registration (client, seal keys, locks).
-  const { client } = altapayFromConfig(req.scope, unlocked.provider_id)
+  const { client, options } = altapayFromConfig(req.scope, unlocked.provider_id)
   const access = paymentDataAccess(req.scope, unlocked.provider_id)
   if (!unlocked.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
 
@@ -80,7 +80,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   })
 
   const after = await loadAltaPayPayment(req.scope, paymentId)
-  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data))
+  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data), undefined, options)
   const refund = [...view.refunds].reverse().find((r) => r.refund_id && !done.before.has(r.refund_id) && r.source === "medusa")
   if (!refund) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The refund of payment ${paymentId} went through but its record was not found; reload the order.`)
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
