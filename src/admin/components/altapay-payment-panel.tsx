@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
 import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
 import { formatDate, formatMoney, statusBadge } from "../lib/format"
+import { canRefundItems } from "../lib/payment-actions"
 import { ItemRefundDrawer } from "./item-refund-drawer"
 import { PayoutStatusSection } from "./payout-status-section"
 
@@ -50,12 +51,6 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
       )}
     </Container>
   )
-}
-
-/** Money left on the payment and at least one item or shipping method not refunded yet. */
-function canRefundItems(payment: AdminAltaPayPayment): boolean {
-  const { amount, items, shipping } = payment.refundable
-  return amount.minor > 0 && (items.some((i) => i.refundable_quantity > 0) || shipping.some((s) => !s.refunded))
 }
 
 function TransactionBadge({ payment }: { payment: AdminAltaPayPayment }) {
