@@ -1,4 +1,4 @@
-/** What item drawers (Refund items) are made of: the drawer, a row per item, the shipping box, the refresh. */
+/** What the item drawers (Refund items, Capture items) are both made of: the drawer, a row per item, the shipping box, the refresh. */
 import { Button, Checkbox, Drawer, Input, Label, Text } from "@medusajs/ui"
 import { useQueryClient } from "@tanstack/react-query"
 import type { ReactNode } from "react"
@@ -14,9 +14,11 @@ interface QuantityRowProps {
   max: number
   value: string
   onChange: (value: string) => void
+  /** All or nothing (Klarna and invoice captures): a box for the whole `max` instead of a number. */
+  whole?: boolean
 }
 
-export function QuantityRow({ inputId, title, detail, max, value, onChange }: QuantityRowProps) {
+export function QuantityRow({ inputId, title, detail, max, value, onChange, whole }: QuantityRowProps) {
   return (
     <div className="flex items-center justify-between gap-x-4">
       <div className="flex flex-col">
@@ -27,18 +29,25 @@ export function QuantityRow({ inputId, title, detail, max, value, onChange }: Qu
           {detail}
         </Text>
       </div>
-      <Input
-        id={inputId}
-        data-testid={inputId}
-        className="w-20"
-        type="number"
-        min={0}
-        max={max}
-        step={1}
-        placeholder="0"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
+      {whole ? (
+        <div className="flex items-center gap-x-2">
+          <Checkbox id={inputId} data-testid={inputId} checked={value === String(max)} onCheckedChange={(v) => onChange(v === true ? String(max) : "")} />
+          <Text size="small">All {max}</Text>
+        </div>
+      ) : (
+        <Input
+          id={inputId}
+          data-testid={inputId}
+          className="w-20"
+          type="number"
+          min={0}
+          max={max}
+          step={1}
+          placeholder="0"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
     </div>
   )
 }
