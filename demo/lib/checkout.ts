@@ -1,11 +1,14 @@
 /**
  * One whole AltaPay checkout against the running demo store, as a storefront and a merchant
  * would do it: the storefront with @medusajs/js-sdk and the plugin's browser helper, the customer
- * on AltaPay's hosted page, the merchant with the js-sdk admin client.
+ * on AltaPay's hosted page, the merchant with the js-sdk admin client (an item captured by itself,
+ * then the rest, an item refund and a partial refund).
  */
 import Medusa from "@medusajs/js-sdk"
 import type { AdminAltaPayPaymentResponse } from "../../src/api/admin/altapay/payments/[id]/route"
 import type { AdminAltaPayItemRefundResponse } from "../../src/api/admin/altapay/payments/[id]/refunds/route"
+import type { AdminAltaPayItemCaptureResponse } from "../../src/api/admin/altapay/payments/[id]/captures/route"
+import { minorToDecimal } from "../../src/altapay/money"
 import type { Sandbox } from "../../src/sandbox"
 import { createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
 import type { DemoSeed } from "../src/scripts/seed"
@@ -112,9 +115,21 @@ export async function runCheckout({ medusaUrl, seed, adminLogin, sandbox }: Chec
   const item = adminOrder.items?.find((i) => i.quantity === 1) ?? adminOrder.items?.[0]
   if (!item) throw new Error(`Order ${order.id} has no items.`)
 
+  // What was shipped first: one item, with its lines exactly as AltaPay reserved them.
+  const itemCapture = await flowStep(
+    () =>
+      admin.client.fetch<Extract<AdminAltaPayItemCaptureResponse, { preview: false }>>(`/admin/altapay/payments/${paymentId}/captures`, {
+        method: "POST",
+        body: { items: [{ line_item_id: item.id, quantity: 1 }] },
+      }),
+    ({ capture }) =>
+      `captured 1 × ${item.title}: ${minorToDecimal(capture.amount_minor, capture.currency_code)} ${capture.currency_code.toUpperCase()}, its ${capture.order_lines.length} reserved AltaPay line(s) (POST /admin/altapay/payments/:id/captures)`
+  )
+  const { medusa: afterItem } = itemCapture.altapay_payment
+  const rest = minorToDecimal(afterItem.amount.minor - afterItem.captured.minor, afterItem.amount.currency)
   await flowStep(
-    () => admin.admin.payment.capture(paymentId, {}),
-    ({ payment: p }) => `captured ${dkk(p.captured_amount ?? p.amount)} (POST /admin/payments/:id/capture)`
+    () => admin.admin.payment.capture(paymentId, { amount: Number(rest) }),
+    () => `captured the rest, ${rest} DKK (POST /admin/payments/:id/capture)`
   )
   await flowStep(
     () =>

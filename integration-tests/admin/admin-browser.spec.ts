@@ -1,14 +1,17 @@
 /**
  * The AltaPay panel in a real browser: headless Chromium (Debian's `chromium`) driven by
  * playwright-core logs into Medusa's admin, opens an order paid through AltaPay, checks the
- * panel's amounts, refunds one item through the panel's form and sees the refunded amount change.
- * Saves test-artifacts/admin-refund.png.
+ * panel's amounts, refunds one item through the panel's form and sees the refunded amount change;
+ * on an order only authorized, captures one item through "Capture items" and sees the captured
+ * amount change, then cancels the order and sees what stays reserved.
+ * Saves test-artifacts/admin-refund.png and admin-capture.png.
  *
  * The admin UI (dashboard + src/admin) is built once and cached (browser/admin-ui.ts); the
  * build runs while the app boots. Skipped, with the reason, without playwright-core or
  * /usr/bin/chromium, or with ALTAPAY_BROWSER_TESTS=0.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { Page } from "playwright-core"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -34,31 +37,55 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
       const api = rawApi as unknown as Api
       const admin = useAdminBrowser()
 
-      it("logs into the admin, sees the AltaPay panel, refunds one item and sees the refunded amount change", async () => {
-        const started = Date.now()
+      const email = "merchant@shop.example"
+      const password = "merchant-password-123"
+
+      /** An admin, a seeded store and an AltaPay order (authorized, not captured) with its coffee item and an admin token. */
+      async function authorizedOrder() {
         const container = getContainer()
-        const email = "merchant@shop.example"
-        const password = "merchant-password-123"
         await createAdminUser(api, container, email, password)
         const seed = await seedStore(container, { promotion: { code: "TEN", percent: 10 } })
         const order = await createAltaPayOrder(api, seed, container, store.sandbox())
         const { token } = (await api.post("/auth/user/emailpass", { email, password })).data as { token: string }
-        await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers: { authorization: `Bearer ${token}` } })
-        const total = `${(toMinorUnits(order.cart.total, "DKK") / 100).toFixed(2)} DKK`
         const { data: orders } = await container
           .resolve(ContainerRegistrationKeys.QUERY)
           .graph({ entity: "order", fields: ["items.id", "items.variant_sku"], filters: { id: order.orderId } })
         const coffee = (orders[0] as { items: Array<{ id: string; variant_sku: string }> }).items.find((i) => i.variant_sku === seed.products.coffee.sku)!
+        return { container, order, coffee, headers: { authorization: `Bearer ${token}` } }
+      }
+
+      /** Signs in and opens the order's page; the AltaPay panel once its amounts show. */
+      async function openOrderPanel(page: Page, orderId: string) {
+        await signInToAdmin(page, admin.ui().url, email, password)
+        await page.goto(`${admin.ui().url}/app/orders/${orderId}`)
+        const panel = page.getByTestId("altapay-payment")
+        await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+        return panel
+      }
+
+      /** Waits until the panel's `testId` amount reads something other than `before`. */
+      async function amountChanges(page: Page, testId: string, before: string) {
+        await page.waitForFunction(
+          ({ id, was }) => {
+            const text = document.querySelector(`[data-testid="${id}"]`)?.textContent
+            return !!text && text !== was
+          },
+          { id: testId, was: before },
+          { timeout: 30_000 }
+        )
+      }
+
+      it("logs into the admin, sees the AltaPay panel, refunds one item and sees the refunded amount change", async () => {
+        const started = Date.now()
+        const { container, order, coffee, headers } = await authorizedOrder()
+        await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers })
+        const total = `${(toMinorUnits(order.cart.total, "DKK") / 100).toFixed(2)} DKK`
         timings.order_ms = Date.now() - started
 
         const { page, errors } = await openAdminPage(admin.browser())
         await withFailureScreenshot(page, errors, "admin-refund", async () => {
           const browserStart = Date.now()
-          await signInToAdmin(page, admin.ui().url, email, password)
-
-          await page.goto(`${admin.ui().url}/app/orders/${order.orderId}`)
-          const panel = page.getByTestId("altapay-payment")
-          await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+          const panel = await openOrderPanel(page, order.orderId)
           expect(await panel.getByTestId("altapay-status").textContent()).toBe("Captured")
           expect(await panel.getByTestId("altapay-reserved").textContent()).toBe(total)
           expect(await panel.getByTestId("altapay-captured").textContent()).toBe(total)
@@ -72,14 +99,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await drawer.getByTestId("altapay-refund-note").fill("Broken bag")
           await drawer.getByTestId("altapay-refund-submit").click()
 
-          await page.waitForFunction(
-            (before) => {
-              const text = document.querySelector('[data-testid="altapay-refunded"]')?.textContent
-              return !!text && text !== before
-            },
-            "0.00 DKK",
-            { timeout: 30_000 }
-          )
+          await amountChanges(page, "altapay-refunded", "0.00 DKK")
           await page.getByText("Refunded", { exact: true }).first().waitFor({ timeout: 10_000 }) // the toast
           const refundedText = await panel.getByTestId("altapay-refunded").textContent()
           expect(await panel.getByTestId("altapay-status").textContent()).toBe("Partially refunded")
@@ -96,6 +116,54 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
 
           await panel.scrollIntoViewIfNeeded()
           await saveScreenshot(page, "admin-refund")
+          expect(errors).toEqual([])
+        })
+      })
+
+      it("captures one item of an authorized order through Capture items, sees the captured amount change, then what stays reserved once the order is canceled", async () => {
+        const { container, order, coffee, headers } = await authorizedOrder()
+
+        const { page, errors } = await openAdminPage(admin.browser())
+        await withFailureScreenshot(page, errors, "admin-capture", async () => {
+          const panel = await openOrderPanel(page, order.orderId)
+          expect(await panel.getByTestId("altapay-status").textContent()).toBe("Authorized")
+          expect(await panel.getByTestId("altapay-captured").textContent()).toBe("0.00 DKK")
+
+          await panel.getByTestId("altapay-capture-items").click()
+          const drawer = page.getByTestId("altapay-capture-drawer")
+          await drawer.waitFor()
+          await drawer.getByTestId(`altapay-capture-qty-${coffee.id}`).fill("1")
+          // The server's preview: one coffee's reserved lines.
+          const amount = drawer.locator('[data-testid="altapay-capture-amount"]:not([data-stale])')
+          await amount.waitFor({ timeout: 30_000 })
+          const previewed = (await amount.textContent())!
+          expect(previewed).toMatch(/^\d+\.\d{2} DKK$/)
+          expect(previewed).not.toBe("0.00 DKK")
+          await drawer.getByTestId("altapay-capture-submit").click()
+
+          await amountChanges(page, "altapay-captured", "0.00 DKK")
+          await page.getByText("Captured", { exact: true }).first().waitFor({ timeout: 10_000 }) // the toast
+          expect(await panel.getByTestId("altapay-captured").textContent()).toBe(previewed)
+          // Part captured, the rest still reserved and capturable.
+          expect(await panel.getByTestId("altapay-reservation-left").textContent()).toContain("is still reserved and can be captured")
+
+          // Medusa and AltaPay recorded the same capture.
+          const payment = await container.resolve(Modules.PAYMENT).retrievePayment(order.paymentId, { relations: ["captures"] })
+          expect(payment.captures).toHaveLength(1)
+          const capturedMinor = toMinorUnits(payment.captures![0].amount, "DKK")
+          expect(previewed).toBe(`${(capturedMinor / 100).toFixed(2)} DKK`)
+          expect(store.sandbox().transaction(payment.data!.transaction_id as string)!.capturedMinor).toBe(capturedMinor)
+
+          // Medusa refunds what was captured and releases nothing: the rest waits to lapse.
+          await api.post(`/admin/orders/${order.orderId}/cancel`, {}, { headers })
+          await page.reload()
+          const notice = panel.getByTestId("altapay-reservation-left")
+          await notice.waitFor({ timeout: 30_000 })
+          expect(await notice.textContent()).toMatch(/stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself on about /)
+          expect(await panel.getByTestId("altapay-capture-items").isDisabled()).toBe(true)
+
+          await panel.scrollIntoViewIfNeeded()
+          await saveScreenshot(page, "admin-capture")
           expect(errors).toEqual([])
         })
       })

@@ -81,7 +81,9 @@ medusaIntegrationTestRunner({
         const get = await api.get("/admin/altapay/payments/pay_123", anyStatus)
         const refund = await api.post("/admin/altapay/payments/pay_123/refunds", { items: [] }, anyStatus)
         const link = await api.post("/admin/altapay/payment-links", { cart_id: "cart_123" }, anyStatus)
-        expect([get.status, refund.status, link.status]).toEqual([401, 401, 401])
+        const captureState = await api.get("/admin/altapay/payments/pay_123/captures", anyStatus)
+        const capture = await api.post("/admin/altapay/payments/pay_123/captures", { shipping: true }, anyStatus)
+        expect([get.status, refund.status, link.status, captureState.status, capture.status]).toEqual([401, 401, 401, 401, 401])
         const customerToken = await api.post("/admin/altapay/payment-links", { cart_id: "cart_123" }, { headers: { authorization: "Bearer not-a-token" }, ...anyStatus })
         expect(customerToken.status).toBe(401)
       })
@@ -281,6 +283,19 @@ medusaIntegrationTestRunner({
         expect(status).toBe(200)
         expect(data.refund).toMatchObject({ status: "open", open: true })
         expect(data.altapay_payment.open_refunds).toBe(1)
+      })
+    })
+
+    describe("POST /admin/altapay/payments/:id/captures", () => {
+      it("refuses a body that names nothing to capture, unknown fields or part of a unit, before anything is planned", async () => {
+        const post = (body: unknown) => api.post("/admin/altapay/payments/pay_123/captures", body, as())
+        const nothing = await post({ items: [], preview: true })
+        expect(nothing.status).toBe(400)
+        expect(nothing.data.message).toBe("Invalid request: body: choose at least one item or the shipping.")
+        for (const body of [{ shipping: true, extra: 1 }, { items: [{ line_item_id: "ordli_1", quantity: 1.5 }] }, { items: [{ line_item_id: "", quantity: 1 }] }]) {
+          const bad = await post(body)
+          expect([bad.status, bad.data.message]).toEqual([400, expect.stringMatching(/^Invalid request: /)])
+        }
       })
     })
 

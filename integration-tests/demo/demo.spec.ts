@@ -1,6 +1,7 @@
 /**
  * Smoke test of `npm run demo -- --once`: a real Medusa store (plugin build, migrations, seed,
- * `medusa develop`) takes a whole AltaPay checkout, capture and two refunds, then exits 0.
+ * `medusa develop`) takes a whole AltaPay checkout, an item capture, the rest captured and two
+ * refunds, then exits 0.
  * Runs in its own data folder and on free ports, so it never meets a demo left running.
  */
 import { spawn } from "node:child_process"
@@ -30,9 +31,10 @@ it("npm run demo -- --once: a whole AltaPay checkout on a real Medusa store", as
     })
     if (code !== 0) console.log(output)
     expect(code).toBe(0)
+    expect(output).toMatch(/captured 1 × .+: [\d.]+ DKK, its \d+ reserved AltaPay line\(s\) \(POST \/admin\/altapay\/payments\/:id\/captures\)/)
     expect(output).toContain("refunded 25.00 DKK")
-    // The payout: the capture and both refunds, all matched to the order.
-    expect(output).toMatch(/net -?[\d.]+ [A-Z]{3}; 3 of 3 lines matched to Medusa/)
+    // The payout: both captures (one item, then the rest) and both refunds, all matched to the order.
+    expect(output).toMatch(/net -?[\d.]+ [A-Z]{3}; 4 of 4 lines matched to Medusa/)
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }

@@ -165,6 +165,32 @@ describe("the admin's view of an AltaPay payment", () => {
     expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
   })
 
+  it("says what stays reserved after a partial capture of a canceled order, from AltaPay's amounts and reservation date", () => {
+    const partly: GatewayTransaction = {
+      ...transaction([]),
+      transactionStatus: "captured",
+      capturedAmount: amount(10000),
+      refundedAmount: amount(0),
+      createdDate: new Date("2026-01-01T08:00:00Z"),
+    }
+    expect(adminAltaPayPayment(payment(), { transaction: transaction([]) }).reservation_left).toBeNull()
+    const view = adminAltaPayPayment({ ...payment(), canceled_at: null, order: { ...payment().order!, status: "canceled" } }, { transaction: partly })
+    expect(view.reservation_left).toEqual({
+      amount: amount(15000),
+      reserved_at: "2026-01-01T08:00:00.000Z",
+      kind: "card",
+      lapses_about: "2026-01-08T08:00:00.000Z",
+      lapses_by: "2026-01-31T08:00:00.000Z",
+      abandoned: true,
+    })
+    // Klarna and invoice: AltaPay's PaymentNature Invoice, or a terminal the registration names an invoice terminal.
+    expect(adminAltaPayPayment(payment(), { transaction: { ...partly, paymentNature: "Invoice" } }).reservation_left).toMatchObject({
+      kind: "invoice",
+      lapses_about: "2026-01-29T08:00:00.000Z",
+    })
+    expect(adminAltaPayPayment(payment(), { transaction: partly }, undefined, { invoiceTerminals: ["Shop DKK"] }).reservation_left?.kind).toBe("invoice")
+  })
+
   it("tells which payout each capture and refund went into, and none when the store has no payouts", () => {
     expect(adminAltaPayPayment(payment(), { transaction: transaction([]) })).toMatchObject({ payouts: [], payouts_error: null })
 

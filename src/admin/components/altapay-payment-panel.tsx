@@ -4,12 +4,16 @@ import { useQuery } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
 import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
 import { formatDate, formatMoney, statusBadge } from "../lib/format"
+import { canCaptureItems, canRefundItems } from "../lib/payment-actions"
+import { reservationLeftText } from "../lib/reservation-left"
+import { ItemCaptureDrawer } from "./item-capture-drawer"
 import { ItemRefundDrawer } from "./item-refund-drawer"
 import { PayoutStatusSection } from "./payout-status-section"
 
 export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; paymentId: string }) {
   const { data, error, isLoading } = useQuery({ queryKey: altapayQueryKey(paymentId), queryFn: () => getAltaPayPayment(paymentId) })
   const [refunding, setRefunding] = useState(false)
+  const [capturing, setCapturing] = useState(false)
 
   return (
     <Container className="divide-y p-0" data-testid="altapay-payment" data-payment-id={paymentId}>
@@ -37,25 +41,24 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
             </div>
           )}
           <Amounts payment={data} />
+          <ReservationLeft payment={data} />
           <Details payment={data} />
           <Refunds refunds={data.refunds} openCount={data.open_refunds} />
           <PayoutStatusSection payment={data} />
           <div className="flex justify-end gap-x-2 px-6 py-4">
+            <Button size="small" variant="secondary" data-testid="altapay-capture-items" disabled={!canCaptureItems(data)} onClick={() => setCapturing(true)}>
+              Capture items
+            </Button>
             <Button size="small" variant="secondary" data-testid="altapay-refund-items" disabled={!canRefundItems(data)} onClick={() => setRefunding(true)}>
               Refund items
             </Button>
           </div>
+          <ItemCaptureDrawer open={capturing} onOpenChange={setCapturing} orderId={orderId} payment={data} />
           <ItemRefundDrawer open={refunding} onOpenChange={setRefunding} orderId={orderId} payment={data} />
         </>
       )}
     </Container>
   )
-}
-
-/** Money left on the payment and at least one item or shipping method not refunded yet. */
-function canRefundItems(payment: AdminAltaPayPayment): boolean {
-  const { amount, items, shipping } = payment.refundable
-  return amount.minor > 0 && (items.some((i) => i.refundable_quantity > 0) || shipping.some((s) => !s.refunded))
 }
 
 function TransactionBadge({ payment }: { payment: AdminAltaPayPayment }) {
@@ -96,6 +99,19 @@ function Amounts({ payment }: { payment: AdminAltaPayPayment }) {
       <Row label="Refundable" testId="altapay-refundable">
         {formatMoney(refundable.amount)}
       </Row>
+    </div>
+  )
+}
+
+/** Part captured, the rest still reserved: AltaPay cannot release it, so say how much and until about when. */
+function ReservationLeft({ payment }: { payment: AdminAltaPayPayment }) {
+  const left = payment.reservation_left
+  if (!left) return null
+  return (
+    <div className="px-6 py-3">
+      <Alert variant={left.abandoned ? "warning" : "info"} data-testid="altapay-reservation-left">
+        {reservationLeftText(left)}
+      </Alert>
     </div>
   )
 }

@@ -3,11 +3,13 @@
  * note. The server computes the exact AltaPay lines and amount; the answer is shown as a toast,
  * AltaPay's own message when it refuses.
  */
-import { Button, Checkbox, Drawer, Input, Label, Text, Textarea, toast } from "@medusajs/ui"
-import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { Label, Text, Textarea, toast } from "@medusajs/ui"
+import { useMutation } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
-import { altapayQueryKey, refundAltaPayItems, type AdminAltaPayPayment, type ItemRefundInput } from "../lib/altapay-api"
+import { refundAltaPayItems, type AdminAltaPayPayment, type ItemRefundInput } from "../lib/altapay-api"
 import { formatMoney } from "../lib/format"
+import { chosenQuantities } from "../lib/item-quantities"
+import { ItemDrawer, QuantityRow, ShippingCheckbox, useRefreshPayment } from "./item-drawer-parts"
 
 interface Props {
   open: boolean
@@ -17,7 +19,7 @@ interface Props {
 }
 
 export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props) {
-  const queryClient = useQueryClient()
+  const refresh = useRefreshPayment(payment.id, orderId)
   const [quantities, setQuantities] = useState<Record<string, string>>({})
   const [shipping, setShipping] = useState(false)
   const [note, setNote] = useState("")
@@ -41,25 +43,15 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
     onError: (error) => {
       toast.error("Refund failed", { description: error instanceof Error ? error.message : String(error) })
     },
-    onSettled: async () => {
-      // Our panel and Medusa's own payment section both show the refund.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: altapayQueryKey(payment.id) }),
-        queryClient.invalidateQueries({ queryKey: ["orders"] }),
-        queryClient.invalidateQueries({ queryKey: ["orders", "detail", orderId] }),
-      ])
-    },
+    onSettled: refresh,
   })
 
   const items = payment.refundable.items.filter((item) => item.refundable_quantity > 0)
   const shippingLeft = payment.refundable.shipping.filter((s) => !s.refunded)
-  const chosen = items
-    .map((item) => ({ line_item_id: item.line_item_id, quantity: Number(quantities[item.line_item_id] || 0) }))
-    .filter((item) => Number.isInteger(item.quantity) && item.quantity > 0)
-  const invalid = items.some((item) => {
-    const q = Number(quantities[item.line_item_id] || 0)
-    return !Number.isInteger(q) || q < 0 || q > item.refundable_quantity
-  })
+  const { items: chosen, invalid } = chosenQuantities(
+    items.map((item) => ({ line_item_id: item.line_item_id, left: item.refundable_quantity })),
+    quantities
+  )
   const nothing = chosen.length === 0 && !shipping
 
   const submit = () => {
@@ -68,70 +60,46 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
   }
 
   return (
-    <Drawer open={open} onOpenChange={onOpenChange}>
-      <Drawer.Content data-testid="altapay-refund-drawer">
-        <Drawer.Header>
-          <Drawer.Title>Refund items through AltaPay</Drawer.Title>
-        </Drawer.Header>
-        <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
-          <Text size="small" className="text-ui-fg-subtle">
-            AltaPay receives each item's own lines: its price, its tax and its share of promotions. Refundable on this payment: {formatMoney(payment.refundable.amount)}.
-          </Text>
-          {items.map((item) => (
-            <div key={item.line_item_id} className="flex items-center justify-between gap-x-4">
-              <div className="flex flex-col">
-                <Label htmlFor={`altapay-qty-${item.line_item_id}`} size="small" weight="plus">
-                  {item.title}
-                </Label>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {item.refundable_quantity} of {item.quantity} refundable{item.sku ? ` · ${item.sku}` : ""}
-                </Text>
-              </div>
-              <Input
-                id={`altapay-qty-${item.line_item_id}`}
-                data-testid={`altapay-qty-${item.line_item_id}`}
-                className="w-20"
-                type="number"
-                min={0}
-                max={item.refundable_quantity}
-                step={1}
-                placeholder="0"
-                value={quantities[item.line_item_id] ?? ""}
-                onChange={(e) => setQuantities((q) => ({ ...q, [item.line_item_id]: e.target.value }))}
-              />
-            </div>
-          ))}
-          {shippingLeft.length > 0 && (
-            <div className="flex items-center gap-x-2">
-              <Checkbox id="altapay-refund-shipping" data-testid="altapay-refund-shipping" checked={shipping} onCheckedChange={(v) => setShipping(v === true)} />
-              <Label htmlFor="altapay-refund-shipping" size="small">
-                Refund shipping ({shippingLeft.map((s) => `${s.name} ${formatMoney(s.amount)}`).join(", ")})
-              </Label>
-            </div>
-          )}
-          <div className="flex flex-col gap-y-1">
-            <Label htmlFor="altapay-refund-note" size="small" weight="plus">
-              Note
-            </Label>
-            <Textarea id="altapay-refund-note" data-testid="altapay-refund-note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
-          </div>
-          {invalid && (
-            <Text size="small" className="text-ui-fg-error">
-              Quantities must be whole numbers up to what is still refundable.
-            </Text>
-          )}
-        </Drawer.Body>
-        <Drawer.Footer>
-          <Drawer.Close asChild>
-            <Button size="small" variant="secondary">
-              Cancel
-            </Button>
-          </Drawer.Close>
-          <Button size="small" data-testid="altapay-refund-submit" isLoading={mutation.isPending} disabled={invalid || nothing} onClick={submit}>
-            Refund
-          </Button>
-        </Drawer.Footer>
-      </Drawer.Content>
-    </Drawer>
+    <ItemDrawer
+      open={open}
+      onOpenChange={onOpenChange}
+      testId="altapay-refund-drawer"
+      title="Refund items through AltaPay"
+      submit={{ testId: "altapay-refund-submit", label: "Refund", loading: mutation.isPending, disabled: invalid || nothing, onClick: submit }}
+    >
+      <Text size="small" className="text-ui-fg-subtle">
+        AltaPay receives each item's own lines: its price, its tax and its share of promotions. Refundable on this payment: {formatMoney(payment.refundable.amount)}.
+      </Text>
+      {items.map((item) => (
+        <QuantityRow
+          key={item.line_item_id}
+          inputId={`altapay-qty-${item.line_item_id}`}
+          title={item.title}
+          detail={`${item.refundable_quantity} of ${item.quantity} refundable${item.sku ? ` · ${item.sku}` : ""}`}
+          max={item.refundable_quantity}
+          value={quantities[item.line_item_id] ?? ""}
+          onChange={(value) => setQuantities((q) => ({ ...q, [item.line_item_id]: value }))}
+        />
+      ))}
+      {shippingLeft.length > 0 && (
+        <ShippingCheckbox
+          id="altapay-refund-shipping"
+          label={`Refund shipping (${shippingLeft.map((s) => `${s.name} ${formatMoney(s.amount)}`).join(", ")})`}
+          checked={shipping}
+          onChange={setShipping}
+        />
+      )}
+      <div className="flex flex-col gap-y-1">
+        <Label htmlFor="altapay-refund-note" size="small" weight="plus">
+          Note
+        </Label>
+        <Textarea id="altapay-refund-note" data-testid="altapay-refund-note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
+      </div>
+      {invalid && (
+        <Text size="small" className="text-ui-fg-error">
+          Quantities must be whole numbers up to what is still refundable.
+        </Text>
+      )}
+    </ItemDrawer>
   )
 }

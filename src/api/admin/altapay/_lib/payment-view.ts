@@ -5,9 +5,12 @@
  */
 import { minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
 import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
+import { wholeItemsOnly } from "../../../../lib/item-captures/basis"
 import { withTransaction } from "../../../../lib/payment-data/transaction-state"
+import type { AltaPayOptions } from "../../../../lib/registrations/options"
 import type { MovementPayout } from "../../../../modules/altapay-payouts/types"
 import type { AltaPayPayment } from "./altapay-payment"
+import { reservationLeft, type ReservationLeft } from "./reservation-left"
 
 export interface Money {
   /** Integer minor units. */
@@ -87,6 +90,11 @@ export interface AdminAltaPayPayment {
     acquirer_transaction_id: string | null
     received_at: string
   }>
+  /**
+   * Part captured, the rest still reserved at AltaPay: AltaPay cannot release part of a
+   * reservation, so it stays until captured or until it lapses (see ./reservation-left).
+   */
+  reservation_left: (Omit<ReservationLeft, "amount_minor"> & { amount: Money }) | null
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
   pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
   /** Each capture and refund Medusa recorded, and the AltaPay payout (funding file) it went into, if any yet. */
@@ -108,7 +116,13 @@ export interface PaymentPayouts {
   error: string | null
 }
 
-export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransaction, payouts: PaymentPayouts = { payouts: [], error: null }): AdminAltaPayPayment {
+/** `registration`: the payment's registration options the view reads (which terminals are invoice methods). */
+export function adminAltaPayPayment(
+  payment: AltaPayPayment,
+  live: LiveTransaction,
+  payouts: PaymentPayouts = { payouts: [], error: null },
+  registration: Pick<AltaPayOptions, "invoiceTerminals"> = {}
+): AdminAltaPayPayment {
   const currency = payment.currency_code.toUpperCase()
   const money = (minor: number): Money => ({ minor, decimal: minorToDecimal(minor, currency), currency })
   const fromGateway = (amount: GatewayAmount | undefined): Money | null => (amount ? { minor: amount.minor, decimal: amount.decimal, currency: amount.currency || currency } : null)
@@ -137,6 +151,16 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
 
   const refunded = refundedQuantities(payment.data.refunds)
   const expiry = tx?.cardInformation?.expiry ?? tx?.creditCardExpiry
+  const reserved = fromGateway(tx?.reservedAmount) ?? stored(data.reserved_minor)
+  const captured = fromGateway(tx?.capturedAmount) ?? stored(data.captured_minor)
+  const left = reservationLeft({
+    reservedMinor: reserved?.minor ?? null,
+    capturedMinor: captured?.minor ?? null,
+    status: data.transaction_status,
+    reservedAt: tx?.createdDate?.toISOString() ?? data.authorized_at ?? null,
+    invoiceLike: wholeItemsOnly({ terminal: data.terminal, payment_nature: tx?.paymentNature ?? data.payment_nature }, registration),
+    canceled: !!payment.canceled_at || payment.order?.status === "canceled",
+  })
   return {
     id: payment.id,
     provider_id: payment.provider_id,
@@ -154,8 +178,8 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
       status: data.transaction_status,
       terminal: data.terminal,
       auto_capture: data.auto_capture,
-      reserved: fromGateway(tx?.reservedAmount) ?? stored(data.reserved_minor),
-      captured: fromGateway(tx?.capturedAmount) ?? stored(data.captured_minor),
+      reserved,
+      captured,
       refunded: fromGateway(tx?.refundedAmount) ?? stored(data.refunded_minor),
       card: {
         scheme: data.card_scheme,
@@ -208,6 +232,7 @@ export function adminAltaPayPayment(payment: AltaPayPayment, live: LiveTransacti
       }),
       shipping: (entries?.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
     },
+    reservation_left: left ? { ...withoutAmount(left), amount: money(left.amount_minor) } : null,
     pending_refund: data.pending_refund
       ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
       : null,
@@ -223,4 +248,8 @@ function safeEntries(payment: AltaPayPayment) {
   } catch {
     return undefined
   }
+}
+
+function withoutAmount({ amount_minor: _amount, ...rest }: ReservationLeft): Omit<ReservationLeft, "amount_minor"> {
+  return rest
 }

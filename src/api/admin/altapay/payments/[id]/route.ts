@@ -21,8 +21,8 @@ export interface AdminAltaPayPaymentResponse {
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentResponse>) => {
   const payment = await loadAltaPayPayment(req.scope, req.params.id)
   // The payment's own registration reads it: its terminal may belong to another API user.
-  const { client } = altapayFromConfig(req.scope, payment.provider_id)
+  const { client, options } = altapayFromConfig(req.scope, payment.provider_id)
   const [live, payouts] = await Promise.all([readLiveTransaction(client, payment.data), readPaymentPayouts(req.scope, payment.id)])
   res.setHeader("Cache-Control", "no-store")
-  res.json({ altapay_payment: adminAltaPayPayment(payment, live, payouts) })
+  res.json({ altapay_payment: adminAltaPayPayment(payment, live, payouts, options) })
 }

@@ -26,6 +26,7 @@ import { altapayFromConfig } from "../../../../../../lib/registrations/from-conf
 import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
 import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
+import { itemQuantities } from "../../../_lib/item-quantities"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
 import { parseBody } from "../../../_lib/parse-body"
 import { adminAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../../../_lib/payment-view"
@@ -33,10 +34,7 @@ import { refundAltaPayItemsWorkflow } from "../../../../../../workflows/refund-a
 
 const AdminAltaPayItemRefund = z
   .object({
-    items: z
-      .array(z.object({ line_item_id: z.string().min(1), quantity: z.number().int().positive() }).strict())
-      .max(500)
-      .default([]),
+    items: itemQuantities,
     /** Also refund the order's shipping (each shipping method once). */
     shipping: z.boolean().optional(),
     note: z.string().trim().max(1000).optional(),
@@ -53,7 +51,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   const paymentId = req.params.id
   const unlocked = await loadAltaPayPayment(req.scope, paymentId)
   // Everything below acts through the payment's own registration (client, seal keys, locks).
-  const { client } = altapayFromConfig(req.scope, unlocked.provider_id)
+  const { client, options } = altapayFromConfig(req.scope, unlocked.provider_id)
   const access = paymentDataAccess(req.scope, unlocked.provider_id)
   if (!unlocked.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${paymentId} has not been paid at AltaPay yet.`)
 
@@ -82,7 +80,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   })
 
   const after = await loadAltaPayPayment(req.scope, paymentId)
-  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data))
+  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data), undefined, options)
   const refund = [...view.refunds].reverse().find((r) => r.refund_id && !done.before.has(r.refund_id) && r.source === "medusa")
   if (!refund) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The refund of payment ${paymentId} went through but its record was not found; reload the order.`)
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
