@@ -9,11 +9,14 @@ import { medusaSession } from "./medusa-session"
 type Query = Pick<RemoteQueryFunction, "graph">
 
 /** Orders carry items, shipping methods and credit lines under the same names as carts. */
-export const ORDER_FIELDS_FOR_LINES = [...CART_FIELDS_FOR_LINES, "display_id", "items.detail.quantity"] // Medusa 2.12 returns order items.quantity only with this
+// Medusa 2.12 returns order items.quantity only with items.detail.quantity; status tells a canceled order.
+export const ORDER_FIELDS_FOR_LINES = [...CART_FIELDS_FOR_LINES, "display_id", "status", "items.detail.quantity"]
 
 export interface OrderForLines extends CartForLines {
   display_id?: number | null
   email?: string | null
+  /** "canceled" once the order is canceled. */
+  status?: string | null
 }
 
 export async function orderOfCollection(query: Query, paymentCollectionId: string): Promise<OrderForLines | undefined> {

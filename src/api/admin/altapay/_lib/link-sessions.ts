@@ -93,7 +93,6 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
     entity: "order",
     fields: [
       ...ORDER_FIELDS_FOR_LINES,
-      "status",
       "summary",
       "payment_collections.id",
       "payment_collections.status",
