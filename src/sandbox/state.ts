@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
 import type { SessionBody } from "./checkout/schemas"
-import { AgreementBook } from "./agreements/agreements"
+import { AgreementBook, type SandboxCard } from "./agreements/agreements"
 
 export type PaymentStatus = "CREATED" | "PENDING" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 
@@ -57,14 +57,7 @@ export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" 
 /** AuthType of a transaction: payments, agreement set-ups and charges on an agreement (api-php fixtures). */
 export type AuthType = "payment" | "paymentAndCapture" | "subscription" | "verifyCard" | "subscription_payment"
 
-/** The card of an agreement's transactions (others show the sandbox's fixed test card). */
-export interface SandboxCard {
-  maskedPan: string
-  year: string
-  month: string
-  scheme: string
-  token: string
-}
+export type { SandboxCard } from "./agreements/agreements"
 
 export interface ReconciliationEntry {
   id: string

@@ -4,7 +4,15 @@
  */
 import { createHash } from "node:crypto"
 import type { CurrencyInfo } from "../../altapay/money"
-import type { SandboxCard } from "../state"
+
+/** The card of an agreement's transactions (others show the sandbox's fixed test card). */
+export interface SandboxCard {
+  maskedPan: string
+  year: string
+  month: string
+  scheme: string
+  token: string
+}
 
 export type AgreementKind = "unscheduled" | "recurring" | "instalment"
 export const AGREEMENT_KINDS: readonly string[] = ["unscheduled", "recurring", "instalment"]
