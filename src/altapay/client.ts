@@ -1,5 +1,6 @@
 /** `createAltaPayClient`: validated options in, the APIs (tokens, checkout, gateway, fundings) out. */
 import { z } from "zod"
+import { AgreementsApi } from "./agreements/api"
 import { CheckoutApi } from "./checkout"
 import { AltaPayValidationError } from "./errors"
 import { FundingsApi } from "./fundings"
@@ -35,6 +36,8 @@ export interface AltaPayClient {
   tokens: TokenProvider
   checkout: CheckoutApi
   gateway: GatewayApi
+  /** Agreements (saved cards): set-up through the hosted page, chargeSubscription, reserveSubscriptionCharge. */
+  agreements: AgreementsApi
   /** Payouts: fundingList and fundingDownload (merchant API, Basic auth). */
   fundings: FundingsApi
   /** Closes the keep-alive connections. */
@@ -70,10 +73,12 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
     store: options.tokenStore,
     issueLock: options.tokenIssueLock,
   })
+  const gateway = new GatewayApi(http, { gatewayUrl: o.gatewayUrl, username: o.username, password: o.password })
   return {
     tokens,
     checkout: new CheckoutApi(http, tokens, o.checkoutUrl),
-    gateway: new GatewayApi(http, { gatewayUrl: o.gatewayUrl, username: o.username, password: o.password }),
+    gateway,
+    agreements: new AgreementsApi(gateway),
     fundings: new FundingsApi(http, merchantEndpoint(o)),
     close: () => http.close(),
   }

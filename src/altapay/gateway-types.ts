@@ -3,6 +3,7 @@
  * releaseReservation, payments), as produced by `xml.ts`. Optional text fields are `undefined`
  * when the element is absent or empty.
  */
+import type { SecretToken } from "./agreements/secret-token"
 
 /** An exact amount: `minor` is integer minor units of `currency`, `decimal` the same value as text. */
 export interface GatewayAmount {
@@ -41,7 +42,8 @@ export interface CardExpiry {
 
 export interface CardInformation {
   isTokenized?: boolean
-  token?: string
+  /** Never prints (SecretToken): `reveal()` reads it. */
+  token?: SecretToken
   maskedPan?: string
   expiry?: CardExpiry
   issuingCountry?: string
@@ -92,7 +94,10 @@ export interface GatewayTransaction {
   liableForChargeback?: string
   invoiceOrderInfo?: string
   creditCardExpiry?: CardExpiry
-  creditCardToken?: string
+  /** The card token, which never prints (SecretToken): `reveal()` reads it. */
+  creditCardToken?: SecretToken
+  /** PaymentSchemeName, e.g. Visa (api-php tests/Api/Results/setupsubscription*.xml). */
+  paymentSchemeName?: string
   creditCardMaskedPan?: string
   blacklistToken?: string
   cardInformation?: CardInformation

@@ -121,7 +121,12 @@ export class GatewayApi {
     })
   }
 
-  private async send(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean): Promise<GatewayResponse> {
+  /**
+   * One call to `{gateway}/merchant/API/<method>`: HTTP errors and a non-zero ErrorCode thrown, the
+   * Body's Result left to the caller. For the client's own APIs (agreements), not for applications.
+   * @internal
+   */
+  async send(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean): Promise<GatewayResponse> {
     const operation = `${verb} ${API}/${method}`
     const form = new URLSearchParams(fields).toString()
     const url = apiUrl(this.base, `${API}/${method}`)

@@ -18,3 +18,4 @@ export { CHARGEBACK_STATUS, chargebackEventsIn, chargebackKey, type ChargebackEv
 export type { FundingsApi } from "./fundings"
 export * from "./fundings/types"
 export { readFundingFile, FUNDING_COLUMNS } from "./fundings/csv"
+export * from "./agreements"

@@ -11,6 +11,7 @@ import type {
   PaymentNatureService,
   ReconciliationIdentifier,
 } from "./gateway-types"
+import { secretTokenOf } from "./agreements/secret-token"
 import { amount, attr, bool, describeIssues, isRecord, list, obj, parseDate, resolveCurrency, ShapeError, str, textOf, type Currency, type Raw } from "./xml-readers"
 
 const transactionSchema = z.looseObject({ TransactionId: z.preprocess(textOf, z.string({ error: "is missing" }).min(1, { error: "is empty" })) }, { error: "is empty" })
@@ -41,6 +42,7 @@ const TRANSACTION_ELEMENTS = new Set([
   "InvoiceOrderInfo",
   "CreditCardExpiry",
   "CreditCardToken",
+  "PaymentSchemeName",
   "CreditCardMaskedPan",
   "BlacklistToken",
   "CardInformation",
@@ -86,7 +88,7 @@ export function toTransaction(raw: Raw, index: number): GatewayTransaction {
     liableForChargeback: str(raw.LiableForChargeback),
     invoiceOrderInfo: str(raw.InvoiceOrderInfo),
     creditCardExpiry: expiry(raw.CreditCardExpiry),
-    creditCardToken: str(raw.CreditCardToken),
+    creditCardToken: secretTokenOf(str(raw.CreditCardToken)),
     creditCardMaskedPan: str(raw.CreditCardMaskedPan),
     blacklistToken: str(raw.BlacklistToken),
     cardInformation: cardInformation(raw.CardInformation),
@@ -103,6 +105,7 @@ export function toTransaction(raw: Raw, index: number): GatewayTransaction {
     // api-php's createInvoiceReservation sample repeats PaymentNature (CreditCard, then Invoice);
     // api-php's deserializer sets each child in turn, so the last one wins, here too.
     paymentNature: str(Array.isArray(raw.PaymentNature) ? raw.PaymentNature.at(-1) : raw.PaymentNature),
+    paymentSchemeName: str(raw.PaymentSchemeName),
     paymentNatureService: paymentNatureService(raw.PaymentNatureService),
     fraudRiskScore: str(raw.FraudRiskScore),
     fraudExplanation: str(raw.FraudExplanation),
@@ -123,7 +126,7 @@ function cardInformation(node: unknown): CardInformation | undefined {
   return (
     raw && {
       isTokenized: bool(raw.IsTokenized),
-      token: str(raw.Token),
+      token: secretTokenOf(str(raw.Token)),
       maskedPan: str(raw.MaskedPan),
       expiry: expiry(raw.Expiry),
       issuingCountry: str(raw.IssuingCountry),

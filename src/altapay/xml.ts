@@ -127,7 +127,9 @@ const rootSchema = z.object({
 function toResponse(api: Raw): GatewayResponse {
   const header = obj(api.Header) ?? {}
   const body = obj(api.Body) ?? {}
-  const transactions = transactionNodes(body).map(toTransaction)
+  const nodes = transactionNodes(body)
+  const transactions = nodes.map(toTransaction)
+  redactCardTokens(body)
   const latest = latestTransaction(transactions)
   const refundCurrency = str(body.RefundCurrency)
   const captureCurrency = str(body.CaptureCurrency)
@@ -155,6 +157,23 @@ function toResponse(api: Raw): GatewayResponse {
     cardHolderErrorMessage: str(body.CardHolderErrorMessage),
     transactions,
     body,
+  }
+}
+
+/**
+ * The raw Body is kept for elements we do not model; the card token in it is replaced, so only the
+ * typed SecretToken carries it and a logged or serialised answer cannot leak it.
+ */
+function redactCardTokens(body: Raw): void {
+  for (const container of Array.isArray(body.Transactions) ? body.Transactions : [body.Transactions]) {
+    const transactions = obj(container)?.Transaction
+    for (const node of Array.isArray(transactions) ? transactions : [transactions]) {
+      const transaction = obj(node)
+      if (!transaction) continue
+      if (transaction.CreditCardToken !== undefined) transaction.CreditCardToken = "[redacted]"
+      const card = obj(transaction.CardInformation)
+      if (card?.Token !== undefined) card.Token = "[redacted]"
+    }
   }
 }
 

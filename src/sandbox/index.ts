@@ -17,6 +17,7 @@ import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
 import { concludeOpenPayment, createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
+import { sandboxAgreements, type SandboxAgreements } from "./agreements/sandbox-agreements"
 import { CARD_METHOD, Store, findMethod, invoiceTerminalConfig, type PaymentStatus, type StoredPayment } from "./state"
 import { transactionSnapshot, type TransactionSnapshot } from "./snapshot"
 import { TokenService } from "./checkout/tokens"
@@ -36,6 +37,9 @@ export type { TransactionSnapshot } from "./snapshot"
 export { DEFAULT_INVOICE_CAPTURE_DAYS, INVOICE_METHOD, PAYMENT_METHODS } from "./state"
 export type { MoneyOperation, PaymentNature } from "./state"
 export { GatewayErrorCode } from "./gateway/gateway-errors"
+export { TEST_CARDS } from "./agreements/agreements"
+export type { SandboxAgreements } from "./agreements/sandbox-agreements"
+export type { CardInput } from "./agreements/agreement-page"
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -173,6 +177,8 @@ export interface Sandbox {
   payment(paymentId: string): Record<string, unknown> | undefined
   faults: Faults
   fundings: SandboxFundings
+  /** Agreements (saved cards): submit a set-up page, answer a 3-D Secure challenge, end an agreement. */
+  agreements: SandboxAgreements
   setClock(now: () => number): void
   close(): Promise<void>
 }
@@ -347,6 +353,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       addGenerated: (input) => structuredClone(env.fundings.addGenerated(input, env.now())),
       list: () => structuredClone(env.fundings.all()),
     },
+    agreements: sandboxAgreements(env),
     setClock: (next) => {
       clock = next
     },

@@ -158,6 +158,8 @@ const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
   released: "RELEASED",
   epayment_declined: "DECLINED",
   preauth_error: "FAILED",
+  recurring_confirmed: "AUTHORIZED",
+  recurring_failed: "FAILED",
 }
 
 /** Keeps the checkout payment in step with its gateway transaction after a capture/refund/release. */

@@ -3,6 +3,7 @@ import { chargebackRoute } from "./callbacks/callbacks"
 import * as checkout from "./checkout/checkout-api"
 import type { Exchange } from "./env"
 import { gateway } from "./gateway/gateway-api"
+import { answerChallenge, showAgreementPage, showChallenge, submitAgreementPage } from "./agreements/agreement-page"
 import { logo, openLink, showPaymentPage, submitPayment } from "./hosted-page/hosted-page"
 import type { Reply } from "./http"
 import type { LedgerApi } from "./ledger"
@@ -37,6 +38,10 @@ export const ROUTES: readonly Route[] = [
   { api: "gateway", methods: ["GET", "POST"], pattern: /^\/merchant\/API\/([A-Za-z]+)$/, operation: ([method]) => method, handle: (ex, [method]) => gateway(ex, method) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/pay/${ID}$`), operation: named("hosted.page"), handle: (ex, [id]) => showPaymentPage(ex, id) },
   { api: "hosted", methods: ["POST"], pattern: new RegExp(`^/sandbox/pay/${ID}$`), operation: named("hosted.submit"), handle: (ex, [id]) => submitPayment(ex, id) },
+  { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/agreement/${ID}$`), operation: named("agreement.page"), handle: (ex, [id]) => showAgreementPage(ex, id) },
+  { api: "hosted", methods: ["POST"], pattern: new RegExp(`^/sandbox/agreement/${ID}$`), operation: named("agreement.submit"), handle: (ex, [id]) => submitAgreementPage(ex, id) },
+  { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/3ds/${ID}$`), operation: named("3ds.page"), handle: (ex, [id]) => showChallenge(ex, id) },
+  { api: "hosted", methods: ["POST"], pattern: new RegExp(`^/sandbox/3ds/${ID}$`), operation: named("3ds.submit"), handle: (ex, [id]) => answerChallenge(ex, id) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/link/${ID}$`), operation: named("link.open"), handle: (ex, [id]) => openLink(ex, id) },
   { api: "hosted", methods: ["GET"], pattern: new RegExp(`^/sandbox/logos/${ID}$`), operation: named("hosted.logo"), handle: (ex, [name]) => logo(ex, name) },
   {

@@ -1,12 +1,12 @@
 /** `sandbox.transaction(id)`: a copy of a gateway transaction as tests read it. */
-import type { MoneyOperation, PaymentNature, StoredTransaction, TransactionStatus } from "./state"
+import type { AuthType, MoneyOperation, PaymentNature, StoredTransaction, TransactionStatus } from "./state"
 
 export interface TransactionSnapshot {
   transactionId: string
   paymentId: string
   shopOrderId: string
   terminal: string
-  authType: "payment" | "paymentAndCapture"
+  authType: AuthType
   status: TransactionStatus
   currency: string
   reservedMinor: number

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
 import type { SessionBody } from "./checkout/schemas"
+import { AgreementBook, type SandboxCard } from "./agreements/agreements"
 
 export type PaymentStatus = "CREATED" | "PENDING" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 
@@ -43,7 +44,7 @@ export interface StoredPayment {
   amountMinor: number
   currency: CurrencyInfo
   transactionId?: string
-  authType?: "payment" | "paymentAndCapture"
+  authType?: AuthType
   maskedPan?: string
   cardScheme?: string
   reason?: string
@@ -51,7 +52,12 @@ export interface StoredPayment {
   updatedAt: number
 }
 
-export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error"
+export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error" | "recurring_confirmed" | "recurring_failed"
+
+/** AuthType of a transaction: payments, agreement set-ups and charges on an agreement (api-php fixtures). */
+export type AuthType = "payment" | "paymentAndCapture" | "subscription" | "verifyCard" | "subscription_payment"
+
+export type { SandboxCard } from "./agreements/agreements"
 
 export interface ReconciliationEntry {
   id: string
@@ -99,13 +105,15 @@ export interface StoredTransaction {
   shopOrderId: string
   shop: string
   terminal: string
-  authType: "payment" | "paymentAndCapture"
+  authType: AuthType
   status: TransactionStatus
   currency: CurrencyInfo
   reservedMinor: number
   capturedMinor: number
   refundedMinor: number
   nature: PaymentNature
+  /** Agreements only: the saved card, its token and PaymentSchemeName. */
+  card?: SandboxCard
   /** Invoice terminals only: the reservation's order lines and what became of each. */
   invoice?: InvoiceReservation
   /** Captures and refunds answered Success (not those answered Open), with what they were sent with. */
@@ -187,6 +195,8 @@ export class Store {
   readonly payments = new Map<string, StoredPayment>()
   readonly transactions = new Map<string, StoredTransaction>()
   readonly links = new Map<string, StoredLink>()
+  /** Agreements (saved cards), their set-up requests and 3-D Secure challenges. */
+  readonly agreements = new AgreementBook()
   // Real AltaPay transaction ids are small decimal numbers, which also fit `[0-9a-f]{1,32}`.
   // Numeric like AltaPay's, and different on every start, so a store database reused across
   // sandbox runs (the demo) never meets an old transaction id again.

@@ -45,6 +45,10 @@ describe("a successful refund response", () => {
   })
 
   it("reads the transaction's identity, status and card fields", () => {
+    expect([transaction.creditCardToken?.reveal(), transaction.cardInformation?.token?.reveal()]).toEqual([
+      "f7620f63d3a9eaa6c5f29c81d22e892177abc757",
+      "f7620f63d3a9eaa6c5f29c81d22e892177abc757",
+    ])
     expect(transaction).toMatchObject({
       transactionId: "7a3f9c21",
       paymentId: "55aaaf42-1d1d-4b9d-9a68-2c677e2e454f",
@@ -58,12 +62,10 @@ describe("a successful refund response", () => {
       threeDSecureResult: "Successful",
       liableForChargeback: "Issuer",
       creditCardExpiry: { year: "2027", month: "09" },
-      creditCardToken: "f7620f63d3a9eaa6c5f29c81d22e892177abc757",
       creditCardMaskedPan: "411111******1111",
       blacklistToken: "ee2171dfc8a013fd0d52230fb3cda95144ff7e80",
       cardInformation: {
         isTokenized: true,
-        token: "f7620f63d3a9eaa6c5f29c81d22e892177abc757",
         maskedPan: "411111******1111",
         expiry: { year: "2027", month: "09" },
         issuingCountry: "DK",
@@ -170,11 +172,13 @@ describe("a successful refund response", () => {
       CVVCheckResult: "Matched",
       CreditedAmount: "0.00",
       SurchargeAmount: "0.00",
-      PaymentSchemeName: "Visa",
       FraudRecommendation: "Accept",
       ChargebackEvents: "",
     })
     expect(transaction.extra).not.toHaveProperty("TransactionId")
+    // PaymentSchemeName is read into its own field (an agreement's card scheme), not kept in extra.
+    expect(transaction.paymentSchemeName).toBe("Visa")
+    expect(transaction.extra).not.toHaveProperty("PaymentSchemeName")
     expect(response.body).toHaveProperty("RefundAmount", "50.00")
   })
 })

@@ -37,7 +37,7 @@ const TIMEOUT_MS = 5000
 /** The `status` AltaPay reports to the shop for a payment: in the callback and in the redirect. */
 export function outcomeStatus(t: StoredTransaction): string {
   if (t.status === "epayment_declined") return "declined"
-  if (t.status === "preauth_error") return "failed"
+  if (t.status === "preauth_error" || t.status === "recurring_failed") return "failed"
   if (t.status === "pending") return "open"
   return "succeeded"
 }
@@ -229,7 +229,7 @@ export async function sendForm(
 }
 
 /** A post the sandbox made to the merchant, in the ledger. */
-function recordDelivery(env: SandboxEnv, url: URL, operation: string, params: Record<string, unknown>, answer: PostAnswer): void {
+export function recordDelivery(env: SandboxEnv, url: URL, operation: string, params: Record<string, unknown>, answer: PostAnswer): void {
   env.ledger.record({
     at: env.now(),
     api: "callback",

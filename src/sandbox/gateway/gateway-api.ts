@@ -10,6 +10,7 @@ import { basicAuth } from "../auth"
 import type { Exchange } from "../env"
 import { GatewayErrorCode } from "./gateway-errors"
 import { fundingDownload, fundingList } from "../fundings/fundings-api"
+import { AGREEMENT_METHODS, agreementMethod } from "../agreements/agreements-api"
 import { apiResponse, transactionsXml } from "./gateway-xml"
 import { parseForm, xml, type Reply } from "../http"
 import type { LedgerEffect } from "../ledger"
@@ -82,6 +83,7 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
       case "fundingDownload":
         return fundingDownload(ex, request.fields)
       default:
+        if (AGREEMENT_METHODS.has(method) && ex.method === "POST") return agreementMethod(ex, method, request)
         return errorReply(ex, method, GatewayErrorCode.UNKNOWN_METHOD, `Unknown API method ${method}.`, 404)
     }
   } catch (error) {

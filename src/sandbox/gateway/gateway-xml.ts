@@ -58,6 +58,7 @@ function customerXml(customer: Record<string, unknown>): string {
 
 /** A card's elements; an invoice payment has no card (api-php's invoicereservation.xml: NoCreditCard, empty token and PAN). */
 function cardXml(t: StoredTransaction): string[] {
+  if (t.card) return agreementCardXml(t.card)
   if (t.nature === "Invoice") {
     return [textEl("CardStatus", "NoCreditCard"), el("CreditCardToken"), el("CreditCardMaskedPan"), el("BlacklistToken")]
   }
@@ -75,6 +76,27 @@ function cardXml(t: StoredTransaction): string[] {
       textEl("IssuingCountry", CARD.country),
       textEl("LastFourDigits", CARD.lastFour),
       textEl("Scheme", CARD.scheme),
+    ]),
+  ]
+}
+
+/** An agreement's card: its own PAN, expiry and token, and PaymentSchemeName (api-php setupsubscription_fail.xml). */
+function agreementCardXml(card: NonNullable<StoredTransaction["card"]>): string[] {
+  return [
+    textEl("CardStatus", "Valid"),
+    el("CreditCardExpiry", [textEl("Year", card.year), textEl("Month", card.month)]),
+    textEl("CreditCardToken", card.token),
+    textEl("CreditCardMaskedPan", card.maskedPan),
+    textEl("BlacklistToken", createHash("sha1").update(`blacklist:${card.token}`).digest("hex")),
+    textEl("PaymentSchemeName", card.scheme),
+    el("CardInformation", [
+      textEl("IsTokenized", "false"),
+      textEl("Token", card.token),
+      textEl("MaskedPan", card.maskedPan),
+      el("Expiry", [textEl("Year", card.year), textEl("Month", card.month)]),
+      textEl("IssuingCountry", CARD.country),
+      textEl("LastFourDigits", card.maskedPan.slice(-4)),
+      textEl("Scheme", card.scheme),
     ]),
   ]
 }

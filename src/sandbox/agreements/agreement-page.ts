@@ -1,0 +1,170 @@
+/**
+ * The hosted page of an agreement's set-up (createPaymentRequest's Url) and the 3-D Secure page of
+ * a customer-initiated charge. Submitting the set-up page makes the agreement, posts the signed
+ * callback (notification, then callback_ok or callback_fail, carrying credit_card_token and the
+ * masked card) and relays the shop's redirect to the browser, as the checkout's page does.
+ */
+import { minorToDecimal } from "../../altapay/money"
+import { unixSeconds } from "../clock"
+import { legacyChecksum, outcomeStatus, post, recordDelivery, signatureHeader, type PostAnswer } from "../callbacks/callbacks"
+import type { Exchange, SandboxEnv } from "../env"
+import { paymentsResponse } from "../gateway/gateway-xml"
+import { escapeHtml, html, redirect, type Reply } from "../http"
+import type { StoredTransaction } from "../state"
+import { cardFrom, isExpired, TEST_CARDS, type PendingChallenge, type SetupRequest, type StoredAgreement } from "./agreements"
+import { chargeTransaction, setupTransaction } from "./charges"
+
+const page = (status: number, title: string, content: string): Reply =>
+  html(status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${content}</body></html>`)
+
+export function showAgreementPage(ex: Exchange, requestId: string): Reply {
+  const request = ex.env.store.agreements.requests.get(requestId)
+  if (!request) return page(404, "Payment request not found", "<p>This payment request does not exist.</p>")
+  if (request.transactionId) return page(409, "Already submitted", "<p>This card has already been submitted.</p>")
+  const amount = `${minorToDecimal(request.amountMinor, request.currency.alpha)} ${request.currency.alpha}`
+  return page(
+    200,
+    "AltaPay sandbox: save a card",
+    `<p>Order <span id="order">${escapeHtml(request.shopOrderId)}</span>, ${escapeHtml(amount)}, agreement ${escapeHtml(request.agreementType)}.</p>` +
+      `<form method="post"><label>Card <input name="card_number" value="${TEST_CARDS.visa}"></label>` +
+      `<label>Month <input name="expiry_month" value="12"></label><label>Year <input name="expiry_year" value="2030"></label>` +
+      `<button name="outcome" value="authorize" id="authorize">Save card</button><button name="outcome" value="decline" id="decline">Decline</button></form>`
+  )
+}
+
+export interface CardInput {
+  cardNumber?: string
+  expiryMonth?: string
+  expiryYear?: string
+  outcome?: "authorize" | "decline"
+}
+
+/** Submits the set-up page (also `sandbox.agreements.submit`): the agreement, its callbacks, the customer's way on. */
+export async function submitAgreement(
+  env: SandboxEnv,
+  requestId: string,
+  input: CardInput
+): Promise<{ reply: Reply; agreement?: StoredAgreement; transaction?: StoredTransaction }> {
+  const request = env.store.agreements.requests.get(requestId)
+  if (!request) return { reply: page(404, "Payment request not found", "<p>This payment request does not exist.</p>") }
+  if (request.transactionId) return { reply: page(409, "Already submitted", "<p>This card has already been submitted.</p>") }
+  const card = cardFrom(input.cardNumber ?? TEST_CARDS.visa, input.expiryMonth ?? "12", input.expiryYear ?? "2030", requestId)
+  if (typeof card === "string") return { reply: page(400, "Card refused", `<p>${escapeHtml(card)}</p>`) }
+  const declined = input.outcome === "decline" ? "Card declined" : isExpired(card, env.now()) ? "Card expired" : undefined
+  const t = setupTransaction(env, request, card, declined)
+  request.transactionId = t.transactionId
+  let agreement: StoredAgreement | undefined
+  if (!declined) {
+    agreement = {
+      id: t.transactionId,
+      paymentRequestId: requestId,
+      type: request.agreementType,
+      unscheduledType: request.unscheduledType,
+      card,
+      terminal: request.terminal,
+      currency: request.currency,
+      shopOrderId: request.shopOrderId,
+      status: "active",
+      callbacks: request.callbacks,
+    }
+    env.store.agreements.agreements.set(agreement.id, agreement)
+  }
+  const notification = request.callbacks.callback_notification
+  if (notification) await deliver(env, request, t, notification, "callback.notification")
+  const target = declined ? request.callbacks.callback_fail : request.callbacks.callback_ok
+  const answer = target ? await deliver(env, request, t, target, declined ? "callback.failure" : "callback.success") : undefined
+  if (answer && [301, 302, 303, 307].includes(answer.status) && answer.location && /^https?:\/\//.test(answer.location))
+    return { reply: redirect(303, answer.location), agreement, transaction: t }
+  const status = outcomeStatus(t)
+  return {
+    reply: page(200, declined ? "Card not saved" : "Card saved", `<p id="result" data-status="${status}">Agreement ${escapeHtml(t.transactionId)}: ${escapeHtml(status)}.</p>`),
+    agreement,
+    transaction: t,
+  }
+}
+
+export async function submitAgreementPage(ex: Exchange, requestId: string): Promise<Reply> {
+  const form = new URLSearchParams(ex.rawBody)
+  const outcome = form.get("outcome") === "decline" ? "decline" : "authorize"
+  ex.params = { requestId, outcome, expiry: `${form.get("expiry_month") ?? ""}/${form.get("expiry_year") ?? ""}` }
+  const { reply } = await submitAgreement(ex.env, requestId, {
+    cardNumber: form.get("card_number") ?? undefined,
+    expiryMonth: form.get("expiry_month") ?? undefined,
+    expiryYear: form.get("expiry_year") ?? undefined,
+    outcome,
+  })
+  return reply
+}
+
+/** The signed callback of a set-up, as every AltaPay callback, plus the card: credit_card_token and masked_credit_card. */
+async function deliver(env: SandboxEnv, request: SetupRequest, t: StoredTransaction, target: string, operation: string): Promise<PostAnswer> {
+  const fields = new URLSearchParams()
+  const amount = minorToDecimal(request.amountMinor, request.currency.alpha)
+  const entries: [string, string][] = [
+    ["shop_orderid", t.shopOrderId],
+    ["amount", amount],
+    ["currency", t.currency.numeric],
+    ["type", t.authType],
+    ["transaction_id", t.transactionId],
+    ["payment_id", t.paymentId],
+    ["status", outcomeStatus(t)],
+    ["payment_status", t.status],
+    ["require_capture", "false"],
+    ["nature", t.nature],
+    ["masked_credit_card", t.card?.maskedPan ?? ""],
+    ["credit_card_token", t.card?.token ?? ""],
+  ]
+  for (const [key, value] of entries) fields.set(key, value)
+  if (t.merchantErrorMessage) fields.set("error_message", t.merchantErrorMessage)
+  for (const [key, value] of Object.entries(t.paymentInfos)) fields.set(`transaction_info[${key}]`, value)
+  fields.set("xml", paymentsResponse([t], env.now()))
+  const secret = env.config.callbackSecret
+  if (secret) fields.set("checksum", legacyChecksum({ amount, currency: t.currency.numeric, shop_orderid: t.shopOrderId }, secret))
+  const body = fields.toString()
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" }
+  if (secret) headers["altapay-signature"] = signatureHeader(body, unixSeconds(env.now()), secret)
+  const url = new URL(target)
+  const answer = await post(url, body, headers)
+  recordDelivery(env, url, operation, { transaction_id: t.transactionId, status: outcomeStatus(t), agreement: true }, answer)
+  return answer
+}
+
+export function showChallenge(ex: Exchange, challengeId: string): Reply {
+  const challenge = ex.env.store.agreements.challenges.get(challengeId)
+  if (!challenge) return page(404, "Challenge not found", "<p>No such 3-D Secure challenge.</p>")
+  if (challenge.transactionId) return page(409, "Already answered", "<p>This challenge was already answered.</p>")
+  return page(
+    200,
+    "3-D Secure (sandbox)",
+    `<form method="post"><button name="outcome" value="authenticated" id="authenticate">Authenticate</button><button name="outcome" value="failed" id="fail">Fail</button></form>`
+  )
+}
+
+/** Answers a 3-D Secure challenge (also `sandbox.agreements.completeChallenge`): the charge goes through, or nothing is charged. */
+export function completeChallenge(
+  env: SandboxEnv,
+  challengeId: string,
+  outcome: "authenticated" | "failed"
+): { status: number; challenge?: PendingChallenge; transaction?: StoredTransaction } {
+  const challenge = env.store.agreements.challenges.get(challengeId)
+  if (!challenge) return { status: 404 }
+  if (challenge.transactionId) return { status: 409, challenge }
+  const agreement = env.store.agreements.agreements.get(challenge.agreementId)
+  if (!agreement || outcome === "failed") {
+    env.store.agreements.challenges.delete(challengeId)
+    return { status: 200, challenge }
+  }
+  return { status: 200, challenge, transaction: chargeTransaction(env, agreement, challenge) }
+}
+
+export function answerChallenge(ex: Exchange, challengeId: string): Reply {
+  const outcome = new URLSearchParams(ex.rawBody).get("outcome") === "failed" ? "failed" : "authenticated"
+  ex.params = { challengeId, outcome }
+  const { status, transaction } = completeChallenge(ex.env, challengeId, outcome)
+  if (status !== 200) return page(status, "Challenge not found", "<p>No open 3-D Secure challenge with that id.</p>")
+  return page(
+    200,
+    "3-D Secure done",
+    `<p id="result" data-status="${transaction ? "succeeded" : "failed"}" data-transaction="${escapeHtml(transaction?.transactionId ?? "")}">${transaction ? "Authenticated" : "Not authenticated"}.</p>`
+  )
+}
