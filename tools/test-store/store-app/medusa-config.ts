@@ -26,7 +26,8 @@ export default createTestAppConfig({
         providers: [{ resolve: ALTAPAY_PROVIDER_SOURCE, id: "altapay", options: storeAltaPay.options }],
       },
     },
-    // The plugin's payouts module from source (a store gets it from the plugin's build, by itself).
+    // The plugin's modules from source (a store gets them from the plugin's build, by itself).
     { resolve: path.join(REPO_ROOT, "src/modules/altapay-payouts") },
+    { resolve: path.join(REPO_ROOT, "src/modules/altapay-saved-cards") },
   ],
 })
