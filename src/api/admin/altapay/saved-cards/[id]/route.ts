@@ -1,0 +1,20 @@
+/**
+ * DELETE /admin/altapay/saved-cards/:id
+ *
+ * Deletes a customer's saved card from the customer page (404 when there is none).
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { deleteCustomerSavedCard, savedCardById } from "../../../../../lib/saved-cards/customer-cards"
+
+export interface AdminAltaPaySavedCardDeleteResponse {
+  id: string
+  object: "altapay_saved_card"
+  deleted: true
+}
+
+export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPaySavedCardDeleteResponse>) => {
+  const id = req.params.id
+  const card = await savedCardById(req.scope, id)
+  await deleteCustomerSavedCard(req.scope, card.customer_id, id)
+  res.json({ id, object: "altapay_saved_card", deleted: true })
+}
