@@ -149,6 +149,15 @@ medusaIntegrationTestRunner({
         expect(idsOf(methods)).toEqual(await storedIds(karen.id))
         expect(JSON.stringify(methods)).not.toMatch(/agreement-|Terminal/)
 
+        // Medusa's deletePaymentMethods through the provider: the holder's own card only.
+        const [own] = await storedIds(karen.id)
+        const [theirs] = await storedIds(mallory.id)
+        const context = { account_holder: holder as never }
+        await expect(payment.deletePaymentMethods({ provider_id: PROVIDER_ID, id: theirs, context })).rejects.toThrow(/not found/)
+        await payment.deletePaymentMethods({ provider_id: PROVIDER_ID, id: own, context })
+        expect(await storedIds(karen.id)).not.toContain(own)
+        expect(await storedIds(mallory.id)).toEqual([theirs])
+
         // The spy does see the Payment module's warnings: Medusa's system provider has no listPaymentMethods.
         await payment.listPaymentMethods({ provider_id: "pp_system_default", context: {} })
         expect(warn.mock.calls.map((args) => String(args[0]))).toContainEqual(expect.stringContaining("pp_system_default does not support listing payment methods"))

@@ -47,8 +47,11 @@ export interface AltaPayHolderData extends Record<string, unknown> {
 interface Deps {
   options: Pick<AltaPayOptions, "providerId" | "savedCards">
   query: Pick<RemoteQueryFunction, "graph"> | undefined
-  /** The saved-cards module, only when the merchant lists it in the Payment module's dependencies. */
-  savedCards: AltaPaySavedCardsService | undefined
+  /**
+   * The saved-cards module, only when the merchant lists it in the Payment module's dependencies.
+   * Read when used: Medusa resolves a dependency from the app lazily, and modules load in any order.
+   */
+  savedCards: () => AltaPaySavedCardsService | undefined
   logger: Logger | undefined
 }
 
@@ -128,15 +131,16 @@ export class AccountHolders {
   async deletePaymentMethod({ context, data }: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
     const holder = this.holderData(context?.account_holder?.data)
     if (!this.enabled || !holder) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${data.id} was not found.`)
-    if (!this.deps.savedCards) {
+    const savedCards = this.deps.savedCards()
+    if (!savedCards) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         `AltaPay: delete saved cards through DELETE /store/altapay/saved-cards/:id, or add "${ALTAPAY_SAVED_CARDS_MODULE}" to the Payment module's dependencies.`
       )
     }
-    const card = await this.deps.savedCards.customerCard(holder.customer_id, data.id)
+    const card = await savedCards.customerCard(holder.customer_id, data.id)
     if (!card || card.provider_id !== this.providerId) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${data.id} was not found.`)
-    await this.deps.savedCards.softDeleteAltapaySavedCards([card.id])
+    await savedCards.softDeleteAltapaySavedCards([card.id])
     return {}
   }
 

@@ -89,7 +89,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.ctx = new ProviderContext(cradle, this.options_)
     this.logger_ = this.ctx.logger
     this.client = this.ctx.client
-    this.holders = new AccountHolders({ options: this.options_, query: this.ctx.query, savedCards: optionalDependency(cradle, ALTAPAY_SAVED_CARDS_MODULE), logger: this.logger_ })
+    this.holders = new AccountHolders({
+      options: this.options_,
+      query: this.ctx.query,
+      savedCards: () => optionalDependency(cradle, ALTAPAY_SAVED_CARDS_MODULE),
+      logger: this.logger_,
+    })
   }
 
   // --- account holders and saved cards (option savedCards; account-holders.ts) ------------------
