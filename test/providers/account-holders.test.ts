@@ -5,6 +5,7 @@
  */
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { SavedCardRecord } from "../../src/modules/altapay-saved-cards/types"
+import { savedCardRecord } from "../helpers/saved-cards"
 
 const CUSTOMER = { id: "cus_karen", email: "karen@example.dk" }
 const options = (savedCards?: { enabled: boolean }, providerId = "altapay") =>
@@ -19,22 +20,7 @@ const options = (savedCards?: { enabled: boolean }, providerId = "altapay") =>
     ...(savedCards ? { savedCards } : {}),
   }) as never
 
-function card(overrides: Partial<SavedCardRecord> = {}): SavedCardRecord {
-  return {
-    id: "apcard_1",
-    customer_id: CUSTOMER.id,
-    provider_id: "pp_altapay_altapay",
-    agreement_id: "agreement-secretish-1",
-    masked_pan: "411111******1111",
-    expiry_month: 9,
-    expiry_year: 2030,
-    scheme: "Visa",
-    terminal: "Shop DKK Terminal",
-    currency: "DKK",
-    created_at: "2026-11-27T00:00:00.000Z",
-    ...overrides,
-  }
-}
+const card = (overrides: Partial<SavedCardRecord> = {}) => savedCardRecord({ customer_id: CUSTOMER.id, ...overrides })
 
 /** Medusa's `query` over a table of saved cards; records what it was asked. */
 function medusaWithCards(cards: SavedCardRecord[], asked: Array<Record<string, unknown>> = []) {

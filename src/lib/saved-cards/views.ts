@@ -25,6 +25,15 @@ export interface AdminSavedCard extends StoreSavedCard {
   created_at: string
 }
 
+/** What a delete answers (store and admin). */
+export interface SavedCardDeleted {
+  id: string
+  object: "altapay_saved_card"
+  deleted: true
+}
+
+export const savedCardDeleted = (id: string): SavedCardDeleted => ({ id, object: "altapay_saved_card", deleted: true })
+
 export function storeSavedCard(card: SavedCardRecord): StoreSavedCard {
   return { id: card.id, provider_id: card.provider_id, masked_pan: card.masked_pan, expiry: { month: card.expiry_month, year: card.expiry_year }, scheme: card.scheme ?? null }
 }

@@ -1,22 +1,10 @@
 /** What the routes send of a saved card: named fields only, so a new column never leaks by itself. */
 import { adminSavedCard, storeSavedCard } from "../../../src/lib/saved-cards/views"
 import type { SavedCardRecord } from "../../../src/modules/altapay-saved-cards/types"
+import { savedCardRecord } from "../../helpers/saved-cards"
 
-const record = {
-  id: "apcard_1",
-  customer_id: "cus_karen",
-  provider_id: "pp_altapay_altapay",
-  agreement_id: "agreement-1",
-  masked_pan: "411111******1111",
-  expiry_month: 9,
-  expiry_year: 2030,
-  scheme: "Visa",
-  terminal: "Shop DKK Terminal",
-  currency: "DKK",
-  created_at: new Date("2026-11-27T10:00:00Z"),
-  // A column a later version might add: never sent unless named in views.ts.
-  credit_card_token: "must-never-leave",
-} as SavedCardRecord
+// With a column a later version might add: never sent unless named in views.ts.
+const record = { ...savedCardRecord({ created_at: new Date("2026-11-27T10:00:00Z") }), credit_card_token: "must-never-leave" } as SavedCardRecord
 
 it("shows the shopper the card's id, registration, masked number, expiry and scheme, nothing more", () => {
   expect(storeSavedCard(record)).toEqual({ id: "apcard_1", provider_id: "pp_altapay_altapay", masked_pan: "411111******1111", expiry: { month: 9, year: 2030 }, scheme: "Visa" })

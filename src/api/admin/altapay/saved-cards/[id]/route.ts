@@ -4,17 +4,12 @@
  * Deletes a customer's saved card from the customer page (404 when there is none).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { savedCardDeleted, type SavedCardDeleted } from "../../../../../lib/saved-cards/views"
 import { deleteCustomerSavedCard, savedCardById } from "../../../../../lib/saved-cards/customer-cards"
 
-export interface AdminAltaPaySavedCardDeleteResponse {
-  id: string
-  object: "altapay_saved_card"
-  deleted: true
-}
-
-export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPaySavedCardDeleteResponse>) => {
+export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<SavedCardDeleted>) => {
   const id = req.params.id
   const card = await savedCardById(req.scope, id)
   await deleteCustomerSavedCard(req.scope, card.customer_id, id)
-  res.json({ id, object: "altapay_saved_card", deleted: true })
+  res.json(savedCardDeleted(id))
 }

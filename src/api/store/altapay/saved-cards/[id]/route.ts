@@ -5,16 +5,11 @@
  * id that does not exist does, and is left as it was.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { savedCardDeleted, type SavedCardDeleted } from "../../../../../lib/saved-cards/views"
 import { deleteCustomerSavedCard } from "../../../../../lib/saved-cards/customer-cards"
 
-export interface StoreAltaPaySavedCardDeleteResponse {
-  id: string
-  object: "altapay_saved_card"
-  deleted: true
-}
-
-export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<StoreAltaPaySavedCardDeleteResponse>) => {
+export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<SavedCardDeleted>) => {
   const id = req.params.id
   await deleteCustomerSavedCard(req.scope, req.auth_context.actor_id, id)
-  res.json({ id, object: "altapay_saved_card", deleted: true })
+  res.json(savedCardDeleted(id))
 }
