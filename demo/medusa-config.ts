@@ -54,6 +54,8 @@ function altapay(id: string, terminal: string) {
       failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
       language: "da",
       country: "DK",
+      // Saved cards (account holders, the customer's cards) on the card registration.
+      savedCards: { enabled: id === "card" },
     },
   }
 }

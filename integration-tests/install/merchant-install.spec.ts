@@ -192,14 +192,14 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
           })(),
         ])
         seed = JSON.parse(fs.readFileSync(seedFile, "utf8")) as SeededStore
-        // The plugin's payouts module came with the plugin (no modules entry in the config): migrated.
+        // The plugin's modules (payouts, saved cards) came with the plugin (no modules entry in the config): migrated.
         const migrated = new Client({ connectionString: env.DATABASE_URL })
         await migrated.connect()
         const tables = await migrated.query(
-          `select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements`
+          `select to_regclass('altapay_funding_file') as files, to_regclass('altapay_funding_line') as lines, to_regclass('altapay_money_movement') as movements, to_regclass('altapay_saved_card') as cards`
         )
         await migrated.end()
-        expect(tables.rows[0]).toEqual({ files: "altapay_funding_file", lines: "altapay_funding_line", movements: "altapay_money_movement" })
+        expect(tables.rows[0]).toEqual({ files: "altapay_funding_file", lines: "altapay_funding_line", movements: "altapay_money_movement", cards: "altapay_saved_card" })
 
         // The built server, as deployed: .medusa/server with the store's node_modules.
         const server = path.join(storeDir, ".medusa/server")

@@ -78,6 +78,12 @@ export default defineMiddlewares({
       ],
     },
     {
+      // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
+      method: ["GET", "DELETE"],
+      matcher: "/store/altapay/saved-cards*",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
+    },
+    {
       // AltaPay's signed return post: the signature covers the raw form body (lib/customer-return).
       method: ["POST"],
       matcher: "/altapay/return/*",

@@ -40,7 +40,7 @@ export async function downloadWithToken(path: string, filename: string): Promise
   setTimeout(() => URL.revokeObjectURL(href), 60_000)
 }
 
-export async function adminFetch<T>(path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
+export async function adminFetch<T>(path: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json", ...authHeaders() }
   if (init.body !== undefined) headers["content-type"] = "application/json"
   const url = adminUrl(path)

@@ -27,6 +27,21 @@ export const payoutsOptionsSchema = z
   .strict()
 
 export type PayoutsOptions = z.output<typeof payoutsOptionsSchema>
+
+/**
+ * Saved cards (issue 32): Medusa's account-holder and payment-method hooks on this registration.
+ * Off, the hooks create no account holder and list no cards, as before. On, a signed-in customer
+ * gets one account holder per registration (our id: AltaPay has no customer object) and their
+ * saved cards (AltaPay agreements, the plugin's altapay-saved-cards module) are listed for it.
+ */
+export const savedCardsOptionsSchema = z
+  .object({
+    /** true: account holders and saved cards on this registration. */
+    enabled: z.boolean().default(false),
+  })
+  .strict()
+
+export type SavedCardsOptions = z.output<typeof savedCardsOptionsSchema>
 export const DEFAULT_PAYOUTS_OPTIONS: PayoutsOptions = payoutsOptionsSchema.parse({})
 
 /**
@@ -193,6 +208,8 @@ export const altapayOptionsSchema = z
     jobs: jobOptionsSchema.default(DEFAULT_JOB_OPTIONS),
     /** The payouts import: funding files, their matching and the unfunded cut-off. */
     payouts: payoutsOptionsSchema.default(DEFAULT_PAYOUTS_OPTIONS),
+    /** Saved cards: Medusa's account holders and the customer's cards on AltaPay agreements (default off). */
+    savedCards: savedCardsOptionsSchema.default({ enabled: false }),
   })
   .strict()
   .superRefine((options, ctx) => {

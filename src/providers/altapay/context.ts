@@ -127,8 +127,8 @@ export class ProviderContext {
   }
 }
 
-/** A module dependency that may not be registered (awilix throws on unknown names). */
-function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
+/** A module dependency that may not be registered (awilix throws on unknown names): undefined then. */
+export function optionalDependency<T>(cradle: Cradle, name: string): T | undefined {
   try {
     return cradle[name] as T | undefined
   } catch {

@@ -16,31 +16,47 @@ import type {
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
+  CreateAccountHolderInput,
+  CreateAccountHolderOutput,
+  DeleteAccountHolderInput,
+  DeleteAccountHolderOutput,
   DeletePaymentInput,
+  DeletePaymentMethodInput,
+  DeletePaymentMethodOutput,
   DeletePaymentOutput,
   GetPaymentStatusInput,
   GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
+  ListPaymentMethodsInput,
+  ListPaymentMethodsOutput,
   Logger,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
+  RetrieveAccountHolderInput,
+  RetrieveAccountHolderOutput,
   RetrievePaymentInput,
   RetrievePaymentOutput,
+  SavePaymentMethodInput,
+  SavePaymentMethodOutput,
+  UpdateAccountHolderInput,
+  UpdateAccountHolderOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { AltaPayClient } from "../../altapay"
+import { ALTAPAY_SAVED_CARDS_MODULE } from "../../modules/altapay-saved-cards"
 import { sessionStatusFor } from "../../lib/medusa-mapping/status"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { parseAltaPayOptions, type AltaPayOptions } from "../../lib/registrations/options"
+import { AccountHolders } from "./account-holders"
 import { authorizeSession } from "./authorization"
 import { captureReservation } from "./capture"
 import { initiateSession, retireSession, updateSession } from "./checkout-session"
-import { ProviderContext, type Cradle } from "./context"
+import { ProviderContext, optionalDependency, type Cradle } from "./context"
 import { IdempotencyCache } from "./idempotency"
 import { refundAmount } from "./refund-amount"
 import { releaseReservation } from "./release"
@@ -63,6 +79,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   protected readonly logger_: Logger | undefined
   protected readonly client: AltaPayClient
   private readonly ctx: ProviderContext
+  private readonly holders: AccountHolders
   private readonly initiated = new IdempotencyCache<Promise<InitiatePaymentOutput>>()
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
@@ -72,6 +89,43 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.ctx = new ProviderContext(cradle, this.options_)
     this.logger_ = this.ctx.logger
     this.client = this.ctx.client
+    this.holders = new AccountHolders({
+      options: this.options_,
+      query: this.ctx.query,
+      savedCards: () => optionalDependency(cradle, ALTAPAY_SAVED_CARDS_MODULE),
+      logger: this.logger_,
+    })
+  }
+
+  // --- account holders and saved cards (option savedCards; account-holders.ts) ------------------
+
+  /** Runs when a signed-in customer starts a payment session, before initiatePayment. */
+  async createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
+    return this.holders.create(input)
+  }
+
+  async updateAccountHolder(input: UpdateAccountHolderInput): Promise<UpdateAccountHolderOutput> {
+    return this.holders.update(input)
+  }
+
+  async deleteAccountHolder(input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
+    return this.holders.delete(input)
+  }
+
+  async retrieveAccountHolder(input: RetrieveAccountHolderInput): Promise<RetrieveAccountHolderOutput> {
+    return this.holders.retrieve(input)
+  }
+
+  async listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+    return this.holders.listPaymentMethods(input)
+  }
+
+  async savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+    return this.holders.savePaymentMethod(input)
+  }
+
+  async deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+    return this.holders.deletePaymentMethod(input)
   }
 
   // --- checkout ---------------------------------------------------------------------------

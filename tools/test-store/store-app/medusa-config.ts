@@ -14,19 +14,22 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import path from "node:path"
 import { ALTAPAY_PROVIDER_SOURCE, REPO_ROOT, createTestAppConfig } from "../app/config"
+import { ALTAPAY_SAVED_CARDS_MODULE } from "../../../src/modules/altapay-saved-cards"
 import { storeAltaPay } from "./altapay-store"
 
 export default createTestAppConfig({
   modules: [
     {
       resolve: "@medusajs/medusa/payment",
-      // Query lets the provider load carts itself when a session is made without our route.
-      dependencies: [ContainerRegistrationKeys.QUERY],
+      // Query lets the provider load carts itself when a session is made without our route, and list
+      // saved cards; the saved-cards module lets Medusa's deletePaymentMethods reach them.
+      dependencies: [ContainerRegistrationKeys.QUERY, ALTAPAY_SAVED_CARDS_MODULE],
       options: {
         providers: [{ resolve: ALTAPAY_PROVIDER_SOURCE, id: "altapay", options: storeAltaPay.options }],
       },
     },
-    // The plugin's payouts module from source (a store gets it from the plugin's build, by itself).
+    // The plugin's modules from source (a store gets them from the plugin's build, by itself).
     { resolve: path.join(REPO_ROOT, "src/modules/altapay-payouts") },
+    { resolve: path.join(REPO_ROOT, "src/modules/altapay-saved-cards") },
   ],
 })

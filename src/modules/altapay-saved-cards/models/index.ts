@@ -1,0 +1,1 @@
+export { AltapaySavedCard } from "./saved-card"
