@@ -5,7 +5,7 @@
  * those items' own lines, which invoice methods (Klarna) require.
  */
 import { ItemCaptureError, planItemCapture, planRemainingCapture, type CapturedSoFar, type ItemCapturePlan } from "./item-captures"
-import type { ReservationMap, ReservedEntry } from "./reservation-map"
+import { contentKey, reservedLines, type ReservationMap, type ReservedEntry } from "./reservation-map"
 import { orderLinesTotalMinor } from "./totals"
 
 export type AmountCaptureMatch =
@@ -21,7 +21,7 @@ export function matchCaptureAmount(map: ReservationMap, captured: CapturedSoFar,
   const rest = planRemainingCapture({ map, captured, currency })
   if (rest && rest.amountMinor === amountMinor) return { kind: "items", plan: rest }
 
-  const untouched = map.entries.filter((entry) => !captured.units.get(entry.id) && entry.main.length + (entry.discount ? 1 : 0) > 0)
+  const untouched = map.entries.filter((entry) => !captured.units.get(entry.id) && reservedLines(entry).length > 0)
   const openShipping = untouched.filter((e) => e.kind === "shipping").length
   const credits = captured.creditsCaptured ? 0 : orderLinesTotalMinor(map.credits)
   // Items worth nothing change no amount: they are no evidence of what was shipped.
@@ -55,11 +55,9 @@ function tryPlan(plan: () => ItemCapturePlan): ItemCapturePlan | undefined {
   }
 }
 
-const entryValue = (entry: ReservedEntry): number => orderLinesTotalMinor([...entry.main, ...(entry.discount ? [entry.discount] : [])])
-const linesKey = (entry: ReservedEntry): string =>
-  JSON.stringify(
-    [...entry.main, ...(entry.discount ? [entry.discount] : [])].map((l) => [l.description, l.quantity, l.unitPriceMinor, l.taxAmountMinor, l.taxPercent, l.goodsType])
-  )
+const entryValue = (entry: ReservedEntry): number => orderLinesTotalMinor(reservedLines(entry))
+/** Entries whose lines differ only in itemId are one choice for an invoice. */
+const linesKey = (entry: ReservedEntry): string => reservedLines(entry).map(contentKey).join("\n")
 
 /**
  * Non-empty subsets of `options` whose values add up to `target`: at most 3 (two different ones

@@ -10,7 +10,7 @@
 import type { OrderLine } from "../types"
 import { unitsShare } from "./allocation"
 import { toSafeMinor } from "./problems"
-import type { ReservationMap, ReservedEntry } from "./reservation-map"
+import { reservedLines, type ReservationMap, type ReservedEntry } from "./reservation-map"
 import { orderLinesTotalMinor } from "./totals"
 import { validateOrderLines } from "./validation"
 
@@ -102,7 +102,9 @@ export function remainingMinor(map: ReservationMap, captured: CapturedSoFar): nu
 
 /** Units of each entry not captured yet. */
 export function remaining(map: ReservationMap, captured: CapturedSoFar): Array<{ entry: ReservedEntry; quantity: number }> {
-  return map.entries.map((entry) => ({ entry, quantity: entry.quantity - (captured.units.get(entry.id) ?? 0) })).filter(({ entry, quantity }) => quantity > 0 && hasLines(entry))
+  return map.entries
+    .map((entry) => ({ entry, quantity: entry.quantity - (captured.units.get(entry.id) ?? 0) }))
+    .filter(({ entry, quantity }) => quantity > 0 && reservedLines(entry).length > 0)
 }
 
 function linesFor(input: Omit<ItemCaptureInput, "request" | "wholeItemsOnly">, chosen: Array<{ entry: ReservedEntry; quantity: number }>): ItemCapturePlan {
@@ -132,8 +134,7 @@ function linesFor(input: Omit<ItemCaptureInput, "request" | "wholeItemsOnly">, c
  * price with its cumulative share of the line's tax, and the promotion line's cumulative share.
  */
 export function unitLines(entry: ReservedEntry, done: number, count: number): OrderLine[] {
-  const all = [...entry.main, ...(entry.discount ? [entry.discount] : [])]
-  if (done === 0 && count === entry.quantity) return all
+  if (done === 0 && count === entry.quantity) return reservedLines(entry)
   const lines: OrderLine[] = []
   const unitsOnLines = entry.main.reduce((n, line) => n + line.quantity, 0)
   if (unitsOnLines === entry.quantity && entry.main.every((line) => Number.isInteger(line.quantity))) {
@@ -162,4 +163,3 @@ function sharedLine(line: OrderLine, done: number, count: number, of: number): O
 }
 
 const share = (value: number, done: number, count: number, of: number): number => toSafeMinor(unitsShare(BigInt(value), done, count, of), "taxAmount")
-const hasLines = (entry: ReservedEntry): boolean => entry.main.length > 0 || !!entry.discount

@@ -61,8 +61,11 @@ export function mapReservation(reserved: readonly OrderLine[], rebuilt: BuiltOrd
   return { entries, credits: credits as OrderLine[] }
 }
 
+/** An entry's lines as reserved: its goods line(s), then its promotion line. */
+export const reservedLines = (entry: ReservedEntry): OrderLine[] => [...entry.main, ...(entry.discount ? [entry.discount] : [])]
+
 /** Everything AltaPay and an invoice show of a line, but its itemId. */
-function contentKey(line: OrderLine): string {
+export function contentKey(line: OrderLine): string {
   return JSON.stringify([
     line.description,
     line.quantity,

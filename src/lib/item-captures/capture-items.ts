@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { AltaPayValidationError, ItemCaptureError, minorToDecimal, planItemCapture, type ItemCapturePlan, type OrderLine } from "../../altapay"
+import { AltaPayValidationError, ItemCaptureError, minorToDecimal, orderLinesTotalMinor, planItemCapture, reservedLines, type ItemCapturePlan, type OrderLine } from "../../altapay"
 import { captureAltaPayItemsWorkflow } from "../../workflows/capture-altapay-items"
 import { loadAltaPayPayment, type AltaPayPayment } from "../medusa-mapping/altapay-payment"
 import type { TrackingInfo } from "../payment-data/data"
@@ -69,10 +69,7 @@ export async function itemCaptureState(scope: MedusaContainer, paymentId: string
         ? null
         : {
             captured: shipping.every((e) => (basis.captured.units.get(e.id) ?? 0) > 0),
-            amount_minor: shipping.reduce(
-              (n, e) => n + [...e.main, ...(e.discount ? [e.discount] : [])].reduce((m, l) => m + l.unitPriceMinor * l.quantity + l.taxAmountMinor, 0),
-              0
-            ),
+            amount_minor: orderLinesTotalMinor(shipping.flatMap(reservedLines)),
           },
     remaining_minor: remaining,
   }
