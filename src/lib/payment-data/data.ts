@@ -126,6 +126,27 @@ export const chargebackRecordSchema = z.object({
 })
 export type ChargebackRecord = z.infer<typeof chargebackRecordSchema>
 
+/**
+ * A payment on an AltaPay agreement (saved cards, issue 32). `setup`: the customer saves the card
+ * while paying (the hosted page sets the agreement up and reserves the order); `saved_card`: the
+ * customer pays with a saved card (reserveSubscriptionCharge at authorization); `merchant_charge`:
+ * the admin charged the agreement already (its transaction is only verified here).
+ */
+export const agreementPaymentSchema = z.object({
+  mode: z.enum(["setup", "saved_card", "merchant_charge"]),
+  /** The Medusa customer the card is (to be) saved for. */
+  customer_id: z.string().min(1),
+  /** The plugin's saved-card row (altapay_saved_card.id); null while setting up. */
+  saved_card_id: z.string().nullable(),
+  /** AltaPay's agreement id (the set-up transaction's id); null while setting up. */
+  agreement_id: z.string().nullable(),
+  /** The agreement's set-up shop_orderid: its charges keep it (api-php reservesubscription.xml). */
+  agreement_order_id: z.string().nullable(),
+  /** The Medusa payment collection a merchant-started charge pays (transaction_info names it too). */
+  payment_collection_id: z.string().nullish(),
+})
+export type AgreementPayment = z.infer<typeof agreementPaymentSchema>
+
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
 export const paymentDataSchema = z.object({
   altapay_session_id: z.string().min(1),
@@ -174,6 +195,8 @@ export const paymentDataSchema = z.object({
    * before the field existed keeps its seal.
    */
   chargebacks: z.array(chargebackRecordSchema).optional(),
+  /** Set for payments on an AltaPay agreement (agreementPaymentSchema). Optional: older seals stay valid. */
+  agreement: agreementPaymentSchema.optional(),
   /**
    * Whether a refund or capture is Open at AltaPay, so the open-results job finds such payments
    * with one query on `data`. Written by the seal, always (false too): Medusa merges a payment's
