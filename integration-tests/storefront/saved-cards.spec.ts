@@ -8,6 +8,7 @@
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import { TEST_CARDS } from "../../src/sandbox"
@@ -293,6 +294,19 @@ medusaIntegrationTestRunner({
         expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: orderId } })
         const { data: orders } = await query().graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: next.cart.id } })
         expect(orders).toHaveLength(1)
+
+        // A customer who passes the challenge and never comes back: the follow-up job finds the charge
+        // (under the agreement's shop_orderid, by its transaction_info) and places the order once.
+        const gone = await sessionFor(karen, { saved_card_id: card.id })
+        expect((await complete(gone.cart.id, gone.headers)).status).toBe(400)
+        const { data: goneSessions } = await query().graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: gone.altapay.id } })
+        expect(store.sandbox().agreements.completeChallenge((goneSessions[0] as { data: { redirect_url: string } }).data.redirect_url).transactionId).toEqual(expect.any(String))
+        expect(await orderOfCart(query(), gone.cart.id)).toBeUndefined()
+        const afterGrace = { scheduledFor: new Date(Date.now() + 16 * 60_000) }
+        const run = await paymentSessionsJob(getContainer(), afterGrace)
+        expect(run.counts).toMatchObject({ "order placed": 1 })
+        expect(await orderOfCart(query(), gone.cart.id)).toEqual(expect.any(String))
+        expect((await paymentSessionsJob(getContainer(), afterGrace)).counts["order placed"] ?? 0).toBe(0)
       })
     })
   },
