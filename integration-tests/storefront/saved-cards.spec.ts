@@ -21,7 +21,8 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 
 jest.setTimeout(180_000)
 
-const store = useAltaPayStore({ savedCards: { enabled: true } })
+const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
+const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE } })
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -272,6 +273,39 @@ medusaIntegrationTestRunner({
         } finally {
           for (const spy of logged) spy.mockRestore()
         }
+      })
+
+      it("adds a card from the account page through AltaPay's page, for the signed-in customer only", async () => {
+        expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, { headers: storeHeaders(seed), ...anyStatus })).status).toBe(401)
+        expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk", card_number: "4111111111111111" }, asCustomer(karen))).status).toBe(400)
+        const started = heard(await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen)))
+        expect(started.status).toBe(200)
+        expect(Object.keys(started.data)).toEqual(["redirect_url"])
+        const requestId = String(started.data.redirect_url).split("/").at(-1)!
+        const before = idsOf(await savedCards().listCustomerCards(karen.id))
+
+        const submitted = await store.sandbox().agreements.submit(requestId, { cardNumber: TEST_CARDS.mastercard, expiryMonth: "04", expiryYear: "2031" })
+        expect(submitted).toMatchObject({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const added = (await storeCards(karen)).filter((c) => !before.includes(c.id))
+        expect(added).toEqual([{ id: expect.any(String), provider_id: PROVIDER_ID, masked_pan: "555555******4444", expiry: { month: 4, year: 2031 }, scheme: "Mastercard" }])
+        expect((await storeCards(mallory)).map((c) => c.masked_pan)).not.toContain("555555******4444")
+
+        // Replayed, the return keeps the one card; a transaction that is no account set-up saves nothing.
+        const cardReturn = (transactionId: string | undefined) =>
+          fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success?transaction_id=${transactionId}`, { redirect: "manual" })
+        const replay = await cardReturn(submitted.transactionId)
+        expect(replay.status).toBe(303)
+        expect(await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId })).toHaveLength(1)
+        const { agreementId: checkoutAgreement } = await saveWhilePaying(mallory, TEST_CARDS.visa)
+        const forged = await cardReturn(checkoutAgreement)
+        expect(forged.headers.get("location")).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+        expect((await savedCards().listAltapaySavedCards({ agreement_id: checkoutAgreement })).map((c) => c.customer_id)).toEqual([mallory.id])
+
+        // Declined on AltaPay's page: nothing saved, and the customer is told.
+        const again = await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen))
+        const declined = await store.sandbox().agreements.submit(String(again.data.redirect_url).split("/").at(-1)!, { outcome: "decline" })
+        expect(declined.location).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+        expect((await storeCards(karen)).length).toBe(before.length + 1)
       })
 
       it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {
