@@ -61,13 +61,11 @@ function createPaymentRequest(ex: Exchange, { fields }: Form): Reply {
   }
   const amountMinor = amountOf(fields.amount, currency.alpha)
   const callbacks: Record<string, string> = {}
-  const transactionInfo: Record<string, string> = {}
   for (const [key, value] of Object.entries(fields)) {
     const config = /^config\[(callback_[a-z_]+)\]$/.exec(key)
     if (config) callbacks[config[1]] = value
-    const info = /^transaction_info\[(.+)\]$/.exec(key)
-    if (info) transactionInfo[info[1]] = value
   }
+  const transactionInfo = infoFields(fields)
   const paymentRequestId = randomUUID()
   ex.env.store.agreements.requests.set(paymentRequestId, {
     paymentRequestId,
@@ -126,7 +124,8 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
       ])
     )
   }
-  const pending: PendingChallenge = { id: randomUUID(), agreementId: id, method, amountMinor, reconciliationIdentifier, orderLines }
+  const transactionInfo = infoFields(fields)
+  const pending: PendingChallenge = { id: randomUUID(), agreementId: id, method, amountMinor, reconciliationIdentifier, orderLines, transactionInfo }
   // Merchant-initiated charges never ask for 3-D Secure; a customer buying with the saved card may.
   if (agreement.card.threeDSecure && unscheduledType === "charge") {
     ex.env.store.agreements.challenges.set(pending.id, pending)
@@ -144,6 +143,16 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
   })
   const setUp = ex.env.store.transactions.get(id)
   return xml(200, apiResponse(method, ex.env.now(), [textEl("Result", "Success"), transactionsXml(setUp ? [setUp, t] : [t])]))
+}
+
+/** `transaction_info[name]` fields by name. */
+function infoFields(fields: Record<string, string>): Record<string, string> {
+  const info: Record<string, string> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    const match = /^transaction_info\[(.+)\]$/.exec(key)
+    if (match) info[match[1]] = value
+  }
+  return info
 }
 
 function declineOf(agreement: StoredAgreement, nowMs: number): { merchant: string; cardholder: string } | undefined {

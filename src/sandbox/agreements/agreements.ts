@@ -67,6 +67,8 @@ export interface PendingChallenge {
   amountMinor: number
   reconciliationIdentifier?: string
   orderLines?: Record<string, string>[]
+  /** `transaction_info[...]` of the charge, kept in its transaction's PaymentInfos. */
+  transactionInfo?: Record<string, string>
   /** The charge's transaction once the challenge was answered. */
   transactionId?: string
 }
