@@ -9,6 +9,7 @@ import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
+import { authorizeMerchantCharge } from "./merchant-charge"
 import { dataFromMedusa } from "./unsealed-session"
 
 /**
@@ -44,6 +45,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     ctx.logger?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${why}; not authorized, and nothing was asked of AltaPay.`)
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
+  if (data.agreement?.mode === "merchant_charge") return authorizeMerchantCharge(ctx, data)
   const transaction = forOrder(data.order_id, await ctx.lookup({ shopOrderId: data.order_id }, "authorization"))
   const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: terminalsFor(ctx, data) }
   const stated = sessionStatusFor(transaction, expected)

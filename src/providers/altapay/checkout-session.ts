@@ -14,6 +14,7 @@ import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
+import { initiateMerchantCharge, isMerchantCharge } from "./merchant-charge"
 import { createRedirectPayment } from "./redirect-payment"
 import { contextLines, sameLines } from "./session-lines"
 
@@ -31,6 +32,7 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
   if (!paymentSessionId) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
   }
+  if (isMerchantCharge(input)) return initiateMerchantCharge(ctx, input, paymentSessionId, amountMinor, currency)
   const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
   const previous = cacheKey ? initiated.get(cacheKey) : undefined
   if (previous) return previous
