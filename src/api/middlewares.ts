@@ -8,6 +8,7 @@ import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
 
 /**
@@ -76,6 +77,12 @@ export default defineMiddlewares({
         authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true }),
         validateAndTransformBody(StoreCreateAltaPaySession),
       ],
+    },
+    {
+      // Medusa authenticates /admin itself (an admin user, 401 otherwise); this validates the body.
+      method: ["POST"],
+      matcher: "/admin/altapay/orders/:id/agreement-charges",
+      middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge)],
     },
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
