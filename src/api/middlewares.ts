@@ -9,6 +9,7 @@ import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
+import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
 
 /**
@@ -78,6 +79,12 @@ export default defineMiddlewares({
         authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true }),
         validateAndTransformBody(StoreCreateAltaPaySession),
       ],
+    },
+    {
+      // Medusa authenticates /admin itself (an admin user, 401 otherwise); this validates the body.
+      method: ["POST"],
+      matcher: "/admin/altapay/orders/:id/agreement-charges",
+      middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge)],
     },
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
