@@ -124,6 +124,13 @@ medusaIntegrationTestRunner({
       expect(removed.status).toBe(200)
       expect(await storedIds(karen.id)).toEqual([second])
       expect((await api.delete(`/admin/altapay/saved-cards/${first}`, asAdmin())).status).toBe(404)
+
+      // A customer the admin deletes takes their saved cards along; another's stay.
+      expect((await api.delete(`/admin/customers/${karen.id}`, asAdmin())).status).toBe(200)
+      const gone = async () => ((await storedIds(karen.id)).length === 0 ? true : undefined)
+      for (let i = 0; i < 50 && !(await gone()); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(await storedIds(karen.id)).toEqual([])
+      expect(await storedIds(mallory.id)).toHaveLength(1)
     })
 
     it("gives a signed-in customer's payment session an AltaPay account holder, with no warning logged", async () => {
