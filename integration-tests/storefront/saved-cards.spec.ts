@@ -263,6 +263,14 @@ medusaIntegrationTestRunner({
           expect(anonymous.status).toBeGreaterThanOrEqual(400)
           expect(await chargesOn(setUp.shopOrderId)).toHaveLength(charges.length)
 
+          // AltaPay declines (the agreement was ended there): the customer reads AltaPay's message, no order.
+          store.sandbox().agreements.end(agreementId)
+          const refused = await sessionFor(karen, { saved_card_id: card.id })
+          const declined = await complete(refused.cart.id, refused.headers)
+          expect(declined.status).toBe(400)
+          expect(declined.data.message).toMatch(/^Your saved card was declined: The saved card can no longer be used\./)
+          expect(await orderOfCart(query(), refused.cart.id)).toBeUndefined()
+
           // Deleted, the card pays for nothing.
           expect((await api.delete(`/store/altapay/saved-cards/${card.id}`, asCustomer(karen))).status).toBe(200)
           expect((await sessionFor(karen, { saved_card_id: card.id })).session.status).toBe(404)
