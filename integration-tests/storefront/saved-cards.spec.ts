@@ -12,6 +12,7 @@ import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import { TEST_CARDS } from "../../src/sandbox"
+import { addSavedCard, listSavedCards, type MedusaConnection } from "../../src/storefront"
 import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
 import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types"
 import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
@@ -291,12 +292,19 @@ medusaIntegrationTestRunner({
       })
 
       it("adds a card from the account page through AltaPay's page, for the signed-in customer only", async () => {
-        expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, { headers: storeHeaders(seed), ...anyStatus })).status).toBe(401)
+        // Through the plugin's browser client, as a storefront would.
+        const connection = (customer?: Customer): MedusaConnection => ({
+          medusaUrl: store.medusaUrl(),
+          publishableKey: seed.publishableKey,
+          headers: customer ? { authorization: `Bearer ${customer.token}` } : undefined,
+        })
+        await expect(addSavedCard(connection(), { currencyCode: "dkk" })).rejects.toMatchObject({ status: 401 })
         expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk", card_number: "4111111111111111" }, asCustomer(karen))).status).toBe(400)
         const started = heard(await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen)))
         expect(started.status).toBe(200)
         expect(Object.keys(started.data)).toEqual(["redirect_url"])
-        const requestId = String(started.data.redirect_url).split("/").at(-1)!
+        const { redirectUrl } = await addSavedCard(connection(karen), { currencyCode: "dkk" })
+        const requestId = redirectUrl.split("/").at(-1)!
         const before = idsOf(await savedCards().listCustomerCards(karen.id))
 
         const submitted = await store.sandbox().agreements.submit(requestId, { cardNumber: TEST_CARDS.mastercard, expiryMonth: "04", expiryYear: "2031" })
@@ -304,6 +312,13 @@ medusaIntegrationTestRunner({
         const added = (await storeCards(karen)).filter((c) => !before.includes(c.id))
         expect(added).toEqual([{ id: expect.any(String), provider_id: PROVIDER_ID, masked_pan: "555555******4444", expiry: { month: 4, year: 2031 }, scheme: "Mastercard" }])
         expect((await storeCards(mallory)).map((c) => c.masked_pan)).not.toContain("555555******4444")
+        expect(await listSavedCards(connection(karen))).toContainEqual({
+          id: added[0].id,
+          providerId: PROVIDER_ID,
+          maskedPan: "555555******4444",
+          expiry: { month: 4, year: 2031 },
+          scheme: "Mastercard",
+        })
 
         // Replayed, the return keeps the one card; a transaction that is no account set-up saves nothing.
         const cardReturn = (transactionId: string | undefined) =>

@@ -9,42 +9,20 @@
  * The server builds the AltaPay session from the cart; the browser only ever holds a CUSTOMER
  * token for that one session. Browser-safe: fetch only, no Node or Medusa imports.
  */
-import { AltaPayCheckoutError, AltaPayRequestError, AltaPaySessionRequestError, AltaPayTokenError, AltaPayUnavailableError } from "./errors"
+import { AltaPayRequestError, AltaPaySessionRequestError, AltaPayTokenError, AltaPayUnavailableError } from "./errors"
+import { callMedusa, defaultFetch, errorText, readJson, type FetchLike, type MedusaConnection } from "./medusa"
 
 export * from "./errors"
+export type { FetchLike, MedusaConnection, MedusaSdkLike } from "./medusa"
+export * from "./saved-cards"
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
-
-/**
- * The part of a `@medusajs/js-sdk` instance the helper uses: `sdk.client.fetch` sends the
- * publishable key and the signed-in customer's token or session cookie for you.
- */
-export interface MedusaSdkLike {
-  client: {
-    fetch<T>(input: string, init?: { method?: string; body?: Record<string, unknown>; signal?: AbortSignal | null }): Promise<T>
-  }
-}
-
-export interface StartAltaPayCheckoutOptions {
+export interface StartAltaPayCheckoutOptions extends MedusaConnection {
   cartId: string
   /**
    * The AltaPay registration to pay with (`pp_altapay_<id>`, e.g. pp_altapay_mobilepay). Needed
    * when the store registers the provider once per terminal; with one registration it may be left out.
    */
   providerId?: string
-  /** A @medusajs/js-sdk instance (preferred): it knows the backend URL, key and customer auth. */
-  sdk?: MedusaSdkLike
-  /** Without `sdk`: the Medusa backend URL, e.g. https://api.shop.example */
-  medusaUrl?: string
-  /** Without `sdk`: the store's publishable API key. */
-  publishableKey?: string
-  /** Without `sdk`: extra headers, e.g. { authorization: `Bearer ${customerToken}` } for a signed-in customer. */
-  headers?: Record<string, string>
-  /** Without `sdk`: "include" to send Medusa's session cookie cross-origin. */
-  credentials?: RequestCredentials
-  /** fetch to use (default: globalThis.fetch). */
-  fetch?: FetchLike
-  signal?: AbortSignal
 }
 
 /** What the store route hands the browser for one AltaPay checkout session. */
@@ -104,7 +82,7 @@ export async function startAltaPayCheckout(options: StartAltaPayCheckoutOptions)
   if (!options.cartId) throw new AltaPaySessionRequestError("startAltaPayCheckout: cartId is required.")
   const path = `/store/carts/${encodeURIComponent(options.cartId)}/altapay-session`
   const body = options.providerId ? { provider_id: options.providerId } : {}
-  const answer = options.sdk ? await viaSdk(options.sdk, path, body, options.signal) : await viaFetch(path, body, options)
+  const answer = await callMedusa<RouteAnswer>(options, "POST", path, body, "startAltaPayCheckout")
   if (!answer?.altapay?.token || !answer.altapay.session_id || !answer.altapay.checkout_url) {
     throw new AltaPaySessionRequestError(`Medusa's ${path} answered without an AltaPay session: is medusa-payment-altapay's plugin loaded (plugins: [...] in medusa-config)?`)
   }
@@ -148,51 +126,6 @@ export async function createPayment(session: AltaPaySession, paymentMethodId: st
     throw new AltaPayUnavailableError("AltaPay created no payment page for this payment (no paymentId or url in its answer).")
   }
   return { paymentId: body.paymentId, redirectUrl: body.url, ...(body.status ? { status: body.status } : {}) }
-}
-
-// --- Medusa -------------------------------------------------------------------------------
-
-async function viaSdk(sdk: MedusaSdkLike, path: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<RouteAnswer> {
-  try {
-    return await sdk.client.fetch<RouteAnswer>(path, { method: "POST", body, signal })
-  } catch (error) {
-    // js-sdk's FetchError carries status and Medusa's message, not the error type.
-    const e = error as { status?: unknown; message?: unknown }
-    const status = typeof e?.status === "number" ? e.status : undefined
-    const message = typeof e?.message === "string" && e.message ? e.message : "Medusa could not start the AltaPay payment."
-    if (status === undefined) throw new AltaPayCheckoutError(`Could not reach Medusa: ${message}`, { cause: error })
-    throw medusaError(status, undefined, message, error)
-  }
-}
-
-async function viaFetch(path: string, requestBody: Record<string, unknown>, options: StartAltaPayCheckoutOptions): Promise<RouteAnswer> {
-  if (!options.medusaUrl) throw new AltaPaySessionRequestError("startAltaPayCheckout: pass `sdk` (a @medusajs/js-sdk instance) or `medusaUrl` and `publishableKey`.")
-  if (!options.publishableKey) throw new AltaPaySessionRequestError("startAltaPayCheckout: `publishableKey` is required with `medusaUrl` (Medusa's /store routes need it).")
-  const doFetch = options.fetch ?? defaultFetch()
-  let res: Response
-  try {
-    res = await doFetch(`${options.medusaUrl.replace(/\/+$/, "")}${path}`, {
-      method: "POST",
-      headers: { accept: "application/json", "content-type": "application/json", "x-publishable-api-key": options.publishableKey, ...options.headers },
-      body: JSON.stringify(requestBody),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    })
-  } catch (error) {
-    throw new AltaPayCheckoutError(`Could not reach Medusa at ${options.medusaUrl}: ${errorText(error)}`, { cause: error })
-  }
-  const body = await readJson(res)
-  if (!res.ok) {
-    const b = body as { type?: unknown; message?: unknown } | undefined
-    throw medusaError(res.status, typeof b?.type === "string" ? b.type : undefined, typeof b?.message === "string" ? b.message : `HTTP ${res.status}`)
-  }
-  return body as RouteAnswer
-}
-
-function medusaError(status: number | undefined, type: string | undefined, message: string, cause?: unknown): AltaPayCheckoutError {
-  const details = { status, type, cause }
-  if (status === 502 || type === "altapay_unreachable") return new AltaPayUnavailableError(message, { ...details, type: type ?? "altapay_unreachable" })
-  return new AltaPaySessionRequestError(message, details)
 }
 
 // --- AltaPay ------------------------------------------------------------------------------
@@ -243,23 +176,4 @@ function altapayMessage(body: unknown): string {
   const b = body as Record<string, unknown>
   const message = b.message ?? b.error_description ?? b.errorMessage ?? b.error
   return typeof message === "string" ? message.replace(/[.\s]+$/, "").slice(0, 300) : ""
-}
-
-async function readJson(res: Response): Promise<unknown> {
-  const text = await res.text()
-  if (!text) return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
-
-function defaultFetch(): FetchLike {
-  if (typeof globalThis.fetch !== "function") throw new AltaPayCheckoutError("No fetch available: pass `fetch` in the options.")
-  return globalThis.fetch.bind(globalThis) as FetchLike
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
