@@ -13,7 +13,7 @@
  */
 import type { Logger, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { parseCallback, verifyCallbackSignature, type AltaPayCallback, type AltaPayClient } from "../../altapay"
+import { parseCallback, verifyCallbackSignature, type AltaPayCallback, type AltaPayClient, type GatewayTransaction } from "../../altapay"
 import { confirmedActionFor, statedAction } from "../callbacks/confirmed-action"
 import { isOpenAtAltaPay, transactionForOrder } from "../medusa-mapping/status"
 import type { AltaPayOptions } from "../registrations/options"
@@ -124,4 +124,20 @@ export function anonymousLookUps(registration: Omit<Registration, "client">, log
   let budget = budgets.get(key)
   if (!budget) budgets.set(key, (budget = new LookUpBudget({ name: providerId, limits: options.returnLookUps, store: scaleOut.store, warn: (message) => logger?.warn(message) })))
   return { budget, client: sharedAltaPayClient({ ...options, maxRetries: 0 }, undefined, { key: `${scaleOut.key}|anonymous-return-look-ups` }) }
+}
+
+/**
+ * AltaPay's record of one transaction a request from outside names (a return post, a GET), within the
+ * anonymous look-ups' budget; undefined when the id is malformed, the budget refused, or AltaPay has none.
+ */
+export async function anonymousTransaction(
+  registration: Omit<Registration, "client">,
+  budgetKey: string,
+  transactionId: string | undefined,
+  logger?: Pick<Logger, "warn">
+): Promise<GatewayTransaction | undefined> {
+  if (!transactionId || !/^[0-9a-f]{1,32}$/.test(transactionId)) return undefined
+  const anonymous = anonymousLookUps(registration, logger)
+  const looked = await anonymous.budget.run(budgetKey, () => anonymous.client.gateway.payments({ transactionId }))
+  return looked.admitted ? looked.value.find((t) => t.transactionId === transactionId) : undefined
 }

@@ -10,10 +10,8 @@ import type { Logger } from "@medusajs/framework/types"
 import { chargedSession } from "../medusa-mapping/status"
 import { namesSession, sessionIdFromOrderId, shopOrderIdFor } from "../medusa-mapping/shop-order-id"
 import { confirmedActionFor } from "../callbacks/confirmed-action"
-import { anonymousLookUps, type ConfirmedReturn } from "./confirm"
+import { anonymousTransaction, type ConfirmedReturn } from "./confirm"
 import type { altapayFromConfig } from "../registrations/from-config"
-
-const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
 
 export interface SavedCardReturn {
   sessionId: string
@@ -26,11 +24,8 @@ export async function savedCardReturn(
   post: { shopOrderId: string; transactionId: string | undefined },
   logger?: Pick<Logger, "warn">
 ): Promise<SavedCardReturn | undefined> {
-  if (!registration.options.savedCards.enabled || !post.transactionId || !TRANSACTION_ID.test(post.transactionId)) return undefined
-  const anonymous = anonymousLookUps(registration, logger)
-  const looked = await anonymous.budget.run(post.shopOrderId, () => anonymous.client.gateway.payments({ transactionId: post.transactionId }))
-  if (!looked.admitted) return undefined
-  const charge = looked.value.find((t) => t.transactionId === post.transactionId)
+  if (!registration.options.savedCards.enabled) return undefined
+  const charge = await anonymousTransaction(registration, post.shopOrderId, post.transactionId, logger)
   const sessionId = charge && chargedSession(charge)
   if (!charge || !sessionId || !namesSession(charge.shopOrderId, post.shopOrderId) || sessionId === sessionIdFromOrderId(post.shopOrderId)) return undefined
   // The charge as the paying session's payment, for the same decision every return makes.

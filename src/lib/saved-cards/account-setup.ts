@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto"
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { currencyInfo, statusIn, type GatewayTransaction } from "../../altapay"
-import { anonymousLookUps } from "../customer-return/confirm"
+import { anonymousTransaction } from "../customer-return/confirm"
 import { toMedusaError } from "../medusa-mapping/errors"
 import { altapayFromConfig } from "../registrations/from-config"
 import { terminalFor } from "../registrations/options"
@@ -90,12 +90,9 @@ export async function handleCardReturn(
 async function keepFromRecord(scope: MedusaContainer, registration: ReturnType<typeof altapayFromConfig>, transactionId: string | undefined, logger: Logger): Promise<boolean> {
   const { options } = registration
   const savedCards = registeredSavedCardsModule(scope)
-  if (!savedCards || !options.savedCards.enabled || !transactionId || !/^[0-9a-f]{1,32}$/.test(transactionId)) return false
+  if (!savedCards || !options.savedCards.enabled) return false
   // Anyone can post here: the look-up is budgeted like an anonymous customer return's.
-  const anonymous = anonymousLookUps(registration, logger)
-  const looked = await anonymous.budget.run(`card-${transactionId}`, () => anonymous.client.gateway.payments({ transactionId }))
-  if (!looked.admitted) return false
-  const setUp = looked.value.find((t) => t.transactionId === transactionId)
+  const setUp = await anonymousTransaction(registration, `card-${transactionId}`, transactionId, logger)
   const customerId = setUp && accountSetUpCustomer(setUp, `pp_altapay_${options.providerId}`)
   if (!setUp || !customerId) return false
   const kept = await keepAgreementCard(savedCards, { customerId, providerId: `pp_altapay_${options.providerId}`, setUp, fallback: { terminal: null, currency: "" } }, logger)

@@ -33,7 +33,7 @@ import type {
 import { MedusaError } from "@medusajs/framework/utils"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../modules/altapay-saved-cards"
 import type AltaPaySavedCardsService from "../../modules/altapay-saved-cards/service"
-import type { SavedCardRecord } from "../../modules/altapay-saved-cards/types"
+import { queryCustomerCards } from "../../lib/saved-cards/query"
 import { storeSavedCard } from "../../lib/saved-cards/views"
 import type { AltaPayOptions } from "../../lib/registrations/options"
 
@@ -111,12 +111,8 @@ export class AccountHolders {
       this.deps.logger?.warn(`AltaPay: ${this.providerId} cannot list saved cards: add ContainerRegistrationKeys.QUERY to the Payment module's dependencies.`)
       return []
     }
-    const { data } = await this.deps.query.graph({
-      entity: "altapay_saved_card",
-      fields: ["id", "customer_id", "provider_id", "masked_pan", "expiry_month", "expiry_year", "scheme", "terminal", "currency", "created_at"],
-      filters: { customer_id: holder.customer_id, provider_id: this.providerId },
-    })
-    return (data as SavedCardRecord[]).map((card) => ({ id: card.id, data: { ...storeSavedCard(card) } }))
+    const cards = await queryCustomerCards(this.deps.query, { customer_id: holder.customer_id, provider_id: this.providerId })
+    return cards.map((card) => ({ id: card.id, data: { ...storeSavedCard(card) } }))
   }
 
   /** A card is saved by AltaPay's payment page setting up an agreement, never from data a caller hands Medusa. */

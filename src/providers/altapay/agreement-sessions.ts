@@ -16,6 +16,7 @@ import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import { freshPaymentData, type AgreementPayment, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { terminalFor } from "../../lib/registrations/options"
+import { queryCustomerCards } from "../../lib/saved-cards/query"
 import type { SavedCardRecord } from "../../modules/altapay-saved-cards/types"
 import type { ProviderContext } from "./context"
 
@@ -126,12 +127,7 @@ async function setUpWhilePaying(
 /** One of the customer's saved cards on this registration; another customer's is "not found". */
 async function customerCard(ctx: ProviderContext, customerId: string, cardId: string): Promise<SavedCardRecord> {
   if (!ctx.query) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "AltaPay: saved cards need ContainerRegistrationKeys.QUERY in the Payment module's dependencies.")
-  const { data } = await ctx.query.graph({
-    entity: "altapay_saved_card",
-    fields: ["id", "customer_id", "provider_id", "agreement_id", "masked_pan", "expiry_month", "expiry_year", "scheme", "terminal", "currency"],
-    filters: { id: cardId, customer_id: customerId, provider_id: `pp_altapay_${ctx.options.providerId}` },
-  })
-  const card = (data as SavedCardRecord[])[0]
+  const [card] = await queryCustomerCards(ctx.query, { id: cardId, customer_id: customerId, provider_id: `pp_altapay_${ctx.options.providerId}` })
   if (!card) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${cardId} was not found.`)
   return card
 }
