@@ -9,7 +9,12 @@ import path from "node:path"
 const REPO = path.resolve(__dirname, "../..")
 const KIT = path.join(REPO, "storefronts/nextjs-starter")
 const PREFIX = "apps/storefront/"
-const EDITED = ["src/lib/constants.tsx", "src/modules/checkout/components/payment-button/index.tsx", "src/modules/checkout/components/payment/index.tsx"]
+const EDITED = [
+  "src/lib/constants.tsx",
+  "src/modules/checkout/components/payment-button/index.tsx",
+  "src/modules/checkout/components/payment/index.tsx",
+  "src/modules/account/components/account-nav/index.tsx",
+]
 /** The kit's landing page: the plugin's successUrl and failureUrl (its return endpoint 303s there). */
 const LANDING_URL = "/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}"
 
@@ -48,7 +53,7 @@ const patch = parsePatch(fs.readFileSync(path.join(KIT, "altapay.patch"), "utf8"
 const kitFiles = filesUnder(path.join(KIT, "src")).map((file) => path.relative(KIT, file).split(path.sep).join("/"))
 
 describe("the Next.js starter kit", () => {
-  it("patches apps/storefront only: the kit's new files and the three starter files it edits", () => {
+  it("patches apps/storefront only: the kit's new files and the four starter files it edits", () => {
     expect(patch.every((p) => p.path.startsWith(PREFIX))).toBe(true)
     expect(
       patch
