@@ -8,16 +8,19 @@
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
+import { TEST_CARDS } from "../../src/sandbox"
 import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
 import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types"
-import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
+import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createCart, createCustomer, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 
-useAltaPayStore({ savedCards: { enabled: true } })
+const store = useAltaPayStore({ savedCards: { enabled: true } })
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -164,6 +167,133 @@ medusaIntegrationTestRunner({
       } finally {
         warn.mockRestore()
       }
+    })
+
+    describe("paying with saved cards", () => {
+      type Customer = { id: string; email: string; token: string }
+      const answers: unknown[] = []
+      const heard = <R extends { data: any }>(response: R): R => {
+        answers.push(response.data)
+        return response
+      }
+      const query = () => getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      /** The agreement's charges (they keep its set-up's shop_orderid), as AltaPay lists them. */
+      const chargesOn = async (shopOrderId: string): Promise<GatewayTransaction[]> => {
+        const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
+        return (await client.gateway.payments({ shopOrderId })).filter((t) => t.authType === "subscription_payment")
+      }
+      const sessionFor = async (customer: Customer, data: Record<string, unknown>) => {
+        const headers = storeHeaders(seed, customer.token)
+        const cart = await createCart(api, seed, { customerToken: customer.token, email: customer.email })
+        const { data: created } = heard(await api.post("/store/payment-collections", { cart_id: cart.id }, { headers }))
+        const session = heard(
+          await api.post(`/store/payment-collections/${created.payment_collection.id}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers, ...anyStatus })
+        )
+        const altapay = (session.data as any).payment_collection?.payment_sessions?.find((s: { provider_id: string }) => s.provider_id === PROVIDER_ID)
+        return { cart, headers, session, altapay }
+      }
+      const complete = async (cartId: string, headers: Record<string, string>) => heard(await api.post(`/store/carts/${cartId}/complete`, {}, { headers, ...anyStatus }))
+      const eventually = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
+        for (let i = 0; i < 100; i++) {
+          const value = await read()
+          if (value !== undefined) return value
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        throw new Error(`never happened: ${what}`)
+      }
+      const storeCards = async (customer: Customer) =>
+        (heard(await api.get("/store/altapay/saved-cards", asCustomer(customer))).data as any).saved_cards as Array<{ id: string; masked_pan: string }>
+      /** Pays a cart on the hosted page with "save this card"; answers the saved card. */
+      const saveWhilePaying = async (customer: Customer, cardNumber: string) => {
+        const { cart, altapay } = await sessionFor(customer, { save_card: true })
+        expect(altapay).toMatchObject({ status: "pending", data: { redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), agreement: { mode: "setup" } } })
+        const submitted = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
+        expect(submitted.status).toBe(303)
+        expect(submitted.location).toMatch(/outcome=paid/)
+        expect(await orderOfCart(query(), cart.id)).toEqual(expect.any(String))
+        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId }))[0], "the card saved with the order")
+        // The shopper sees it among their cards, masked as AltaPay masks it.
+        const card = (await storeCards(customer)).find((c) => c.id === saved.id)
+        expect(card).toMatchObject({ masked_pan: `${cardNumber.slice(0, 6)}******${cardNumber.slice(-4)}`, scheme: "Visa" })
+        return { card: card!, agreementId: submitted.agreementId! }
+      }
+
+      it("saves a card while paying, pays the next order with it in one step, and nobody else can", async () => {
+        const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const logged = (["info", "warn", "error", "debug"] as const).map((level) => jest.spyOn(logger, level))
+        try {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const setUp = (await store.sandbox().agreements.get(agreementId))!
+
+          // The next order: no AltaPay page, one charge on the agreement, Medusa's order at once.
+          const next = await sessionFor(karen, { saved_card_id: card.id })
+          expect(next.altapay).toMatchObject({ status: "pending", data: { redirect_url: null, agreement: { mode: "saved_card", saved_card_id: card.id } } })
+          const placed = await complete(next.cart.id, next.headers)
+          expect(placed.data).toMatchObject({ type: "order", order: { id: expect.any(String) } })
+          const charges = await chargesOn(setUp.shopOrderId)
+          const paying = charges.filter((t) => t.paymentInfos.some((i) => i.name === "medusa_payment_session_id" && i.value === next.altapay.id))
+          expect(paying).toHaveLength(1)
+          expect(paying[0]).toMatchObject({ transactionStatus: "preauth" })
+          expect(paying[0].reservedAmount?.minor).toBe(Math.round(Number((placed.data as any).order.total) * 100))
+          // Completing again is the same order, and no second charge.
+          expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: (placed.data as any).order.id } })
+          expect(await chargesOn(setUp.shopOrderId)).toHaveLength(charges.length)
+
+          // Mallory cannot pay with Karen's card: "not found", and nothing is charged.
+          const stolen = await sessionFor(mallory, { saved_card_id: card.id })
+          expect(stolen.session.status).toBe(404)
+          expect(stolen.session.data).toMatchObject({ message: expect.stringContaining("was not found") })
+          // Nor without signing in.
+          const anonymousCart = await createCart(api, seed, {})
+          const { data: anonymousCollection } = await api.post("/store/payment-collections", { cart_id: anonymousCart.id }, { headers: storeHeaders(seed) })
+          const anonymous = await api.post(
+            `/store/payment-collections/${anonymousCollection.payment_collection.id}/payment-sessions`,
+            { provider_id: PROVIDER_ID, data: { saved_card_id: card.id } },
+            { headers: storeHeaders(seed), ...anyStatus }
+          )
+          expect(anonymous.status).toBeGreaterThanOrEqual(400)
+          expect(await chargesOn(setUp.shopOrderId)).toHaveLength(charges.length)
+
+          // Deleted, the card pays for nothing.
+          expect((await api.delete(`/store/altapay/saved-cards/${card.id}`, asCustomer(karen))).status).toBe(200)
+          expect((await sessionFor(karen, { saved_card_id: card.id })).session.status).toBe(404)
+
+          // No token and no full card number in any log line, Medusa's payment data or store answer.
+          const token = setUp.card.token
+          const { data: sessions } = await query().graph({ entity: "payment_session", fields: ["id", "data"], filters: { provider_id: PROVIDER_ID } })
+          const { data: payments } = await query().graph({ entity: "payment", fields: ["id", "data"], filters: { provider_id: PROVIDER_ID } })
+          const everything = JSON.stringify({ logs: logged.map((spy) => spy.mock.calls), sessions, payments, answers })
+          expect(token).toMatch(/^[0-9a-f]{40}$/)
+          expect(sessions.length).toBeGreaterThanOrEqual(2)
+          expect(everything).not.toContain(token)
+          expect(everything).not.toContain(TEST_CARDS.visa)
+          expect(everything).toContain("411111******1111")
+        } finally {
+          for (const spy of logged) spy.mockRestore()
+        }
+      })
+
+      it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {
+        const { card } = await saveWhilePaying(karen, TEST_CARDS.visaThreeDSecure)
+        const next = await sessionFor(karen, { saved_card_id: card.id })
+        const refused = await complete(next.cart.id, next.headers)
+        // Medusa answers that the session was not authorized, and keeps the provider's status and data.
+        expect(refused.status).toBe(400)
+        expect(refused.data).toMatchObject({ message: expect.stringContaining("was not authorized") })
+        const { data: collections } = await query().graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: next.altapay.id } })
+        const waiting = collections[0] as { status: string; data: { redirect_url: string } }
+        expect(waiting).toMatchObject({ status: "requires_more", data: { redirect_url: expect.stringMatching(/\/sandbox\/3ds\//) } })
+
+        // The customer passes the challenge; AltaPay posts the return, which completes the cart.
+        const answered = await fetch(waiting.data.redirect_url, { method: "POST", body: new URLSearchParams({ outcome: "authenticated" }), redirect: "manual" })
+        expect(answered.status).toBe(303)
+        expect(answered.headers.get("location")).toMatch(/outcome=paid/)
+        const orderId = await orderOfCart(query(), next.cart.id)
+        expect(orderId).toEqual(expect.any(String))
+        expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: orderId } })
+        const { data: orders } = await query().graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: next.cart.id } })
+        expect(orders).toHaveLength(1)
+      })
     })
   },
 })

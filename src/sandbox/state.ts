@@ -55,7 +55,7 @@ export interface StoredPayment {
 export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error" | "recurring_confirmed" | "recurring_failed"
 
 /** AuthType of a transaction: payments, agreement set-ups and charges on an agreement (api-php fixtures). */
-export type AuthType = "payment" | "paymentAndCapture" | "subscription" | "verifyCard" | "subscription_payment"
+export type AuthType = "payment" | "paymentAndCapture" | "subscription" | "subscriptionAndReserve" | "subscriptionAndCharge" | "verifyCard" | "subscription_payment"
 
 export type { SandboxCard } from "./agreements/agreements"
 

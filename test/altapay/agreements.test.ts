@@ -120,6 +120,32 @@ describe("agreements (saved cards)", () => {
     expect(charged).toMatchObject({ authType: "subscription_payment", transactionStatus: "captured" })
   })
 
+  it("subscriptionAndReserve sets the agreement up and reserves the order on one page, under the request's shop_orderid", async () => {
+    const shopOrderId = `agr-${Math.random().toString(16).slice(2, 10)}`
+    const request = await pair.client.agreements.setupAgreement({
+      terminal: "AltaPay Sandbox Test Terminal",
+      shopOrderId,
+      amountMinor: 12_500,
+      currency: "DKK",
+      type: "subscriptionAndReserve",
+      agreement: { type: "unscheduled", unscheduledType: "charge" },
+      orderLines: [{ description: "Coffee", itemId: "coffee", quantity: 1, unitPriceMinor: 10_000, taxAmountMinor: 2_500, taxPercent: 25, goodsType: "item" }],
+      transactionInfo: { medusa_payment_session_id: "payses_1" },
+      callbacks: { success: `${shopUrl}/ok`, failure: `${shopUrl}/fail`, notification: `${shopUrl}/notify` },
+    })
+    const submitted = await pair.sandbox.agreements.submit(request.paymentRequestId)
+    const transactions = await pair.client.gateway.payments({ shopOrderId })
+    expect(transactions.map((t) => [t.authType, t.transactionStatus, t.reservedAmount?.minor ?? 0]).sort()).toEqual([
+      ["subscriptionAndReserve", "recurring_confirmed", 0],
+      ["subscription_payment", "preauth", 12_500],
+    ])
+    const charge = transactions.find((t) => t.authType === "subscription_payment")!
+    expect(charge.paymentInfos).toContainEqual({ name: "medusa_payment_session_id", value: "payses_1" })
+    // The callback names the set-up as the agreement, with its card.
+    const callback = parseAgreementCallback(posts.filter((p) => p.path === "/notify").at(-1)!.body)
+    expect(callback.card).toMatchObject({ agreementId: submitted.agreementId, maskedPan: "411111******1111" })
+  })
+
   it("an expired card and an ended agreement decline with AltaPay's merchant and cardholder messages", async () => {
     const { submitted } = await setUp({ expiryMonth: "01", expiryYear: "2030" })
     pair.sandbox.setClock(() => Date.UTC(2030, 1, 1))

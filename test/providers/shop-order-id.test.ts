@@ -7,7 +7,7 @@ import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import { sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { namesSession, sessionIdFromOrderId, shopOrderIdFor, shopOrderIdToAsk } from "../../src/lib/medusa-mapping/shop-order-id"
-import { transactionForOrder } from "../../src/lib/medusa-mapping/status"
+import { chargeForSession, transactionForOrder } from "../../src/lib/medusa-mapping/status"
 import { serverKeys } from "../../src/lib/registrations/server-keys"
 import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
@@ -40,6 +40,35 @@ describe("the mapping", () => {
     expect(shopOrderIdToAsk(id, `payses-${ULID}`)).toBe(`payses-${ULID}`)
     expect(shopOrderIdToAsk(id, "payses_someone_else")).toBe(`payses-${ULID}`)
     expect(shopOrderIdToAsk(id)).toBe(`payses-${ULID}`)
+  })
+})
+
+describe("a saved card's transactions under one shop_orderid", () => {
+  const first = "payses_01AAAAAAAAAAAAAAAAAAAAAAAA"
+  const second = "payses_01BBBBBBBBBBBBBBBBBBBBBBBB"
+  const agreementOrder = shopOrderIdFor(first)
+  const tx = (transactionId: string, authType: string, transactionStatus: string, session?: string) =>
+    ({
+      shopOrderId: agreementOrder,
+      transactionId,
+      authType,
+      transactionStatus,
+      createdDate: new Date(Number(transactionId) * 1000),
+      paymentInfos: session ? [{ name: "medusa_payment_session_id", value: session }] : [],
+    }) as unknown as GatewayTransaction
+  const setUp = tx("1", "subscriptionAndReserve", "recurring_confirmed")
+  const firstCharge = tx("2", "subscription_payment", "preauth", first)
+  const laterCharge = tx("3", "subscription_payment", "captured", second)
+
+  it("the session that saved the card is paid by its own charge, not the set-up nor a later purchase's charge", () => {
+    expect(transactionForOrder(first, [setUp, firstCharge, laterCharge])?.transactionId).toBe("2")
+    expect(transactionForOrder(agreementOrder, [laterCharge, setUp])?.transactionId).toBe("1")
+  })
+
+  it("a later purchase's charge belongs to the session its transaction_info names", () => {
+    expect(chargeForSession(second, [setUp, firstCharge, laterCharge])?.transactionId).toBe("3")
+    expect(chargeForSession(`payses-${second.slice(7)}`, [setUp, firstCharge, laterCharge])?.transactionId).toBe("3")
+    expect(chargeForSession("payses_01CCCCCCCCCCCCCCCCCCCCCCCC", [setUp, firstCharge, laterCharge])).toBeUndefined()
   })
 })
 

@@ -38,7 +38,9 @@ export function parseAgreementCallback(body: string | URLSearchParams | Record<s
   const fields = body instanceof URLSearchParams || typeof body === "string" ? Object.fromEntries(new URLSearchParams(body)) : body
   const { xml, ...callback } = parseCallback(body)
   const transactions = xml ? parseGatewayResponse(xml).transactions : []
-  const setUp = transactions.find((t) => t.transactionId === callback.transactionId) ?? latestTransaction(transactions)
+  // subscriptionAndReserve/-Charge callbacks carry the set-up and its first charge (subscription_payment).
+  const setUps = transactions.filter((t) => t.authType !== "subscription_payment")
+  const setUp = setUps.find((t) => t.transactionId === callback.transactionId) ?? latestTransaction(setUps.length > 0 ? setUps : transactions)
   const card = setUp ? agreementCardOf(setUp) : callback.transactionId ? { agreementId: callback.transactionId } : undefined
   if (card) {
     card.token ??= secretTokenOf(text(fields.credit_card_token))

@@ -17,6 +17,7 @@ import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
 import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./confirm"
 import { landingUrl, type ReturnOutcome } from "./landing"
+import { savedCardReturn } from "./saved-card-return"
 
 export type ReturnKind = "success" | "failure"
 
@@ -29,6 +30,8 @@ export interface ReturnRequest {
   shopOrderId: string | undefined
   rawBody?: Buffer
   signatureHeader?: string
+  /** transaction_id as posted (or in the query): names a saved card's charge after its 3-D Secure page. */
+  transactionId?: string
 }
 
 export type ReturnAnswer = { status: 303; location: string } | { status: number; text: string }
@@ -44,14 +47,16 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   }
   const shopOrderId = request.shopOrderId
   if (!shopOrderId || !/^[\w-]{1,100}$/.test(shopOrderId)) return { status: 400, text: "shop_orderid is missing or malformed." }
-  // AltaPay is asked by the shop_orderid as posted; Medusa by the session id it maps back to.
-  const sessionId = sessionIdFromOrderId(shopOrderId)
   const logger = loggerOf(request.scope)
   const query = request.scope.resolve(ContainerRegistrationKeys.QUERY)
+  // AltaPay is asked by the shop_orderid as posted; Medusa by the session id it maps back to, or
+  // (a saved card's charge after 3-D Secure) by the session the charge was made for.
+  const charge = await savedCardReturn(registration, { shopOrderId, transactionId: request.transactionId }, logger).catch(() => undefined)
+  const sessionId = charge?.sessionId ?? sessionIdFromOrderId(shopOrderId)
 
-  let confirmed: ConfirmedReturn | undefined
+  let confirmed: ConfirmedReturn | undefined = charge?.confirmed
   try {
-    confirmed = await confirmReturnFor({ shopOrderId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
+    confirmed ??= await confirmReturnFor({ shopOrderId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration, logger)
   } catch (error) {
     logger?.warn(
       `AltaPay return (${request.kind}) for payment session ${sessionId}: AltaPay could not be asked (${error instanceof Error ? error.message : String(error)}); nothing changed.`

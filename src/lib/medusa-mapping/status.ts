@@ -16,7 +16,18 @@ import { namesSession } from "./shop-order-id"
 export function pickTransaction(transactions: GatewayTransaction[]): GatewayTransaction | undefined {
   const byDate = [...transactions].sort((a, b) => (a.createdDate?.getTime() ?? 0) - (b.createdDate?.getTime() ?? 0))
   const paid = byDate.filter((t) => statusIn(t.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES, ...REFUNDED_STATUSES]))
-  return paid.at(-1) ?? byDate.at(-1)
+  // An agreement's set-up (recurring_confirmed, nothing reserved) pays nothing when its charge is there.
+  const paying = paid.filter((t) => !AGREEMENT_SETUP_TYPES.has(t.authType ?? ""))
+  return paying.at(-1) ?? paid.at(-1) ?? byDate.at(-1)
+}
+
+/** AuthTypes of an agreement's set-up transaction (api-php PaymentTypes; sdk-csharp AuthType). */
+const AGREEMENT_SETUP_TYPES: ReadonlySet<string> = new Set(["subscription", "subscriptionAndReserve", "subscriptionAndCharge", "verifyCard"])
+
+/** The Medusa payment session a charge on an agreement was made for (its transaction_info; our charges set it). */
+export function chargedSession(transaction: GatewayTransaction): string | undefined {
+  if (transaction.authType !== "subscription_payment") return undefined
+  return transaction.paymentInfos.find((info) => info.name === "medusa_payment_session_id")?.value || undefined
 }
 
 /**
@@ -24,7 +35,28 @@ export function pickTransaction(transactions: GatewayTransaction[]): GatewayTran
  * `orderId`: a Medusa payment session id or its shop_orderid, in either form (shop-order-id.ts).
  */
 export function transactionForOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
-  return pickTransaction(transactions.filter((t) => namesSession(t.shopOrderId, orderId)))
+  // A saved card's later charges keep its set-up's shop_orderid: they are their own sessions' payments.
+  return pickTransaction(
+    transactions.filter((t) => {
+      const charged = chargedSession(t)
+      return namesSession(t.shopOrderId, orderId) && (!charged || namesSession(charged, orderId))
+    })
+  )
+}
+
+/** This session's charge on a saved card (it keeps the agreement's shop_orderid; its transaction_info names the session). */
+export function chargeForSession(sessionId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
+  return pickTransaction(
+    transactions.filter((t) => {
+      const charged = chargedSession(t)
+      return charged !== undefined && namesSession(charged, sessionId)
+    })
+  )
+}
+
+/** The agreement a session's hosted page set up while paying (subscriptionAndReserve/-Charge), once confirmed. */
+export function agreementSetUpFor(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
+  return transactions.find((t) => namesSession(t.shopOrderId, orderId) && AGREEMENT_SETUP_TYPES.has(t.authType ?? "") && statusIn(t.transactionStatus, ["recurring_confirmed"]))
 }
 
 export interface SessionStatusResult {

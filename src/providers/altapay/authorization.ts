@@ -4,10 +4,11 @@ import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { GatewayTransaction } from "../../altapay"
 import { reconcilerOf } from "../../lib/callbacks/reconciled-by"
 import { namesSession, sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
-import { isOpenAtAltaPay, openPaymentStatus, sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
+import { agreementSetUpFor, isOpenAtAltaPay, openPaymentStatus, sessionStatusFor, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
+import { chargeSavedCard, type SavedCardCharge } from "./agreement-charges"
 import type { ProviderContext } from "./context"
 import { dataFromMedusa } from "./unsealed-session"
 
@@ -28,7 +29,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
       ? `the data is payment session ${opened.data.order_id}'s`
       : undefined
   // Sealed under another key (or not ours): only Medusa's own figures for this session count.
-  const data =
+  let data =
     refusal === undefined
       ? opened.sealed
         ? opened.data
@@ -44,10 +45,13 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     ctx.logger?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${why}; not authorized, and nothing was asked of AltaPay.`)
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
-  const transaction = forOrder(data.order_id, await ctx.lookup({ shopOrderId: data.order_id }, "authorization"))
+  const found = await sessionPayment(ctx, data)
+  if ("answer" in found) return found.answer
+  const { transaction } = found
+  data = found.data
   const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: terminalsFor(ctx, data) }
   const stated = sessionStatusFor(transaction, expected)
-  const { reason } = stated
+  const reason = found.reason ?? stated.reason
   // Open at AltaPay (a bank or acquirer still deciding): Medusa may place the order and await the payment.
   const status = transaction && isOpenAtAltaPay(transaction) ? openPaymentStatus() : stated.status
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
@@ -62,6 +66,18 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     status,
     data: ctx.seal({ ...withTransaction(data, transaction), auto_capture: autoCapture, failure_reason: reason ?? null, authorized_at: authorizedAt, reconciled }),
   }
+}
+
+/**
+ * The AltaPay payment of the session: its own shop_orderid's, or its charge on a saved card (made
+ * here when there is none yet). A card saved while paying gets its agreement id recorded.
+ */
+async function sessionPayment(ctx: ProviderContext, data: AltaPayPaymentData): Promise<SavedCardCharge> {
+  if (data.agreement?.mode === "saved_card") return chargeSavedCard(ctx, data, sessionIdFromOrderId(data.order_id))
+  const transactions = await ctx.lookup({ shopOrderId: data.order_id }, "authorization")
+  const setUp = data.agreement?.mode === "setup" ? agreementSetUpFor(data.order_id, transactions) : undefined
+  const withAgreement = setUp && data.agreement ? { ...data, agreement: { ...data.agreement, agreement_id: setUp.transactionId } } : data
+  return { data: withAgreement, transaction: forOrder(data.order_id, transactions) }
 }
 
 /**

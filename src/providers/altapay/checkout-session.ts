@@ -14,6 +14,7 @@ import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
+import { agreementRequestOf, initiateAgreementSession, updateAgreementSession } from "./agreement-sessions"
 import { createRedirectPayment } from "./redirect-payment"
 import { contextLines, sameLines } from "./session-lines"
 
@@ -49,6 +50,8 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
   } catch (error) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay initiate: ${(error as Error).message}`)
   }
+  const agreementRequest = agreementRequestOf(input.data)
+  if (agreementRequest) return initiateAgreementSession(ctx, input, { paymentSessionId, orderId, amountMinor, currency }, agreementRequest)
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
   const language = await ctx.languageHints(paymentSessionId)
@@ -109,6 +112,10 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
   if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
+  if (data.agreement) {
+    const changed = { amount_minor: amountMinor, currency, order_lines: lines, order_lines_source: source }
+    return { data: ctx.seal(await updateAgreementSession(ctx, { ...data, agreement: data.agreement }, changed)) }
+  }
   const language = await ctx.languageHints(sessionIdFromOrderId(data.order_id))
   try {
     await ctx.client.checkout.updateSession(data.altapay_session_id, {
@@ -163,7 +170,8 @@ export async function retireSession(ctx: ProviderContext, input: DeletePaymentIn
   // Noted even when authorized: Medusa deletes an authorized session only when something went wrong
   // (a completion that authorized it did not become an order); the follow-up job tells which.
   await noteRetired(ctx, data)
-  if (data.authorized_at) return { data: input.data }
+  // An agreement session has no Checkout session to expire (its set-up page cannot be expired).
+  if (data.authorized_at || data.agreement) return { data: input.data }
   try {
     const transaction = forOrder(data.order_id, await ctx.client.gateway.payments({ shopOrderId: data.order_id }))
     if (transaction && statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])) {

@@ -42,6 +42,9 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
   // (src/subscribers/altapay-chargebacks.ts) records it on the payment and tells the merchant.
   if (callback.status === CHARGEBACK_STATUS) return { action: PaymentActions.NOT_SUPPORTED }
+  // A saved card's charge keeps the agreement's shop_orderid, which names another session: the
+  // customer's return (saved-card-return.ts) and authorization find it by its transaction_info.
+  if (callback.type === "subscription_payment") return { action: PaymentActions.NOT_SUPPORTED }
   // shop_orderid is the session's id with `-` for `_`, or the id itself for sessions made before that.
   const sessionId = sessionIdFromOrderId(callback.shopOrderId)
   let result: WebhookActionResult

@@ -11,7 +11,7 @@ import type { Exchange, SandboxEnv } from "../env"
 import { paymentsResponse } from "../gateway/gateway-xml"
 import { escapeHtml, html, redirect, type Reply } from "../http"
 import type { StoredTransaction } from "../state"
-import { cardFrom, isExpired, TEST_CARDS, type PendingChallenge, type SetupRequest, type StoredAgreement } from "./agreements"
+import { cardFrom, isExpired, TEST_CARDS, type PendingChallenge, type StoredAgreement } from "./agreements"
 import { chargeTransaction, setupTransaction } from "./charges"
 
 const page = (status: number, title: string, content: string): Reply =>
@@ -69,12 +69,22 @@ export async function submitAgreement(
     }
     env.store.agreements.agreements.set(agreement.id, agreement)
   }
-  const notification = request.callbacks.callback_notification
-  if (notification) await deliver(env, request, t, notification, "callback.notification")
-  const target = declined ? request.callbacks.callback_fail : request.callbacks.callback_ok
-  const answer = target ? await deliver(env, request, t, target, declined ? "callback.failure" : "callback.success") : undefined
-  if (answer && [301, 302, 303, 307].includes(answer.status) && answer.location && /^https?:\/\//.test(answer.location))
-    return { reply: redirect(303, answer.location), agreement, transaction: t }
+  // subscriptionAndReserve/-Charge also pay on this page: a subscription_payment beside the set-up
+  // (sdk-csharp SubscriptionResult: Payment recurring_confirmed, RecurringPayment captured).
+  const alsoCharged = request.type === "subscriptionAndReserve" || request.type === "subscriptionAndCharge"
+  const charge =
+    agreement && alsoCharged
+      ? chargeTransaction(env, agreement, {
+          id: requestId,
+          agreementId: agreement.id,
+          method: request.type === "subscriptionAndCharge" ? "chargeSubscription" : "reserveSubscriptionCharge",
+          amountMinor: request.amountMinor,
+          orderLines: request.orderLines,
+          transactionInfo: request.transactionInfo,
+        })
+      : undefined
+  const relayed = await deliverOutcome(env, request.callbacks, { setUp: t, charge, type: request.type, failed: Boolean(declined), amountMinor: request.amountMinor })
+  if (relayed) return { reply: relayed, agreement, transaction: t }
   const status = outcomeStatus(t)
   return {
     reply: page(200, declined ? "Card not saved" : "Card saved", `<p id="result" data-status="${status}">Agreement ${escapeHtml(t.transactionId)}: ${escapeHtml(status)}.</p>`),
@@ -96,28 +106,57 @@ export async function submitAgreementPage(ex: Exchange, requestId: string): Prom
   return reply
 }
 
+interface Outcome {
+  /** The set-up transaction (its card and shop_orderid); the agreement id. */
+  setUp: StoredTransaction
+  /** The charge made with it (subscriptionAndReserve/-Charge, or a charge after 3-D Secure). */
+  charge?: StoredTransaction
+  /** The callback's `type`: the request's type (Magento Controller/Index/Ok.php reads `verifycard`). */
+  type: string
+  failed: boolean
+  /** What the callback's `amount` says: the request's, or the charge's. */
+  amountMinor: number
+  /** transaction_info of a charge that was not made (a failed challenge); else the transaction's own. */
+  transactionInfo?: Record<string, string>
+}
+
+/**
+ * Posts the notification, then callback_ok or callback_fail, and relays the shop's redirect to the
+ * browser as the checkout's page does; undefined when the shop sent the customer nowhere.
+ */
+async function deliverOutcome(env: SandboxEnv, callbacks: Record<string, string>, outcome: Outcome): Promise<Reply | undefined> {
+  const notification = callbacks.callback_notification
+  if (notification) await deliver(env, outcome, notification, "callback.notification")
+  const target = outcome.failed ? callbacks.callback_fail : callbacks.callback_ok
+  const answer = target ? await deliver(env, outcome, target, outcome.failed ? "callback.failure" : "callback.success") : undefined
+  if (answer && [301, 302, 303, 307].includes(answer.status) && answer.location && /^https?:\/\//.test(answer.location)) return redirect(303, answer.location)
+  return undefined
+}
+
 /** The signed callback of a set-up, as every AltaPay callback, plus the card: credit_card_token and masked_credit_card. */
-async function deliver(env: SandboxEnv, request: SetupRequest, t: StoredTransaction, target: string, operation: string): Promise<PostAnswer> {
+async function deliver(env: SandboxEnv, { setUp, charge, type, amountMinor, transactionInfo }: Outcome, target: string, operation: string): Promise<PostAnswer> {
   const fields = new URLSearchParams()
-  const amount = minorToDecimal(request.amountMinor, request.currency.alpha)
+  // The payment the callback reports: the charge when there is one (its amount, status and infos).
+  const t = charge ?? setUp
+  const amount = minorToDecimal(amountMinor, t.currency.alpha)
   const entries: [string, string][] = [
     ["shop_orderid", t.shopOrderId],
     ["amount", amount],
     ["currency", t.currency.numeric],
-    ["type", t.authType],
+    ["type", type],
     ["transaction_id", t.transactionId],
     ["payment_id", t.paymentId],
     ["status", outcomeStatus(t)],
     ["payment_status", t.status],
     ["require_capture", "false"],
     ["nature", t.nature],
-    ["masked_credit_card", t.card?.maskedPan ?? ""],
-    ["credit_card_token", t.card?.token ?? ""],
+    ["masked_credit_card", setUp.card?.maskedPan ?? ""],
+    ["credit_card_token", setUp.card?.token ?? ""],
   ]
   for (const [key, value] of entries) fields.set(key, value)
   if (t.merchantErrorMessage) fields.set("error_message", t.merchantErrorMessage)
-  for (const [key, value] of Object.entries(t.paymentInfos)) fields.set(`transaction_info[${key}]`, value)
-  fields.set("xml", paymentsResponse([t], env.now()))
+  for (const [key, value] of Object.entries(charge ? t.paymentInfos : (transactionInfo ?? t.paymentInfos))) fields.set(`transaction_info[${key}]`, value)
+  fields.set("xml", paymentsResponse(charge ? [setUp, charge] : [setUp], env.now()))
   const secret = env.config.callbackSecret
   if (secret) fields.set("checksum", legacyChecksum({ amount, currency: t.currency.numeric, shop_orderid: t.shopOrderId }, secret))
   const body = fields.toString()
@@ -157,11 +196,30 @@ export function completeChallenge(
   return { status: 200, challenge, transaction: chargeTransaction(env, agreement, challenge) }
 }
 
-export function answerChallenge(ex: Exchange, challengeId: string): Reply {
+/**
+ * The customer answers the 3-D Secure page. Where AltaPay then sends the customer is not documented
+ * (our assumption): to the agreement's set-up request's callback_ok / callback_fail, posted signed
+ * like every callback, with the charge's transaction (its PaymentInfos name the shop's payment),
+ * and the shop's redirect relayed. Without such callbacks the page says what happened.
+ */
+export async function answerChallenge(ex: Exchange, challengeId: string): Promise<Reply> {
   const outcome = new URLSearchParams(ex.rawBody).get("outcome") === "failed" ? "failed" : "authenticated"
   ex.params = { challengeId, outcome }
-  const { status, transaction } = completeChallenge(ex.env, challengeId, outcome)
+  const { status, challenge, transaction } = completeChallenge(ex.env, challengeId, outcome)
   if (status !== 200) return page(status, "Challenge not found", "<p>No open 3-D Secure challenge with that id.</p>")
+  const agreement = challenge && ex.env.store.agreements.agreements.get(challenge.agreementId)
+  const setUp = agreement && ex.env.store.transactions.get(agreement.id)
+  if (agreement && setUp && challenge) {
+    const relayed = await deliverOutcome(ex.env, agreement.callbacks, {
+      setUp,
+      charge: transaction,
+      type: "subscription_payment",
+      failed: !transaction,
+      amountMinor: challenge.amountMinor,
+      transactionInfo: challenge.transactionInfo,
+    })
+    if (relayed) return relayed
+  }
   return page(
     200,
     "3-D Secure done",

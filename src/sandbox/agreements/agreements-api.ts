@@ -13,7 +13,7 @@ import { GatewayErrorCode } from "../gateway/gateway-errors"
 import { cdataEl, el, textEl } from "../gateway/xml"
 import { xml, type Reply } from "../http"
 import { validateOrderLines } from "../order-lines"
-import { AGREEMENT_KINDS, isExpired, UNSCHEDULED_KINDS, type AgreementKind, type PendingChallenge, type StoredAgreement } from "./agreements"
+import { AGREEMENT_KINDS, isExpired, SETUP_TYPES, UNSCHEDULED_KINDS, type AgreementKind, type PendingChallenge, type SetupType, type StoredAgreement } from "./agreements"
 import { chargeTransaction } from "./charges"
 
 export const AGREEMENT_METHODS: ReadonlySet<string> = new Set(["createPaymentRequest", "chargeSubscription", "reserveSubscriptionCharge"])
@@ -42,10 +42,10 @@ export function agreementMethod(ex: Exchange, method: string, form: Form): Reply
   }
 }
 
-function createPaymentRequest(ex: Exchange, { fields }: Form): Reply {
+function createPaymentRequest(ex: Exchange, { fields, orderLines }: Form): Reply {
   const type = fields.type ?? "payment"
-  if (type !== "subscription" && type !== "verifyCard") {
-    throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `type ${type}: the sandbox's createPaymentRequest models agreements only (subscription, verifyCard).`)
+  if (!(SETUP_TYPES as readonly string[]).includes(type)) {
+    throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `type ${type}: the sandbox's createPaymentRequest models agreements only (${SETUP_TYPES.join(", ")}).`)
   }
   const agreementType = fields["agreement[type]"] ?? "unscheduled"
   if (!AGREEMENT_KINDS.includes(agreementType))
@@ -60,14 +60,13 @@ function createPaymentRequest(ex: Exchange, { fields }: Form): Reply {
     throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `currency ${fields.currency} is not an ISO 4217 currency.`)
   }
   const amountMinor = amountOf(fields.amount, currency.alpha)
+  if (orderLines) checkOrderLines(orderLines, currency.alpha, amountMinor)
   const callbacks: Record<string, string> = {}
-  const transactionInfo: Record<string, string> = {}
   for (const [key, value] of Object.entries(fields)) {
     const config = /^config\[(callback_[a-z_]+)\]$/.exec(key)
     if (config) callbacks[config[1]] = value
-    const info = /^transaction_info\[(.+)\]$/.exec(key)
-    if (info) transactionInfo[info[1]] = value
   }
+  const transactionInfo = transactionInfoOf(fields)
   const paymentRequestId = randomUUID()
   ex.env.store.agreements.requests.set(paymentRequestId, {
     paymentRequestId,
@@ -75,11 +74,12 @@ function createPaymentRequest(ex: Exchange, { fields }: Form): Reply {
     shopOrderId: fields.shop_orderid,
     amountMinor,
     currency,
-    type,
+    type: type as SetupType,
     agreementType: agreementType as AgreementKind,
     unscheduledType,
     callbacks,
     transactionInfo,
+    ...(orderLines ? { orderLines } : {}),
   })
   const url = `${ex.env.url}/sandbox/agreement/${paymentRequestId}`
   return xml(
@@ -106,12 +106,8 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
   const reconciliationIdentifier = fields.reconciliation_identifier || undefined
   if (reconciliationIdentifier && reconciliationIdentifier.length > 100)
     throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, "reconciliation_identifier is longer than 100 characters.")
-  if (orderLines) {
-    const { issues, totalMinor } = validateOrderLines(orderLines, agreement.currency.alpha, "orderLines")
-    if (issues.length > 0) throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, issues.map((i) => `${i.path}: ${i.message}`).join("; "))
-    if (totalMinor !== amountMinor)
-      throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `The orderLines total ${minorToDecimal(totalMinor ?? 0, agreement.currency.alpha)}, not the amount.`)
-  }
+  if (orderLines) checkOrderLines(orderLines, agreement.currency.alpha, amountMinor)
+  const transactionInfo = transactionInfoOf(fields)
   ex.params = { ...ex.params, agreementId: id }
   const decline = declineOf(agreement, ex.env.now())
   if (decline) {
@@ -126,7 +122,7 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
       ])
     )
   }
-  const pending: PendingChallenge = { id: randomUUID(), agreementId: id, method, amountMinor, reconciliationIdentifier, orderLines }
+  const pending: PendingChallenge = { id: randomUUID(), agreementId: id, method, amountMinor, reconciliationIdentifier, orderLines, transactionInfo }
   // Merchant-initiated charges never ask for 3-D Secure; a customer buying with the saved card may.
   if (agreement.card.threeDSecure && unscheduledType === "charge") {
     ex.env.store.agreements.challenges.set(pending.id, pending)
@@ -144,6 +140,21 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
   })
   const setUp = ex.env.store.transactions.get(id)
   return xml(200, apiResponse(method, ex.env.now(), [textEl("Result", "Success"), transactionsXml(setUp ? [setUp, t] : [t])]))
+}
+
+function checkOrderLines(orderLines: Record<string, string>[], currency: string, amountMinor: number): void {
+  const { issues, totalMinor } = validateOrderLines(orderLines, currency, "orderLines")
+  if (issues.length > 0) throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, issues.map((i) => `${i.path}: ${i.message}`).join("; "))
+  if (totalMinor !== amountMinor) throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `The orderLines total ${minorToDecimal(totalMinor ?? 0, currency)}, not the amount.`)
+}
+
+function transactionInfoOf(fields: Record<string, string>): Record<string, string> {
+  const info: Record<string, string> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    const match = /^transaction_info\[(.+)\]$/.exec(key)
+    if (match) info[match[1]] = value
+  }
+  return info
 }
 
 function declineOf(agreement: StoredAgreement, nowMs: number): { merchant: string; cardholder: string } | undefined {

@@ -29,18 +29,25 @@ export const TEST_CARDS = {
   mastercard: "5555555555554444",
 } as const
 
+/** createPaymentRequest types that set an agreement up (api-php src/Types/PaymentTypes.php). */
+export const SETUP_TYPES = ["subscription", "verifyCard", "subscriptionAndReserve", "subscriptionAndCharge"] as const
+export type SetupType = (typeof SETUP_TYPES)[number]
+
 export interface SetupRequest {
   paymentRequestId: string
   terminal: string
   shopOrderId: string
   amountMinor: number
   currency: CurrencyInfo
-  type: "subscription" | "verifyCard"
+  /** subscriptionAndReserve / subscriptionAndCharge also reserve (and capture) the amount on the set-up page. */
+  type: SetupType
   agreementType: AgreementKind
   unscheduledType?: string
   /** config[callback_*] by name (callback_ok, callback_fail, callback_notification, ...). */
   callbacks: Record<string, string>
   transactionInfo: Record<string, string>
+  /** orderLines of a set-up that also reserves. */
+  orderLines?: Record<string, string>[]
   /** The set-up transaction once the page was submitted. */
   transactionId?: string
 }
@@ -67,6 +74,8 @@ export interface PendingChallenge {
   amountMinor: number
   reconciliationIdentifier?: string
   orderLines?: Record<string, string>[]
+  /** transaction_info[...] of the charge, kept as the charge's PaymentInfos. */
+  transactionInfo?: Record<string, string>
   /** The charge's transaction once the challenge was answered. */
   transactionId?: string
 }

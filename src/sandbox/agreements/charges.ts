@@ -57,6 +57,7 @@ export function chargeTransaction(env: SandboxEnv, agreement: StoredAgreement, c
     card: { maskedPan: agreement.card.maskedPan, month: agreement.card.month, year: agreement.card.year, scheme: agreement.card.scheme, token: agreement.card.token },
   })
   t.reservedMinor = charge.amountMinor
+  t.paymentInfos = { ...charge.transactionInfo }
   if (captured) {
     t.capturedMinor = charge.amountMinor
     const id = (env.config.keepReconciliationIdentifiers && charge.reconciliationIdentifier) || randomUUID()

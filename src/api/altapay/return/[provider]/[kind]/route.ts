@@ -37,6 +37,8 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
       registration: provider,
       kind: kind as ReturnKind,
       shopOrderId: text(body.shop_orderid),
+      // Only a saved card's charge needs it (its shop_orderid names another session).
+      transactionId: body.type === "subscription_payment" ? text(body.transaction_id) : undefined,
       rawBody: Buffer.isBuffer(raw) ? raw : undefined,
       signatureHeader: text(req.headers[SIGNATURE_HEADER]),
     })
@@ -46,5 +48,14 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<voi
 export const GET = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
   const { provider, kind } = req.params as { provider: string; kind: string }
   if (!KINDS.has(kind)) return send(res, { status: 404, text: "Not found." })
-  send(res, await handleCustomerReturn({ scope: req.scope, registration: provider, kind: kind as ReturnKind, shopOrderId: text(req.query.shop_orderid) }))
+  send(
+    res,
+    await handleCustomerReturn({
+      scope: req.scope,
+      registration: provider,
+      kind: kind as ReturnKind,
+      shopOrderId: text(req.query.shop_orderid),
+      transactionId: text(req.query.transaction_id),
+    })
+  )
 }
