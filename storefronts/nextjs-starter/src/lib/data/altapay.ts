@@ -124,20 +124,32 @@ export async function altapaySavedCardPayment(
     // Tied to this card now: paying with a new card afterwards needs a fresh session.
     await rememberUsed(session.id)
 
-    await placeOrder(cartId)
+    let notPlaced: unknown
+    try {
+      await placeOrder(cartId)
+    } catch (error) {
+      // placeOrder's redirect to the order confirmation: the order is placed.
+      unstable_rethrow(error)
+      // Medusa answers 400 when the provider did not authorize the session, after saving the
+      // session's status and data: they tell 3-D Secure from a decline.
+      notPlaced = error
+    }
 
     const after = altapaySession(await freshCart(cartId))
     const challenge = after?.data?.redirect_url
     if (after?.status === "requires_more" && typeof challenge === "string") {
       return { url: challenge }
     }
+    const reference = randomUUID().slice(0, 8)
+    console.error(
+      `AltaPay: saved card ${savedCardId} did not pay cart ${cartId} (ref ${reference}, session ${after?.status}):`,
+      notPlaced
+    )
     return {
-      error:
-        "Your saved card was not accepted, and no order was placed. Please try another card.",
+      error: `Your saved card was not accepted, and no order was placed. Please try another card. (Reference ${reference})`,
     }
   } catch (error) {
-    // placeOrder's redirect to the order confirmation: the order is placed.
-    unstable_rethrow(error)
+    unstable_rethrow(error) // the redirect to the order confirmation, rethrown above
     return failed(cartId, "the saved-card payment", error)
   }
 }
