@@ -140,6 +140,16 @@ export async function altapaySavedCardPayment(
     if (after?.status === "requires_more" && typeof challenge === "string") {
       return { url: challenge }
     }
+    // The plugin's answer to a decline is written for the cardholder and carries AltaPay's
+    // message, which AltaPay may require shown (docs/storefront.md, "Saving a card, and paying
+    // with one"); any other failure stays on the server.
+    // (The starter's medusaError puts "Error setting up the request: " before it.)
+    const declined = /Your saved card was declined: .*/.exec(
+      notPlaced instanceof Error ? notPlaced.message : ""
+    )
+    if (declined) {
+      return { error: declined[0] }
+    }
     const reference = randomUUID().slice(0, 8)
     console.error(
       `AltaPay: saved card ${savedCardId} did not pay cart ${cartId} (ref ${reference}, session ${after?.status}):`,
