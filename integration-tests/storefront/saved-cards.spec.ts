@@ -8,6 +8,7 @@
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import { TEST_CARDS } from "../../src/sandbox"
@@ -20,7 +21,8 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 
 jest.setTimeout(180_000)
 
-const store = useAltaPayStore({ savedCards: { enabled: true } })
+const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
+const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE } })
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -122,6 +124,13 @@ medusaIntegrationTestRunner({
       expect(removed.status).toBe(200)
       expect(await storedIds(karen.id)).toEqual([second])
       expect((await api.delete(`/admin/altapay/saved-cards/${first}`, asAdmin())).status).toBe(404)
+
+      // A customer the admin deletes takes their saved cards along; another's stay.
+      expect((await api.delete(`/admin/customers/${karen.id}`, asAdmin())).status).toBe(200)
+      const gone = async () => ((await storedIds(karen.id)).length === 0 ? true : undefined)
+      for (let i = 0; i < 50 && !(await gone()); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(await storedIds(karen.id)).toEqual([])
+      expect(await storedIds(mallory.id)).toHaveLength(1)
     })
 
     it("gives a signed-in customer's payment session an AltaPay account holder, with no warning logged", async () => {
@@ -254,6 +263,14 @@ medusaIntegrationTestRunner({
           expect(anonymous.status).toBeGreaterThanOrEqual(400)
           expect(await chargesOn(setUp.shopOrderId)).toHaveLength(charges.length)
 
+          // AltaPay declines (the agreement was ended there): the customer reads AltaPay's message, no order.
+          store.sandbox().agreements.end(agreementId)
+          const refused = await sessionFor(karen, { saved_card_id: card.id })
+          const declined = await complete(refused.cart.id, refused.headers)
+          expect(declined.status).toBe(400)
+          expect(declined.data.message).toMatch(/^Your saved card was declined: The saved card can no longer be used\./)
+          expect(await orderOfCart(query(), refused.cart.id)).toBeUndefined()
+
           // Deleted, the card pays for nothing.
           expect((await api.delete(`/store/altapay/saved-cards/${card.id}`, asCustomer(karen))).status).toBe(200)
           expect((await sessionFor(karen, { saved_card_id: card.id })).session.status).toBe(404)
@@ -271,6 +288,39 @@ medusaIntegrationTestRunner({
         } finally {
           for (const spy of logged) spy.mockRestore()
         }
+      })
+
+      it("adds a card from the account page through AltaPay's page, for the signed-in customer only", async () => {
+        expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, { headers: storeHeaders(seed), ...anyStatus })).status).toBe(401)
+        expect((await api.post("/store/altapay/saved-cards", { currency_code: "dkk", card_number: "4111111111111111" }, asCustomer(karen))).status).toBe(400)
+        const started = heard(await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen)))
+        expect(started.status).toBe(200)
+        expect(Object.keys(started.data)).toEqual(["redirect_url"])
+        const requestId = String(started.data.redirect_url).split("/").at(-1)!
+        const before = idsOf(await savedCards().listCustomerCards(karen.id))
+
+        const submitted = await store.sandbox().agreements.submit(requestId, { cardNumber: TEST_CARDS.mastercard, expiryMonth: "04", expiryYear: "2031" })
+        expect(submitted).toMatchObject({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const added = (await storeCards(karen)).filter((c) => !before.includes(c.id))
+        expect(added).toEqual([{ id: expect.any(String), provider_id: PROVIDER_ID, masked_pan: "555555******4444", expiry: { month: 4, year: 2031 }, scheme: "Mastercard" }])
+        expect((await storeCards(mallory)).map((c) => c.masked_pan)).not.toContain("555555******4444")
+
+        // Replayed, the return keeps the one card; a transaction that is no account set-up saves nothing.
+        const cardReturn = (transactionId: string | undefined) =>
+          fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success?transaction_id=${transactionId}`, { redirect: "manual" })
+        const replay = await cardReturn(submitted.transactionId)
+        expect(replay.status).toBe(303)
+        expect(await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId })).toHaveLength(1)
+        const { agreementId: checkoutAgreement } = await saveWhilePaying(mallory, TEST_CARDS.visa)
+        const forged = await cardReturn(checkoutAgreement)
+        expect(forged.headers.get("location")).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+        expect((await savedCards().listAltapaySavedCards({ agreement_id: checkoutAgreement })).map((c) => c.customer_id)).toEqual([mallory.id])
+
+        // Declined on AltaPay's page: nothing saved, and the customer is told.
+        const again = await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen))
+        const declined = await store.sandbox().agreements.submit(String(again.data.redirect_url).split("/").at(-1)!, { outcome: "decline" })
+        expect(declined.location).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+        expect((await storeCards(karen)).length).toBe(before.length + 1)
       })
 
       it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {
@@ -293,6 +343,19 @@ medusaIntegrationTestRunner({
         expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: orderId } })
         const { data: orders } = await query().graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: next.cart.id } })
         expect(orders).toHaveLength(1)
+
+        // A customer who passes the challenge and never comes back: the follow-up job finds the charge
+        // (under the agreement's shop_orderid, by its transaction_info) and places the order once.
+        const gone = await sessionFor(karen, { saved_card_id: card.id })
+        expect((await complete(gone.cart.id, gone.headers)).status).toBe(400)
+        const { data: goneSessions } = await query().graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: gone.altapay.id } })
+        expect(store.sandbox().agreements.completeChallenge((goneSessions[0] as { data: { redirect_url: string } }).data.redirect_url).transactionId).toEqual(expect.any(String))
+        expect(await orderOfCart(query(), gone.cart.id)).toBeUndefined()
+        const afterGrace = { scheduledFor: new Date(Date.now() + 16 * 60_000) }
+        const run = await paymentSessionsJob(getContainer(), afterGrace)
+        expect(run.counts).toMatchObject({ "order placed": 1 })
+        expect(await orderOfCart(query(), gone.cart.id)).toEqual(expect.any(String))
+        expect((await paymentSessionsJob(getContainer(), afterGrace)).counts["order placed"] ?? 0).toBe(0)
       })
     })
   },

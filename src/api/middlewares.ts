@@ -8,6 +8,8 @@ import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
+import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
 
 /**
@@ -34,12 +36,13 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 
 /**
  * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
- * /hooks/payment/altapay_<id> or /altapay/return/<id>/<kind>; undefined for other providers.
+ * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind> or /altapay/saved-card-return/<id>/<kind>;
+ * undefined for other providers.
  */
 function registrationOf(req: MedusaRequest): string | undefined {
   const segments = (req.originalUrl ?? req.url).split("?")[0].split("/").filter(Boolean).map(decodeURIComponent)
   if (segments[0] === "hooks" && segments[1] === "payment" && segments[2]?.startsWith("altapay_")) return `pp_${segments[2]}`
-  if (segments[0] === "altapay" && segments[1] === "return" && segments[2]) return `pp_altapay_${segments[2]}`
+  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return") && segments[2]) return `pp_altapay_${segments[2]}`
   return undefined
 }
 
@@ -78,10 +81,27 @@ export default defineMiddlewares({
       ],
     },
     {
+      // Medusa authenticates /admin itself (an admin user, 401 otherwise); this validates the body.
+      method: ["POST"],
+      matcher: "/admin/altapay/orders/:id/agreement-charges",
+      middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge)],
+    },
+    {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
       method: ["GET", "DELETE"],
       matcher: "/store/altapay/saved-cards*",
       middlewares: [authenticate("customer", ["session", "bearer"])],
+    },
+    {
+      method: ["POST"],
+      matcher: "/store/altapay/saved-cards",
+      middlewares: [authenticate("customer", ["session", "bearer"]), validateAndTransformBody(StoreAddAltaPaySavedCard)],
+    },
+    {
+      // AltaPay's posts after a card was added from the account page (lib/saved-cards/account-setup.ts).
+      method: ["POST"],
+      matcher: "/altapay/saved-card-return/*",
+      middlewares: [refuseUnknownCallbackSources],
     },
     {
       // AltaPay's signed return post: the signature covers the raw form body (lib/customer-return).

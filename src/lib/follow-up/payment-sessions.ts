@@ -34,7 +34,15 @@ import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { shopOrderIdToAsk } from "../medusa-mapping/shop-order-id"
-import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, transactionForOrder, type ExpectedReservation } from "../medusa-mapping/status"
+import {
+  PENDING_AUTHORIZATION,
+  chargeForSession,
+  isOpenAtAltaPay,
+  isPaidAtAltaPay,
+  sessionStatusFor,
+  transactionForOrder,
+  type ExpectedReservation,
+} from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
 import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
@@ -45,7 +53,8 @@ import { isAltaPayOutage, messageOf, type RunReport } from "./run-report"
 import { orderOfCart } from "../medusa-mapping/medusa-session"
 
 /** pending_authorization: the order was placed while AltaPay's payment was open. */
-const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR, ...(PENDING_AUTHORIZATION ? [PENDING_AUTHORIZATION] : [])]
+// requires_more: a saved card's charge waiting on its 3-D Secure page, which the customer may leave.
+const FOLLOWED: string[] = [PaymentSessionStatus.PENDING, PaymentSessionStatus.ERROR, PaymentSessionStatus.REQUIRES_MORE, ...(PENDING_AUTHORIZATION ? [PENDING_AUTHORIZATION] : [])]
 /** The merchant was told once that a payment stays open past the session lifetime. */
 const OPEN_TOLD_TTL_SECONDS = 35 * 24 * 60 * 60
 /** How long to wait for a cart another completion holds. */
@@ -139,7 +148,7 @@ class SessionFollowUp {
     const expected = this.expected(session)
     // AltaPay's shop_orderid is Medusa's own session id (in the form its data records): no seal needed
     // to ask, since only transactions naming this session count (shop-order-id.ts).
-    const transaction = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
+    const transaction = await this.paymentOf(session)
     const { status, reason, finding } = sessionStatusFor(transaction, expected)
     // Open: the acquirer has not concluded and AltaPay sets no time limit, so it is never retired.
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(session, transaction)
@@ -314,11 +323,22 @@ class SessionFollowUp {
     return "open at AltaPay"
   }
 
+  /**
+   * The session's payment at AltaPay: by its shop_orderid, or, for a purchase with a saved card
+   * (whose charge keeps the agreement's shop_orderid), by the agreement's, where only a charge whose
+   * transaction_info names this session counts. Unsealed data only says where to ask.
+   */
+  private async paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
+    const agreementOrder = savedCardAgreementOrder(session.data)
+    if (agreementOrder) return chargeForSession(session.id, await this.registration.client.gateway.payments({ shopOrderId: agreementOrder }))
+    return transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
+  }
+
   private async expire(session: SessionRow): Promise<Outcome> {
     // Asked again just before: paid (or open) now, the next run records it instead. A payment made
     // after this look-up is not lost either: the provider releases nothing when Medusa deletes the
     // session; it notes it, and the retired-session follow-up decides on two runs (stranded-follow-up.ts).
-    const latest = transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
+    const latest = await this.paymentOf(session)
     if (latest && (isPaidAtAltaPay(latest) || isOpenAtAltaPay(latest))) return "waiting"
     await this.retire(session)
     await this.memory.stillUsed(session.id)
@@ -366,6 +386,12 @@ class SessionFollowUp {
   private orderOf(cartId: string): Promise<string | undefined> {
     return orderOfCart(this.query, cartId)
   }
+}
+
+/** Where a saved card's charge for the session is listed (its agreement's shop_orderid), once authorization tried it. */
+function savedCardAgreementOrder(data: SessionRow["data"]): string | undefined {
+  const agreement = data?.agreement as { mode?: unknown; agreement_order_id?: unknown } | undefined
+  return agreement?.mode === "saved_card" && typeof agreement.agreement_order_id === "string" ? agreement.agreement_order_id : undefined
 }
 
 /** The shop_orderid a session was created with: its data's order_id when that names it, else today's form. */

@@ -38,6 +38,16 @@ export const savedCardsOptionsSchema = z
   .object({
     /** true: account holders and saved cards on this registration. */
     enabled: z.boolean().default(false),
+    /**
+     * Where a customer who added a card from their account (POST /store/altapay/saved-cards) lands
+     * after AltaPay's page: an http(s) URL, `{outcome}` replaced with `saved` or `failed`. Unset:
+     * AltaPay shows the plugin's one-line answer.
+     */
+    returnUrl: z
+      .string()
+      .url()
+      .refine((url) => /^https?:\/\//.test(url), "must be an http(s) URL")
+      .optional(),
   })
   .strict()
 

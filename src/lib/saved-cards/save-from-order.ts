@@ -7,11 +7,10 @@
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { agreementCardOf } from "../../altapay"
 import { openPaymentData } from "../payment-data/data"
 import { altapayFromConfig } from "../registrations/from-config"
 import { serverKeys } from "../registrations/server-keys"
-import type { SavedCardInput } from "../../modules/altapay-saved-cards/types"
+import { keepAgreementCard } from "./keep-card"
 import { registeredSavedCardsModule } from "./module"
 
 interface OrderPayments {
@@ -45,28 +44,14 @@ export async function saveCardsOfOrder(container: MedusaContainer, orderId: stri
     const agreement = sealed?.agreement
     // The customer the session was created for, and only while it is still the order's.
     if (!sealed || agreement?.mode !== "setup" || !agreement.agreement_id || agreement.customer_id !== order?.customer_id) continue
-    const existing = await savedCards.listAltapaySavedCards({ provider_id: payment.provider_id, agreement_id: agreement.agreement_id }, { take: 1 })
-    if (existing.length > 0) continue
     const [setUp] = (await registration.client.gateway.payments({ transactionId: agreement.agreement_id })).filter((t) => t.transactionId === agreement.agreement_id)
-    const card = setUp && agreementCardOf(setUp)
-    if (!card?.maskedPan || !card.expiry) {
-      logger?.warn(`AltaPay: the card saved with order ${orderId} was not kept: AltaPay's record of agreement ${agreement.agreement_id} has no masked card or expiry.`)
-      continue
-    }
-    const row: SavedCardInput = {
-      customer_id: agreement.customer_id,
-      provider_id: payment.provider_id,
-      agreement_id: card.agreementId,
-      masked_pan: card.maskedPan,
-      expiry_month: Number(card.expiry.month),
-      expiry_year: Number(card.expiry.year),
-      scheme: card.scheme ?? null,
-      terminal: card.terminal ?? sealed.terminal ?? "",
-      currency: card.currency ?? sealed.currency,
-    }
-    await savedCards.createAltapaySavedCards([row])
-    saved++
-    logger?.info(`AltaPay: saved card ${card.maskedPan} for customer ${agreement.customer_id} (agreement ${card.agreementId}).`)
+    if (!setUp) continue
+    const kept = await keepAgreementCard(
+      savedCards,
+      { customerId: agreement.customer_id, providerId: payment.provider_id, setUp, fallback: { terminal: sealed.terminal, currency: sealed.currency } },
+      logger
+    )
+    if (kept?.created) saved++
   }
   return saved
 }

@@ -20,7 +20,13 @@ export type SavedCardCharge =
   /** 3-D Secure: the customer must go to `data.redirect_url` first. */
   | { answer: AuthorizePaymentOutput }
 
-export async function chargeSavedCard(ctx: ProviderContext, data: AltaPayPaymentData, sessionId: string): Promise<SavedCardCharge> {
+export function chargeSavedCard(ctx: ProviderContext, data: AltaPayPaymentData, sessionId: string): Promise<SavedCardCharge> {
+  // Medusa's completions lock the cart, but the follow-up job and a retry may authorize the same
+  // session too: one look-up-then-charge at a time per session, on every server.
+  return ctx.scaleOut.paymentLock(`altapay:saved-card-charge:${sessionId}`, () => lookUpOrCharge(ctx, data, sessionId))
+}
+
+async function lookUpOrCharge(ctx: ProviderContext, data: AltaPayPaymentData, sessionId: string): Promise<SavedCardCharge> {
   const agreement = data.agreement
   if (agreement?.mode !== "saved_card" || !agreement.agreement_id) throw new Error("chargeSavedCard needs a saved-card session")
   const agreementId = agreement.agreement_id

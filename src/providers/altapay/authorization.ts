@@ -10,6 +10,7 @@ import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import { chargeSavedCard, type SavedCardCharge } from "./agreement-charges"
 import type { ProviderContext } from "./context"
+import { authorizeMerchantCharge } from "./merchant-charge"
 import { dataFromMedusa } from "./unsealed-session"
 
 /**
@@ -45,6 +46,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     ctx.logger?.warn(`AltaPay authorize ${sessionId ?? "(no session id)"}: ${why}; not authorized, and nothing was asked of AltaPay.`)
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
+  if (data.agreement?.mode === "merchant_charge") return authorizeMerchantCharge(ctx, data)
   const found = await sessionPayment(ctx, data)
   if ("answer" in found) return found.answer
   const { transaction } = found

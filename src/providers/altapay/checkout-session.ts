@@ -15,6 +15,7 @@ import { terminalFor } from "../../lib/registrations/options"
 import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
 import { agreementRequestOf, initiateAgreementSession, updateAgreementSession } from "./agreement-sessions"
+import { initiateMerchantCharge, isMerchantCharge } from "./merchant-charge"
 import { createRedirectPayment } from "./redirect-payment"
 import { contextLines, sameLines } from "./session-lines"
 
@@ -32,6 +33,7 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
   if (!paymentSessionId) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
   }
+  if (isMerchantCharge(input)) return initiateMerchantCharge(ctx, input, paymentSessionId, amountMinor, currency)
   const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
   const previous = cacheKey ? initiated.get(cacheKey) : undefined
   if (previous) return previous

@@ -9,15 +9,14 @@
  */
 import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
-import { minorToDecimal, minorToNumber, proportionalAdjustmentLine, type OrderLine } from "../../../../altapay"
+import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import { minorToDecimal } from "../../../../altapay"
+import { dueCollection, dueOrderLines, loadOrderDue, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
 import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
-import { cartOrderLines } from "../../../../lib/medusa-mapping/cart-lines"
 import { currenciesWithTerminal, type AltaPayOptions } from "../../../../lib/registrations/options"
 import { provenSessionData } from "../../../../lib/payment-data/data"
 import { serverKeys } from "../../../../lib/registrations/server-keys"
 import { createAltaPaySessionForCartWorkflow } from "../../../../workflows/create-altapay-session-for-cart"
-import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./altapay-payment"
 import type { Money } from "./payment-view"
 
 export interface LinkSession {
@@ -32,28 +31,8 @@ export interface LinkTarget {
   options: AltaPayOptions
 }
 
-type Amount = NonNullable<OrderForLines["total"]>
-
-interface SessionRow {
-  id: string
-  provider_id: string
-  status: string
-  amount: Amount
-  currency_code: string
-  payment_collection_id: string
-  data?: Record<string, unknown> | null
-}
-
-interface CollectionRow {
-  id: string
-  status: string
-  amount: Amount
-  currency_code: string
-  payment_sessions?: Array<SessionRow | null> | null
-}
-
-/** Collections an order still waits to be paid on. */
-const UNPAID = new Set(["not_paid", "awaiting"])
+type Amount = DueSessionRow["amount"]
+type SessionRow = DueSessionRow
 
 export async function sessionForCart(container: MedusaContainer, cartId: string, target: LinkTarget): Promise<LinkSession> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -88,42 +67,12 @@ export async function sessionForOrder(container: MedusaContainer, orderId: strin
 }
 
 async function orderSession(container: MedusaContainer, orderId: string, target: LinkTarget): Promise<LinkSession> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: orders } = await query.graph({
-    entity: "order",
-    fields: [
-      ...ORDER_FIELDS_FOR_LINES,
-      "summary",
-      "payment_collections.id",
-      "payment_collections.status",
-      "payment_collections.amount",
-      "payment_collections.currency_code",
-      "payment_collections.payment_sessions.id",
-      "payment_collections.payment_sessions.provider_id",
-      "payment_collections.payment_sessions.status",
-      "payment_collections.payment_sessions.amount",
-      "payment_collections.payment_sessions.currency_code",
-      "payment_collections.payment_sessions.payment_collection_id",
-      "payment_collections.payment_sessions.data",
-    ],
-    filters: { id: orderId },
-  })
-  const order = orders[0] as
-    | (OrderForLines & { status?: string; customer_id?: string | null; summary?: { pending_difference?: Amount } | null; payment_collections?: Array<CollectionRow | null> | null })
-    | undefined
-  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found.`)
-  const name = order.display_id ? `#${order.display_id}` : order.id
+  const due = await loadOrderDue(container, orderId)
+  const { order, name } = due
   if (order.status === "canceled") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is canceled: it takes no payment.`)
   const currency = order.currency_code
-
-  let collection = (order.payment_collections ?? []).find((c): c is CollectionRow => !!c && UNPAID.has(c.status))
-  if (!collection) {
-    const dueMinor = toMinorUnits(order.summary?.pending_difference ?? 0, currency)
-    if (dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is fully paid: there is nothing to pay by link.`)
-    const { result } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id, amount: minorToNumber(dueMinor, currency) } })
-    const created = result[0]
-    collection = { id: created.id, status: created.status, amount: created.amount as Amount, currency_code: created.currency_code, payment_sessions: [] }
-  }
+  if (!due.collection && due.dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is fully paid: there is nothing to pay by link.`)
+  const collection = await dueCollection(container, due)
 
   const amountMinor = toMinorUnits(collection.amount, currency)
   // Only sessions the provider provably wrote: a browser can write session data too.
@@ -138,7 +87,7 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
       payment_collection_id: collection.id,
       provider_id: target.providerId,
       customer_id: order.customer_id ?? undefined,
-      context: { altapay: { order_lines: orderLinesFor(order, amountMinor, target.options) } },
+      context: { altapay: { order_lines: dueOrderLines(order, amountMinor, target.options) } },
     },
   })
   const altapaySessionId = (created.data as { altapay_session_id?: unknown } | undefined)?.altapay_session_id
@@ -155,15 +104,6 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
     },
     altapaySessionId
   )
-}
-
-/** The whole order's lines when the link pays the whole order, else one line for the amount due. */
-function orderLinesFor(order: OrderForLines, amountMinor: number, options: AltaPayOptions): OrderLine[] {
-  const name = order.display_id ? `#${order.display_id}` : order.id
-  const totalMinor = toMinorUnits(order.total ?? 0, order.currency_code)
-  const lines = cartOrderLines(order, { productUrlTemplate: options.productUrlTemplate }, Math.max(totalMinor, 0))
-  if (totalMinor === amountMinor) return lines
-  return proportionalAdjustmentLine(lines, amountMinor, { itemId: `due-${order.display_id ?? order.id}`, description: `Amount due on order ${name}` })
 }
 
 function linkSession(session: SessionRow, altapaySessionId: string): LinkSession {

@@ -10,7 +10,7 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { SIGNATURE_HEADER } from "../../../../../altapay"
-import { handleCustomerReturn, type ReturnAnswer, type ReturnKind } from "../../../../../lib/customer-return/handle"
+import { handleCustomerReturn, type ReturnAnswer, type ReturnKind, type ReturnRequest } from "../../../../../lib/customer-return/handle"
 
 const KINDS: ReadonlySet<string> = new Set(["success", "failure"])
 
@@ -25,37 +25,25 @@ function send(res: MedusaResponse, answer: ReturnAnswer): void {
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
-export const POST = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
+type Posted = Pick<ReturnRequest, "shopOrderId" | "transactionId" | "rawBody" | "signatureHeader">
+
+async function answer(req: MedusaRequest, res: MedusaResponse, posted: Posted): Promise<void> {
   const { provider, kind } = req.params as { provider: string; kind: string }
   if (!KINDS.has(kind)) return send(res, { status: 404, text: "Not found." })
-  const raw = (req as MedusaRequest & { rawBody?: unknown }).rawBody
-  const body = (req.body ?? {}) as Record<string, unknown>
-  send(
-    res,
-    await handleCustomerReturn({
-      scope: req.scope,
-      registration: provider,
-      kind: kind as ReturnKind,
-      shopOrderId: text(body.shop_orderid),
-      // Only a saved card's charge needs it (its shop_orderid names another session).
-      transactionId: body.type === "subscription_payment" ? text(body.transaction_id) : undefined,
-      rawBody: Buffer.isBuffer(raw) ? raw : undefined,
-      signatureHeader: text(req.headers[SIGNATURE_HEADER]),
-    })
-  )
+  send(res, await handleCustomerReturn({ scope: req.scope, registration: provider, kind: kind as ReturnKind, ...posted }))
 }
 
-export const GET = async (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
-  const { provider, kind } = req.params as { provider: string; kind: string }
-  if (!KINDS.has(kind)) return send(res, { status: 404, text: "Not found." })
-  send(
-    res,
-    await handleCustomerReturn({
-      scope: req.scope,
-      registration: provider,
-      kind: kind as ReturnKind,
-      shopOrderId: text(req.query.shop_orderid),
-      transactionId: text(req.query.transaction_id),
-    })
-  )
+export const POST = (req: MedusaRequest, res: MedusaResponse): Promise<void> => {
+  const raw = (req as MedusaRequest & { rawBody?: unknown }).rawBody
+  const body = (req.body ?? {}) as Record<string, unknown>
+  return answer(req, res, {
+    shopOrderId: text(body.shop_orderid),
+    // Only a saved card's charge needs it (its shop_orderid names another session).
+    transactionId: body.type === "subscription_payment" ? text(body.transaction_id) : undefined,
+    rawBody: Buffer.isBuffer(raw) ? raw : undefined,
+    signatureHeader: text(req.headers[SIGNATURE_HEADER]),
+  })
 }
+
+export const GET = (req: MedusaRequest, res: MedusaResponse): Promise<void> =>
+  answer(req, res, { shopOrderId: text(req.query.shop_orderid), transactionId: text(req.query.transaction_id) })

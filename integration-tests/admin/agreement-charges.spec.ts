@@ -1,0 +1,219 @@
+/**
+ * Charges the merchant starts (issue 32, item 5), in one Medusa app against the sandbox: a customer
+ * pays an order, saves a card (an AltaPay agreement), and the merchant adds an item by phone (an
+ * order edit, which leaves a payment collection for the difference). The admin charges the saved
+ * card once; Medusa shows the order paid and AltaPay holds exactly one charge, also when the admin
+ * asks twice, when AltaPay's answer is lost, and when the look-up after it fails too. A declined
+ * card answers 400 with AltaPay's message.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { createAltaPayClient, type AltaPayClient } from "../../src/altapay"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
+import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
+import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { createAdminUser, createAltaPayOrder, createCustomer, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+
+jest.setTimeout(240_000)
+
+const TERMINAL = "AltaPay Sandbox Test Terminal"
+const store = useAltaPayStore({ savedCards: { enabled: true } })
+const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
+
+medusaIntegrationTestRunner({
+  cwd: STORE_APP_DIR,
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    let admin: { headers: Record<string, string> }
+    let seed: SeededStore
+    let client: AltaPayClient
+    const as = () => ({ headers: admin.headers, validateStatus: () => true })
+    const savedCards = (container: MedusaContainer = getContainer()) => container.resolve<AltaPaySavedCardsService>(ALTAPAY_SAVED_CARDS_MODULE)
+    /** Charges AltaPay made on an agreement (successful chargeSubscription and reserveSubscriptionCharge calls). */
+    const chargesOn = (agreementId: string) =>
+      store
+        .sandbox()
+        .ledger()
+        .filter((e) => ["chargeSubscription", "reserveSubscriptionCharge"].includes(e.operation) && e.effect?.result === "Success" && e.params?.["agreement[id]"] === agreementId)
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      seed = await seedStore(getContainer())
+      client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
+    })
+    afterAll(() => client.close())
+    afterEach(() => {
+      store.sandbox().faults.clear()
+      store.sandbox().setClock(Date.now)
+    })
+
+    /**
+     * A customer's captured order with a saved card, and an order edit adding a tea by phone: the
+     * order, the card and the amount Medusa waits for.
+     */
+    async function orderWithDifference(card: { expiryMonth?: string; expiryYear?: string } = {}) {
+      const customer = await createCustomer(api, seed)
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox(), { customerToken: customer.token, email: customer.email })
+      expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())).status).toBe(200)
+
+      const request = await client.agreements.setupAgreement({
+        terminal: TERMINAL,
+        shopOrderId: `agr-${customer.id.slice(-12)}`,
+        amountMinor: 100,
+        currency: "DKK",
+        agreement: { type: "unscheduled", unscheduledType: "charge" },
+        callbacks: {},
+      })
+      const { agreementId } = await store.sandbox().agreements.submit(request.paymentRequestId, card)
+      const [saved] = await savedCards().createAltapaySavedCards([
+        {
+          customer_id: customer.id,
+          provider_id: PROVIDER_ID,
+          agreement_id: agreementId!,
+          masked_pan: "411111******1111",
+          expiry_month: Number(card.expiryMonth ?? 12),
+          expiry_year: Number(card.expiryYear ?? 2035),
+          scheme: "Visa",
+          terminal: TERMINAL,
+          currency: "DKK",
+        },
+      ])
+
+      await api.post("/admin/order-edits", { order_id: order.orderId }, as())
+      await api.post(`/admin/order-edits/${order.orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, as())
+      await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as())
+      expect((await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as())).status).toBe(200)
+      const dueMinor = (await orderState(order.orderId)).pendingMinor
+      expect(dueMinor).toBeGreaterThan(0)
+      return { orderId: order.orderId, cardId: saved.id as string, agreementId: agreementId!, dueMinor }
+    }
+
+    async function orderState(orderId: string) {
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order",
+        fields: ["id", "summary", "payment_collections.id", "payment_collections.status", "payment_collections.payments.id", "payment_collections.payments.captured_at"],
+        filters: { id: orderId },
+      })
+      const order = data[0] as {
+        summary: { pending_difference: number }
+        payment_collections: Array<{ id: string; status: string; payments: Array<{ id: string; captured_at: unknown }> }>
+      }
+      return { pendingMinor: dkk(order.summary.pending_difference), collections: order.payment_collections }
+    }
+
+    it("charges the saved card once for the order edit's difference; Medusa shows the order paid; a second charge charges nothing", async () => {
+      const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference()
+
+      const offer = await api.get(`/admin/altapay/orders/${orderId}/agreement-charges`, as())
+      expect(offer.status).toBe(200)
+      expect(offer.data).toMatchObject({ order_id: orderId, outstanding: { minor: dueMinor, currency: "DKK" }, reason: null })
+      expect(offer.data.saved_cards).toEqual([expect.objectContaining({ id: cardId, masked_pan: "411111******1111", auto_capture: false })])
+      expect(JSON.stringify(offer.data)).not.toContain(agreementId)
+
+      const charged = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
+      expect(charged.status).toBe(200)
+      expect(charged.data.agreement_charge).toMatchObject({ amount: { minor: dueMinor, currency: "DKK" }, status: "captured", charged: true })
+
+      const charges = chargesOn(agreementId)
+      expect(charges).toHaveLength(1)
+      expect(charges[0]).toMatchObject({
+        operation: "chargeSubscription",
+        params: { "agreement[unscheduled_type]": "incremental", reconciliation_identifier: expect.stringMatching(/^medusa-charge-pay_col_/) },
+      })
+      const transaction = store.sandbox().transaction(charged.data.agreement_charge.transaction_id)
+      expect(transaction).toMatchObject({ authType: "subscription_payment", status: "captured", capturedMinor: dueMinor })
+      const [atAltaPay] = await client.gateway.payments({ transactionId: charged.data.agreement_charge.transaction_id })
+      expect(atAltaPay.paymentInfos).toEqual(
+        expect.arrayContaining([
+          { name: "medusa_payment_collection_id", value: charged.data.agreement_charge.payment_collection_id },
+          { name: "medusa_order_id", value: orderId },
+        ])
+      )
+
+      const after = await orderState(orderId)
+      expect(after.pendingMinor).toBe(0)
+      const collection = after.collections.find((c) => c.id === charged.data.agreement_charge.payment_collection_id)!
+      expect(collection.status).toBe("completed")
+      expect(collection.payments).toEqual([expect.objectContaining({ id: charged.data.agreement_charge.payment_id, captured_at: expect.anything() })])
+
+      const again = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
+      expect([again.status, again.data.message]).toEqual([400, expect.stringMatching(/has nothing outstanding/)])
+      expect(chargesOn(agreementId)).toHaveLength(1)
+      expect((await api.get(`/admin/altapay/orders/${orderId}/agreement-charges`, as())).data).toMatchObject({
+        outstanding: { minor: 0 },
+        reason: expect.stringMatching(/nothing outstanding/),
+      })
+    })
+
+    it("a reserved charge is authorized in Medusa and captured through Medusa's capture", async () => {
+      const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference()
+      const charged = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId }, as())
+      expect(charged.status).toBe(200)
+      expect(charged.data.agreement_charge).toMatchObject({ status: "authorized", amount: { minor: dueMinor } })
+      expect(chargesOn(agreementId).map((e) => e.operation)).toEqual(["reserveSubscriptionCharge"])
+      const { transaction_id: transactionId, payment_id: paymentId } = charged.data.agreement_charge
+      expect(store.sandbox().transaction(transactionId)).toMatchObject({ status: "preauth", reservedMinor: dueMinor })
+
+      // The money is reserved, not due again: nothing more to charge until it is captured.
+      const twice = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId }, as())
+      expect([twice.status, twice.data.message]).toEqual([400, expect.stringMatching(/authorized but not captured/)])
+
+      expect((await api.post(`/admin/payments/${paymentId}/capture`, {}, as())).status).toBe(200)
+      expect(store.sandbox().transaction(transactionId)).toMatchObject({ status: "captured", capturedMinor: dueMinor })
+      expect((await orderState(orderId)).pendingMinor).toBe(0)
+      expect(chargesOn(agreementId)).toHaveLength(1)
+    })
+
+    it("a lost answer is found at AltaPay and charged once; when the look-up after it fails too, the retry records that charge instead of charging again", async () => {
+      const first = await orderWithDifference()
+      store.sandbox().faults.add({ route: "chargeSubscription", kind: "lost-answer" })
+      const recovered = await api.post(`/admin/altapay/orders/${first.orderId}/agreement-charges`, { saved_card_id: first.cardId, capture: true }, as())
+      expect(recovered.status).toBe(200)
+      expect(recovered.data.agreement_charge).toMatchObject({ status: "captured", charged: true, amount: { minor: first.dueMinor } })
+      expect(chargesOn(first.agreementId)).toHaveLength(1)
+      expect((await orderState(first.orderId)).pendingMinor).toBe(0)
+
+      const second = await orderWithDifference()
+      store.sandbox().faults.add({ route: "chargeSubscription", kind: "lost-answer" })
+      // The agreement and the first look-up answer; every look-up after the lost answer fails.
+      store.sandbox().faults.add({ route: "payments", kind: "500", skip: 2, times: 50 })
+      const lost = await api.post(`/admin/altapay/orders/${second.orderId}/agreement-charges`, { saved_card_id: second.cardId, capture: true }, as())
+      expect(lost.status).toBeGreaterThanOrEqual(400)
+      expect(lost.data.message).toMatch(/Trying again is safe/)
+      expect(chargesOn(second.agreementId)).toHaveLength(1)
+      expect((await orderState(second.orderId)).pendingMinor).toBe(second.dueMinor)
+
+      store.sandbox().faults.clear()
+      const retry = await api.post(`/admin/altapay/orders/${second.orderId}/agreement-charges`, { saved_card_id: second.cardId, capture: true }, as())
+      expect(retry.status).toBe(200)
+      expect(retry.data.agreement_charge).toMatchObject({ status: "captured", charged: false, amount: { minor: second.dueMinor } })
+      expect(chargesOn(second.agreementId)).toHaveLength(1)
+      expect((await orderState(second.orderId)).pendingMinor).toBe(0)
+    })
+
+    it("an expired card answers 400 with AltaPay's message, and nothing is recorded", async () => {
+      const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference({ expiryMonth: "01", expiryYear: "2030" })
+      store.sandbox().setClock(() => Date.UTC(2030, 1, 1))
+      const declined = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
+      expect(declined.status).toBe(400)
+      expect(declined.data.message).toMatch(/AltaPay refused the agreement charge: Card expired \(01\/2030\)/)
+      expect(chargesOn(agreementId)).toHaveLength(0)
+      expect((await orderState(orderId)).pendingMinor).toBe(dueMinor)
+    })
+
+    it("refuses a body that is not one, the customer-initiated unscheduled type, and another customer's card", async () => {
+      const { orderId, cardId } = await orderWithDifference()
+      const other = await orderWithDifference()
+      const bad = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, unscheduled_type: "charge" }, as())
+      expect(bad.status).toBe(400)
+      const stranger = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: other.cardId }, as())
+      expect([stranger.status, stranger.data.message]).toEqual([400, expect.stringMatching(/is not the card of order #\d+'s customer/)])
+      const unauthenticated = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId }, { validateStatus: () => true })
+      expect(unauthenticated.status).toBe(401)
+    })
+  },
+})
