@@ -9,7 +9,14 @@ import path from "node:path"
 const REPO = path.resolve(__dirname, "../..")
 const KIT = path.join(REPO, "storefronts/nextjs-starter")
 const PREFIX = "apps/storefront/"
-const EDITED = ["src/lib/constants.tsx", "src/modules/checkout/components/payment-button/index.tsx", "src/modules/checkout/components/payment/index.tsx"]
+const EDITED = [
+  "src/lib/constants.tsx",
+  "src/modules/checkout/components/payment-button/index.tsx",
+  "src/modules/checkout/components/payment/index.tsx",
+  "src/modules/account/components/account-nav/index.tsx",
+]
+/** The one kit file that completes a cart: paying with a saved card has no AltaPay page, so no return to complete it. */
+const COMPLETES_A_CART = "src/lib/data/altapay.ts"
 /** The kit's landing page: the plugin's successUrl and failureUrl (its return endpoint 303s there). */
 const LANDING_URL = "/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}"
 
@@ -48,7 +55,7 @@ const patch = parsePatch(fs.readFileSync(path.join(KIT, "altapay.patch"), "utf8"
 const kitFiles = filesUnder(path.join(KIT, "src")).map((file) => path.relative(KIT, file).split(path.sep).join("/"))
 
 describe("the Next.js starter kit", () => {
-  it("patches apps/storefront only: the kit's new files and the three starter files it edits", () => {
+  it("patches apps/storefront only: the kit's new files and the four starter files it edits", () => {
     expect(patch.every((p) => p.path.startsWith(PREFIX))).toBe(true)
     expect(
       patch
@@ -69,10 +76,21 @@ describe("the Next.js starter kit", () => {
     expect(added.added.join("\n")).toBe(fs.readFileSync(path.join(KIT, file), "utf8").replace(/\n$/, ""))
   })
 
-  it("has the landing page the store is configured with, and the same-site step after it; no route completes a cart", () => {
+  it("has the landing page the store is configured with, and the same-site step after it", () => {
     expect(kitFiles).toContain("src/app/api/altapay/landing/route.ts")
     expect(kitFiles).toContain("src/app/api/altapay/done/route.ts")
-    for (const file of kitFiles) expect(fs.readFileSync(path.join(KIT, file), "utf8")).not.toMatch(/cart\.complete\(/)
+  })
+
+  it("completes a cart only to pay with a saved card, through the starter's placeOrder; the plugin completes every other", () => {
+    const completing = kitFiles.filter((file) => /cart\.complete\(|placeOrder\(/.test(fs.readFileSync(path.join(KIT, file), "utf8")))
+    expect(completing).toEqual([COMPLETES_A_CART])
+    const source = fs.readFileSync(path.join(KIT, COMPLETES_A_CART), "utf8")
+    expect(source).not.toMatch(/cart\.complete\(/)
+    expect(source.match(/placeOrder\(/g)).toHaveLength(1)
+    // The call sits in the saved-card payment: the function that starts a session with saved_card_id.
+    const savedCardPayment = /export async function altapaySavedCardPayment[\s\S]*?\n}\n/.exec(source)?.[0] ?? ""
+    expect(savedCardPayment).toMatch(/saved_card_id/)
+    expect(savedCardPayment).toMatch(/placeOrder\(/)
   })
 
   it.each(["demo/medusa-config.ts", "medusa-config.example.ts", "README.md", "docs/merchant.md", "docs/storefront.md"])(

@@ -1,15 +1,26 @@
 "use client"
 
-import { altapayPaymentPage } from "@lib/data/altapay"
+import {
+  AltaPayCardOptions,
+  AltaPayPaymentPage,
+  altapayCardOptions,
+  altapayPaymentPage,
+  altapaySavedCardPayment,
+} from "@lib/data/altapay"
 import { Button } from "@modules/common/components/ui"
-import { useState } from "react"
+import { useEffect, useState } from "react"
+import AltaPayCardChoice, {
+  AltaPayCardChoiceValue,
+} from "../altapay-card-choice"
 import ErrorMessage from "../error-message"
 
 /**
  * Place order with AltaPay (medusa-payment-altapay storefront kit): after the starter's own
  * checks (notReady) the customer goes to AltaPay's payment page. The order is placed by the Medusa
  * plugin when AltaPay posts the customer's return to it (or its notification callback, whichever
- * comes first); AltaPay then sends the customer to src/app/api/altapay/landing.
+ * comes first); AltaPay then sends the customer to src/app/api/altapay/landing. A signed-in
+ * customer may instead pay with a saved card (no AltaPay page unless 3-D Secure asks for one), or
+ * have the new card saved.
  */
 const AltaPayPaymentButton = ({
   notReady,
@@ -20,13 +31,35 @@ const AltaPayPaymentButton = ({
 }) => {
   const [submitting, setSubmitting] = useState(false)
   const [errorMessage, setErrorMessage] = useState<string | null>(null)
+  const [options, setOptions] = useState<AltaPayCardOptions | null>(null)
+  const [choice, setChoice] = useState<AltaPayCardChoiceValue>({
+    savedCardId: null,
+    saveCard: false,
+  })
+
+  useEffect(() => {
+    altapayCardOptions()
+      .catch(() => ({ cards: [], canSave: false }))
+      .then((loaded) => {
+        setOptions(loaded)
+        // The newest saved card first: the one the customer most likely means.
+        setChoice({ savedCardId: loaded.cards[0]?.id ?? null, saveCard: false })
+      })
+  }, [])
 
   const handlePayment = async () => {
     setSubmitting(true)
     setErrorMessage(null)
-    const page = await altapayPaymentPage().catch(() => ({
+    const page: AltaPayPaymentPage | undefined = await (choice.savedCardId
+      ? altapaySavedCardPayment(choice.savedCardId)
+      : altapayPaymentPage({ saveCard: choice.saveCard })
+    ).catch(() => ({
       error: "The payment could not be started. Please try again.",
     }))
+    if (!page) {
+      // Paid with a saved card: Next.js is on its way to the order confirmation.
+      return
+    }
     if ("url" in page) {
       // Keep the spinner while the browser leaves for AltaPay.
       window.location.assign(page.url)
@@ -38,8 +71,16 @@ const AltaPayPaymentButton = ({
 
   return (
     <>
+      {options && (
+        <AltaPayCardChoice
+          cards={options.cards}
+          canSave={options.canSave}
+          value={choice}
+          onChange={setChoice}
+        />
+      )}
       <Button
-        disabled={notReady}
+        disabled={notReady || !options}
         isLoading={submitting}
         onClick={handlePayment}
         size="large"

@@ -1,0 +1,89 @@
+"use client"
+
+import { deleteAltaPaySavedCard } from "@lib/data/altapay-saved-cards"
+import {
+  AltaPaySavedCard,
+  savedCardExpiry,
+  savedCardName,
+} from "@lib/util/altapay-saved-card"
+import { CreditCard, Spinner, Trash } from "@medusajs/icons"
+import ErrorMessage from "@modules/checkout/components/error-message"
+import { useState } from "react"
+
+/** The customer's saved cards with Delete (medusa-payment-altapay storefront kit). */
+const AltaPaySavedCards = ({
+  cards: initial,
+}: {
+  cards: AltaPaySavedCard[]
+}) => {
+  const [cards, setCards] = useState(initial)
+  const [deleting, setDeleting] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const handleDelete = async (id: string) => {
+    setDeleting(id)
+    setError(null)
+    const result = await deleteAltaPaySavedCard(id).catch(() => ({
+      error: "The card could not be deleted. Please try again.",
+    }))
+    if (result.error) {
+      setError(result.error)
+    } else {
+      setCards((current) => current.filter((card) => card.id !== id))
+    }
+    setDeleting(null)
+  }
+
+  if (!cards.length) {
+    return (
+      <p className="text-base-regular" data-testid="no-saved-cards">
+        You have no saved cards. Tick &quot;Save this card&quot; when you pay
+        with a card to save it.
+      </p>
+    )
+  }
+
+  return (
+    <div className="flex flex-col gap-y-4">
+      <ul className="flex flex-col gap-y-4">
+        {cards.map((card) => (
+          <li
+            key={card.id}
+            className="flex items-center justify-between border rounded-rounded p-5"
+            data-testid="saved-card"
+          >
+            <div className="flex items-center gap-x-3">
+              <CreditCard />
+              <div className="flex flex-col">
+                <span className="text-base-semi" data-testid="saved-card-name">
+                  {savedCardName(card)}
+                </span>
+                <span className="text-small-regular text-ui-fg-subtle">
+                  Expires {savedCardExpiry(card)}
+                </span>
+              </div>
+            </div>
+            <button
+              type="button"
+              className="flex gap-x-1 items-center text-small-regular text-ui-fg-subtle hover:text-ui-fg-base"
+              onClick={() => handleDelete(card.id)}
+              disabled={deleting !== null}
+              aria-label={`Delete ${savedCardName(card)}`}
+              data-testid="delete-saved-card-button"
+            >
+              {deleting === card.id ? (
+                <Spinner className="animate-spin" />
+              ) : (
+                <Trash />
+              )}
+              <span>Delete</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorMessage error={error} data-testid="saved-cards-error-message" />
+    </div>
+  )
+}
+
+export default AltaPaySavedCards
