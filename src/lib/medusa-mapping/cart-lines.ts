@@ -141,7 +141,10 @@ export function cartToLineSource(cart: CartForLines, totalMinor: number, options
   const credits = MathBN.lte(creditTotal, MathBN.convert(1).shiftedBy(-currencyExponent(currency)))
     ? []
     : creditLines.map((credit) => ({ id: credit.id, label: credit.reference ? `Credit: ${credit.reference}` : "Credit", amountMinor: exact(credit.amount) }))
-  return { currency, totalMinor, items, shipping, credits }
+  // Medusa's query answers a cart's (and its order's) items in no fixed order, and rounding gives a
+  // tied minor unit to the earlier line: in content order, a cart and the order made from it get the
+  // same lines, whatever order either was read in.
+  return { currency, totalMinor, items: inContentOrder(items), shipping: inContentOrder(shipping), credits: inContentOrder(credits) }
 }
 
 /** What an order offers for item refunds, as the admin shows it (shipping at its price as stored). */
@@ -171,4 +174,13 @@ function adjustments(list: Adjustment[] | null | undefined, currency: string): O
 
 function absoluteUrl(url: string | null | undefined): string | undefined {
   return url && /^https?:\/\//i.test(url) ? url : undefined
+}
+
+/** Entries sorted by everything but their id (a cart's and its order's ids differ); ties keep their order. */
+function inContentOrder<T extends { id: string }>(entries: T[]): T[] {
+  const keyed = entries.map((entry) => {
+    const { id: _id, ...content } = entry
+    return { entry, key: JSON.stringify(content) }
+  })
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ entry }) => entry)
 }
