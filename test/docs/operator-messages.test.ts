@@ -29,7 +29,6 @@ const NOT_OURS = [
   'Unable to resolve plugin "@medusajs/draft-order"',
   "Cannot find module 'ts-node'",
   "Missing: @swc/core-darwin-arm64@ from lock file",
-  "Could not resolve module: Payment. Error: … AltaPay provider options are invalid: …",
 ]
 
 function files(dir: string): string[] {
