@@ -11,6 +11,7 @@ import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
 import { orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
 import { trackingInfoFields, type TrackingInfo } from "./tracking-info"
+import { readTerminals, TerminalsShapeError, type AltaPayTerminal } from "./terminals"
 import { isFailedResult, isOpenResult, isSuccessResult, latestTransaction, parseGatewayResponse, resultOf } from "./xml"
 
 export interface RefundInput {
@@ -99,6 +100,17 @@ export class GatewayApi {
   /** The transaction a look-up returns, latest first when several match (e.g. a retried payment). */
   async latestPayment(filter: PaymentsFilter): Promise<GatewayTransaction | undefined> {
     return latestTransaction(await this.payments(filter))
+  }
+
+  /** The terminals the API user has access to (getTerminals, a read: retried like `payments`). */
+  async getTerminals(): Promise<AltaPayTerminal[]> {
+    const response = await this.send("getTerminals", "GET", {}, true)
+    try {
+      return readTerminals(response.body)
+    } catch (error) {
+      if (!(error instanceof TerminalsShapeError)) throw error
+      throw new AltaPayBadResponseError(`AltaPay answered getTerminals with a list we cannot read: ${error.message}.`, { operation: `GET ${API}/getTerminals` })
+    }
   }
 
   private async change(method: string, action: string, fields: Record<string, string>): Promise<GatewayResult> {

@@ -9,6 +9,7 @@ export { parseGatewayResponse, latestTransaction, isSuccessResult, isOpenResult,
 export type { CheckoutApi, SessionInput, SessionCallbacks, PaymentLinkInput, RequestOptions } from "./checkout"
 export { paymentLinkBody, sessionBody } from "./checkout"
 export type { GatewayApi, RefundInput, CaptureInput, PaymentsFilter, GatewayResult } from "./gateway"
+export type { AltaPayTerminal } from "./terminals"
 export type { TrackingInfo } from "./tracking-info"
 export type { CheckoutSession, CheckoutPayment, CheckoutCustomer, CreatedPayment, PaymentLink, PaymentMethod } from "./checkout-schemas"
 export { TokenProvider, MemoryTokenStore, jwtExpiryMs, type IssuedToken, type TokenStore } from "./tokens"

@@ -1,6 +1,6 @@
 /**
  * The gateway merchant API (form in, XML out, under /merchant/API): captureReservation,
- * refundCapturedReservation, releaseReservation and payments (fundingList and fundingDownload in
+ * refundCapturedReservation, releaseReservation, payments and getTerminals (fundingList and fundingDownload in
  * fundings-api.ts). Malformed requests get a non-zero
  * Header ErrorCode; refusals a merchant can act on get ErrorCode 0 and a failed Body/Result.
  */
@@ -16,9 +16,9 @@ import { parseForm, xml, type Reply } from "../http"
 import type { LedgerEffect } from "../ledger"
 import { validateOrderLines } from "../order-lines"
 import { syncPayment } from "../payment-flow"
-import type { StoredTransaction } from "../state"
+import { offeredMethods, type StoredTransaction } from "../state"
 import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund } from "./invoice-rules"
-import { cdataEl, textEl } from "./xml"
+import { cdataEl, el, textEl } from "./xml"
 
 const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
 const PLAIN_AMOUNT = /^\d+(\.\d+)?$/
@@ -78,6 +78,8 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
         return release(request)
       case "payments":
         return payments(request)
+      case "getTerminals":
+        return getTerminals(request)
       case "fundingList":
         return fundingList(ex, method, request.fields)
       case "fundingDownload":
@@ -307,6 +309,17 @@ function payments(request: GatewayRequest): Reply {
   }
   const found = request.ex.env.store.transactionsWhere(filter).sort((a, b) => a.createdAt - b.createdAt)
   return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), transactionsXml(found)]))
+}
+
+/**
+ * The API user's terminals, one per method the sandbox offers, as AltaPay's getTerminals page
+ * shows them. No Currencies: the sandbox takes every ISO 4217 currency on every terminal.
+ */
+function getTerminals(request: GatewayRequest): Reply {
+  const terminals = offeredMethods(request.ex.env.config).map((method) =>
+    el("Terminal", [cdataEl("Title", method.terminalName), cdataEl("ShopName", "AltaPay Sandbox"), textEl("Country", "DK"), el("Natures", [textEl("Nature", method.nature)])])
+  )
+  return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), el("Terminals", terminals)]))
 }
 
 const fmt = (t: StoredTransaction, minor: number): string => minorToDecimal(minor, t.currency.alpha)
