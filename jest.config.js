@@ -7,7 +7,8 @@
 //                globalSetup only when that project has tests in the run, so unit-only runs such
 //                as `npx jest test/altapay/xml.test.ts` never start Postgres) and 120 s timeouts.
 // Run everything with `npm test`; integration tests need --runInBand --forceExit and
-// NODE_OPTIONS=--experimental-vm-modules (both set by `npm test`).
+// NODE_OPTIONS=--experimental-vm-modules (both set by scripts/test-integration.js, which `npm test`
+// runs: two lanes of specs at once, see that file).
 const shared = {
   rootDir: __dirname,
   testEnvironment: "node",
