@@ -23,6 +23,7 @@ import {
 } from "../altapay"
 import { altapayProviderId, findAltaPayProviderEntries } from "../lib/registrations/from-config"
 import { localSandbox, parseAltaPayOptions, type AltaPayOptions } from "../lib/registrations/options"
+import { clientConfigOf } from "../lib/registrations/shared-client"
 
 export type CheckStatus = "ok" | "problem" | "note"
 
@@ -108,16 +109,7 @@ async function checkRegistration(entry: Entry, run: CheckRun): Promise<CheckLine
   }
   lines.push(...setUpLines(options, run.production === true).map(([status, text]) => line(status, text)))
   if (run.network === false) return lines
-  const client = (run.clientFor ?? createAltaPayClient)({
-    checkoutUrl: options.checkoutUrl,
-    gatewayUrl: options.gatewayUrl,
-    username: options.username,
-    password: options.password,
-    connectTimeoutMs: options.connectTimeoutMs,
-    headersTimeoutMs: options.headersTimeoutMs,
-    bodyTimeoutMs: options.bodyTimeoutMs,
-    maxRetries: 0,
-  })
+  const client = (run.clientFor ?? createAltaPayClient)({ ...clientConfigOf(options), maxRetries: 0 })
   try {
     lines.push(...(await altapayLines(client, options)).map(([status, text]) => line(status, text)))
   } finally {

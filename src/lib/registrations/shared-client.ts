@@ -26,14 +26,7 @@ export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger
   let client = clients.get(key)
   if (!client) {
     client = createAltaPayClient({
-      checkoutUrl: options.checkoutUrl,
-      gatewayUrl: options.gatewayUrl,
-      username: options.username,
-      password: options.password,
-      connectTimeoutMs: options.connectTimeoutMs,
-      headersTimeoutMs: options.headersTimeoutMs,
-      bodyTimeoutMs: options.bodyTimeoutMs,
-      maxRetries: options.maxRetries,
+      ...clientConfigOf(options),
       logger,
       tokenStore: scaleOut.tokenStore,
       tokenIssueLock: scaleOut.lock,
@@ -41,4 +34,10 @@ export function sharedAltaPayClient(options: AltaPayOptions, logger?: HttpLogger
     clients.set(key, client)
   }
   return client
+}
+
+/** What a registration's options say about reaching AltaPay: URLs, credentials, timeouts, retries. */
+export function clientConfigOf(options: AltaPayOptions) {
+  const { checkoutUrl, gatewayUrl, username, password, connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs, maxRetries } = options
+  return { checkoutUrl, gatewayUrl, username, password, connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs, maxRetries }
 }
