@@ -35,12 +35,12 @@ export function packPlugin(destination: string, log: string): Promise<PackedPlug
 
 /**
  * What a store needs, nothing else: each server source compiled (.js and its .d.ts), the admin
- * bundle (CommonJS and ESM), the commands in package.json's "bin", the README and the docs pages it links, the Next.js
+ * bundle (CommonJS and ESM), the commands in bin/, the README and the docs pages it links, the Next.js
  * starter kit (its README, patch and files; not its walk), LICENSE and CHANGELOG.
  */
 export function expectedTarballFiles(): string[] {
-  // The commands package.json names in "bin" (the sandbox, the go-live check).
-  const bins = Object.values(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).bin as Record<string, string>).map((file) => file.replace(/^\.\//, ""))
+  // The commands (package.json's "bin": the sandbox, the go-live check) and what they share, all in bin/.
+  const bins = fs.readdirSync(path.join(REPO_ROOT, "bin")).map((file) => `bin/${file}`)
   const files = ["package.json", "README.md", "LICENSE", "CHANGELOG.md", ...bins, ".medusa/server/src/admin/index.js", ".medusa/server/src/admin/index.mjs"]
   const kit = "storefronts/nextjs-starter"
   files.push(`${kit}/README.md`, `${kit}/altapay.patch`)

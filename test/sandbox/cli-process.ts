@@ -17,7 +17,7 @@ export interface RunningCli {
 export async function spawnCli(args: string[]): Promise<RunningCli> {
   const checkout = mkdtempSync(join(tmpdir(), "altapay-cli-"))
   mkdirSync(join(checkout, "bin"))
-  copyFileSync(join(root, "bin", "altapay-sandbox.js"), join(checkout, "bin", "altapay-sandbox.js"))
+  for (const file of ["altapay-sandbox.js", "load-cli.js"]) copyFileSync(join(root, "bin", file), join(checkout, "bin", file))
   for (const folder of ["src", "demo"]) symlinkSync(join(root, folder), join(checkout, folder), "dir")
   const child = spawn(process.execPath, [join(checkout, "bin", "altapay-sandbox.js"), ...args], { cwd: checkout, env: { ...process.env, NODE_OPTIONS: "" } })
   let output = ""
