@@ -2,7 +2,9 @@
  * medusa-config.ts of a Medusa store that takes payments with AltaPay. Copy what you need into
  * your store's medusa-config.ts and set the environment variables (README: "Install into a store").
  *
- *   plugins   the plugin: store route for the checkout session, admin routes and order widget
+ *   plugins   required: the return endpoint AltaPay posts the customer back to (successUrl/failureUrl;
+ *             the provider refuses to start without the plugin then), store and admin routes, order
+ *             widget, follow-up and payouts jobs
  *   modules   the Payment module with the AltaPay provider (id "altapay" -> pp_altapay_altapay,
  *             notification callback POST <MEDUSA_BACKEND_URL>/hooks/payment/altapay_altapay)
  */
@@ -58,6 +60,8 @@ module.exports = defineConfig({
               failureUrl: `${storeUrl}/api/altapay/landing?outcome={outcome}&cart_id={cart_id}&order_id={order_id}&message={message}`,
               // flow "redirect" (the default): the provider makes the payment page for Medusa's
               // standard storefront calls; the plugin's store route still serves custom checkouts.
+              // Unset: a Danish payment page when the cart names no language, and country DK sent
+              // with every session. Set ALTAPAY_LANGUAGE / ALTAPAY_COUNTRY for another market.
               language: process.env.ALTAPAY_LANGUAGE ?? "da",
               country: process.env.ALTAPAY_COUNTRY ?? "DK",
             },

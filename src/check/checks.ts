@@ -94,19 +94,11 @@ type Entry = ReturnType<typeof findAltaPayProviderEntries>[number]
 async function checkRegistration(entry: Entry, run: CheckRun): Promise<CheckLine[]> {
   const subject = altapayProviderId(entry)
   const line = (status: CheckStatus, text: string): CheckLine => ({ status, subject, text })
-  const parsed = parseAltaPayOptions(entry.options)
+  // As the provider parses them where Medusa loads it: providerId is the entry's id, a different one a problem.
+  const parsed = parseAltaPayOptions(entry.options, { id: entry.id })
   if ("problems" in parsed) return parsed.problems.map((problem) => line("problem", `option ${problem}`))
   const options = parsed.options
   const lines = [line("ok", "options are valid")]
-  const expectedProviderId = entry.id ?? "altapay"
-  if (options.providerId !== expectedProviderId) {
-    lines.push(
-      line(
-        "problem",
-        `providerId is "${options.providerId}" but the registration's id is "${expectedProviderId}": set providerId: "${expectedProviderId}" (callbacks go to altapay_<providerId>)`
-      )
-    )
-  }
   lines.push(...setUpLines(options, run.production === true).map(([status, text]) => line(status, text)))
   if (run.network === false) return lines
   const client = (run.clientFor ?? createAltaPayClient)({ ...clientConfigOf(options), maxRetries: 0 })

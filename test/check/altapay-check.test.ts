@@ -106,12 +106,18 @@ test("an http:// URL without allowInsecureUrls is the provider's own problem, an
 })
 
 test("a providerId that is not the registration's id, and a missing plugin entry, are problems", async () => {
-  const { code, output } = await check(["--config", writeConfig(goodOptions(), { id: "card", plugin: false }), "--offline"])
+  const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), providerId: "altapay" }, { id: "card", plugin: false }), "--offline"])
   expect(code).toBe(1)
   expect(linesWith(output, "problem")).toEqual([
     expect.stringContaining("medusa-payment-altapay is not in plugins"),
-    expect.stringContaining('pp_altapay_card      providerId is "altapay" but the registration\'s id is "card": set providerId: "card"'),
+    expect.stringContaining('pp_altapay_card      option providerId: is "altapay" but this registration\'s id in medusa-config is "card"'),
   ])
+})
+
+test("without providerId, the registration's id is the provider's: no problem", async () => {
+  const { output } = await check(["--config", writeConfig(goodOptions(), { id: "card" }), "--offline"])
+  expect(linesWith(output, "problem")).toEqual([])
+  expect(linesWith(output, "ok").join("\n")).toContain("pp_altapay_card      options are valid")
 })
 
 test("--production: the sandbox URLs, allowInsecureUrls and a missing callbackSecret are problems", async () => {

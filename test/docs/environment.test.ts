@@ -2,10 +2,11 @@
  * The ALTAPAY_* environment variables the docs name and the ones the code reads are the same set:
  *
  * - every ALTAPAY_* name in README.md or docs/*.md is read (`env.NAME` or `env["NAME"]`) by some
- *   code of the repository (src/, bin/, the example config, demo/, bench/, tools/, scripts/,
+ *   code of the repository (src/, bin/, the example configs, demo/, bench/, tools/, scripts/,
  *   integration-tests/, test/, jest.config.js);
- * - every ALTAPAY_* a store's configuration reads (medusa-config.example.ts, demo/medusa-config.ts,
- *   src/, bin/) is a row of docs/merchant.md's environment table;
+ * - every ALTAPAY_* a store's configuration reads (medusa-config.example.ts,
+ *   medusa-config.multi.example.ts, demo/medusa-config.ts, src/, bin/) is a row of docs/merchant.md's
+ *   environment table;
  * - every other ALTAPAY_* the repository reads (the test run's) is named in README.md or docs/*.md
  *   (docs/development.md has their table).
  *
@@ -23,8 +24,8 @@ const PAGES = [
     .map((f) => `docs/${f}`),
 ]
 const CODE_DIRS = ["src", "bin", "demo", "bench", "tools", "scripts", "integration-tests", "test", "storefronts"]
-const CODE_FILES = ["medusa-config.example.ts", "jest.config.js"]
-const STORE_CONFIG = (file: string) => file === "medusa-config.example.ts" || file === "demo/medusa-config.ts" || /^(src|bin)\//.test(file)
+const CODE_FILES = ["medusa-config.example.ts", "medusa-config.multi.example.ts", "jest.config.js"]
+const STORE_CONFIG = (file: string) => /^medusa-config(\.multi)?\.example\.ts$/.test(file) || file === "demo/medusa-config.ts" || /^(src|bin)\//.test(file)
 const NAME = /ALTAPAY_[A-Z0-9_]*[A-Z0-9]/g
 const READ = /env(?:\.|\[["'])(ALTAPAY_[A-Z0-9_]*[A-Z0-9])/g
 

@@ -1,7 +1,8 @@
 /**
  * A store with the AltaPay provider registered once per terminal, served with the plugin's own
  * routes (the spec's app folder links our `src`): pp_altapay_card and pp_altapay_mobilepay, the
- * same API user, and each its own `providerId` (callback URL) and `paymentDataSecret`: a route
+ * same API user, and each its own callback URL (from its id: no providerId, as a merchant would
+ * write it) and `paymentDataSecret`: a route
  * that used one registration's seal keys for the other's payments or sessions would not recognise
  * their data, and the provider would not recognise what such a route wrote.
  * Options come from the spec's `useAltaPayStore()`, read when the runner loads this file.
@@ -17,11 +18,11 @@ const MOBILEPAY_DATA_SECRET = "mobilepay-payment-data-secret-0123456789"
 export default createTestAppConfig({
   paymentDependencies: [ContainerRegistrationKeys.QUERY],
   paymentProviders: [
-    { resolve: ALTAPAY_PROVIDER_SOURCE, id: "card", options: { ...storeAltaPay.options, terminal: TERMINALS.card, providerId: "card", paymentDataSecret: CARD_DATA_SECRET } },
+    { resolve: ALTAPAY_PROVIDER_SOURCE, id: "card", options: { ...storeAltaPay.options, terminal: TERMINALS.card, paymentDataSecret: CARD_DATA_SECRET } },
     {
       resolve: ALTAPAY_PROVIDER_SOURCE,
       id: "mobilepay",
-      options: { ...storeAltaPay.options, terminal: TERMINALS.mobilepay, providerId: "mobilepay", paymentDataSecret: MOBILEPAY_DATA_SECRET },
+      options: { ...storeAltaPay.options, terminal: TERMINALS.mobilepay, paymentDataSecret: MOBILEPAY_DATA_SECRET },
     },
   ],
 })

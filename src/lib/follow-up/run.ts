@@ -44,7 +44,7 @@ export function followUpSchedule(): { interval: number } {
   let minutes = DEFAULT_JOB_OPTIONS.intervalMinutes
   try {
     const intervals = findAltaPayProviderEntries(configManager.config).flatMap((entry) => {
-      const parsed = parsedFor(entry.options ?? {})
+      const parsed = parsedFor(entry)
       return "options" in parsed ? [parsed.options.jobs.intervalMinutes] : []
     })
     if (intervals.length > 0) minutes = Math.min(...intervals)

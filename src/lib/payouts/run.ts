@@ -121,7 +121,7 @@ export function payoutsSchedule(): { interval: number } {
   let minutes = DEFAULT_PAYOUTS_OPTIONS.intervalMinutes
   try {
     const intervals = findAltaPayProviderEntries(configManager.config).flatMap((entry) => {
-      const parsed = parsedFor(entry.options ?? {})
+      const parsed = parsedFor(entry)
       return "options" in parsed && parsed.options.payouts.enabled ? [parsed.options.payouts.intervalMinutes] : []
     })
     if (intervals.length > 0) minutes = Math.min(...intervals)

@@ -58,12 +58,13 @@ export function chooseAltaPayEntry(entries: ProviderEntry[], providerId: string 
   return entries[0]
 }
 
-/** Parsed once per options object: routes ask on every request. */
-const parsedOptions = new WeakMap<Record<string, unknown>, ReturnType<typeof parseAltaPayOptions>>()
+/** Parsed once per entry: routes ask on every request. */
+const parsedOptions = new WeakMap<ProviderEntry, ReturnType<typeof parseAltaPayOptions>>()
 
-export function parsedFor(options: Record<string, unknown>): ReturnType<typeof parseAltaPayOptions> {
-  let parsed = parsedOptions.get(options)
-  if (!parsed) parsedOptions.set(options, (parsed = parseAltaPayOptions(options)))
+/** The entry's options as its provider has them: `providerId` is the entry's id (a different one is a problem). */
+export function parsedFor(entry: ProviderEntry): ReturnType<typeof parseAltaPayOptions> {
+  let parsed = parsedOptions.get(entry)
+  if (!parsed) parsedOptions.set(entry, (parsed = parseAltaPayOptions(entry.options ?? {}, { id: entry.id })))
   return parsed
 }
 
@@ -86,7 +87,7 @@ export function altapayOptionsFromConfig(scope: MedusaContainer, providerId?: st
   const entry = chooseAltaPayEntry(entries, providerId)
   const id = altapayProviderId(entry)
   if (!entry.options) throw new MedusaError(MedusaError.Types.INVALID_DATA, `The AltaPay provider ${id} has no options in medusa-config.`)
-  const parsed = parsedFor(entry.options)
+  const parsed = parsedFor(entry)
   if ("problems" in parsed) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay provider options of ${id} are invalid: ${parsed.problems.join("; ")}`)
   return { options: parsed.options, providerId: id, entry }
 }

@@ -152,7 +152,11 @@ export const altapayOptionsSchema = z
       .optional(),
     /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
     backendUrl: url,
-    /** The `id` this provider has in medusa-config (default "altapay" -> pp_altapay_altapay). */
+    /**
+     * The `id` this provider has in medusa-config: it names the callback and return URLs. Taken
+     * from the registration where Medusa loads the provider (registration-id.ts); a value that
+     * differs from the registration's id is refused. Default "altapay" -> pp_altapay_altapay.
+     */
     providerId: z
       .string()
       .regex(/^[a-z0-9_-]+$/i)
@@ -262,17 +266,52 @@ export type AltaPayOptionsInput = z.input<typeof altapayOptionsSchema>
 
 const SECRET_FIELDS = new Set(["password", "callbackSecret", "username", "paymentDataSecret", "previousPaymentDataSecrets"])
 
-/** Parses options or returns every problem as `field: message` (never echoing a secret's value). */
-export function parseAltaPayOptions(raw: unknown): { options: AltaPayOptions } | { problems: string[] } {
-  const parsed = altapayOptionsSchema.safeParse(raw ?? {})
-  if (!parsed.success) {
+/** The medusa-config entry an options object belongs to: its `id` (undefined when the entry has none). */
+export interface RegistrationOf {
+  id: string | undefined
+}
+
+/**
+ * Problems of `providerId` against the registration's `id`, which Medusa makes the provider's name
+ * (pp_altapay_<id>) and its webhook route (/hooks/payment/altapay_<id>): a providerId that differs
+ * sends AltaPay's callbacks and customer returns to a provider the store does not have (404).
+ */
+export function providerIdProblems(raw: unknown, registration: RegistrationOf): string[] {
+  const explicit = (raw as { providerId?: unknown } | null | undefined)?.providerId
+  if (registration.id === undefined) {
+    return [
+      `id: the AltaPay registration has no id in medusa-config; give it one, e.g. id: "altapay" (Medusa then names the provider pp_altapay_altapay and the plugin's callback and return URLs use that id)`,
+    ]
+  }
+  if (explicit === undefined || explicit === registration.id) return []
+  return [
+    `providerId: is ${JSON.stringify(explicit)} but this registration's id in medusa-config is ${JSON.stringify(registration.id)}: AltaPay would post callbacks to /hooks/payment/altapay_${String(explicit)} and customers would return to /altapay/return/${String(explicit)}/…, which no provider of this store answers (404). ` +
+      `Remove providerId (it follows the id) or set it to ${JSON.stringify(registration.id)}; keep the id as it is (Medusa stores pp_altapay_${registration.id} on every payment of this registration).`,
+  ]
+}
+
+/**
+ * Parses options or returns every problem as `field: message` (never echoing a secret's value).
+ * With `registration` (the medusa-config entry the options belong to), `providerId` is that
+ * entry's id, and a providerId option that differs from it is a problem (providerIdProblems).
+ */
+export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf): { options: AltaPayOptions } | { problems: string[] } {
+  const idProblems = registration ? providerIdProblems(raw, registration) : []
+  const input = registration?.id !== undefined && raw && typeof raw === "object" ? { ...raw, providerId: registration.id } : (raw ?? {})
+  const parsed = altapayOptionsSchema.safeParse(input)
+  if (!parsed.success || idProblems.length > 0) {
     return {
-      problems: parsed.error.issues.map((issue) => {
-        const field = issue.path.join(".") || "options"
-        if (issue.code === "unrecognized_keys") return `unknown option(s) ${issue.keys.join(", ")}`
-        const message = SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message
-        return `${field}: ${message}`
-      }),
+      problems: [
+        ...idProblems,
+        ...(parsed.success
+          ? []
+          : parsed.error.issues.map((issue) => {
+              const field = issue.path.join(".") || "options"
+              if (issue.code === "unrecognized_keys") return `unknown option(s) ${issue.keys.join(", ")}`
+              const message = SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message
+              return `${field}: ${message}`
+            })),
+      ],
     }
   }
   return { options: parsed.data }

@@ -31,7 +31,7 @@ export function altapayRegistrations(scope: MedusaContainer): AltaPayRegistratio
   if (entries.length === 0) return []
   const scaleOut = providerScaleOut(scope)
   return entries.flatMap((entry) => {
-    const parsed = parsedFor(entry.options ?? {})
+    const parsed = parsedFor(entry)
     if ("problems" in parsed) return []
     const options = parsed.options
     return [

@@ -51,7 +51,8 @@ import type { AltaPayClient } from "../../altapay"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../modules/altapay-saved-cards"
 import { sessionStatusFor } from "../../lib/medusa-mapping/status"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
-import { parseAltaPayOptions, type AltaPayOptions } from "../../lib/registrations/options"
+import { parseAltaPayOptions, type AltaPayOptions, type RegistrationOf } from "../../lib/registrations/options"
+import { notedRegistration } from "../../lib/registrations/registration-id"
 import { AccountHolders } from "./account-holders"
 import { authorizeSession } from "./authorization"
 import { captureReservation } from "./capture"
@@ -66,13 +67,23 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   static override identifier = "altapay"
 
   static override validateOptions(options: Record<string, unknown>): void {
-    const parsed = parseAltaPayOptions(options)
+    AltaPayProviderService.parseOptions(options)
+  }
+
+  /**
+   * The options as this provider works with them, or the refusal listing every problem. With the
+   * registration (its medusa-config entry, which the loader notes: registration-id.ts),
+   * `providerId` is the entry's id and a providerId option that differs from it is refused.
+   */
+  static parseOptions(options: Record<string, unknown>, registration: RegistrationOf | undefined = notedRegistration(options)): AltaPayOptions {
+    const parsed = parseAltaPayOptions(options, registration)
     if ("problems" in parsed) {
       throw new MedusaError(
         MedusaError.Types.INVALID_ARGUMENT,
         `AltaPay provider options are invalid:\n- ${parsed.problems.join("\n- ")}\nFix them in the Payment module's providers entry of medusa-config.`
       )
     }
+    return parsed.options
   }
 
   protected readonly options_: AltaPayOptions
@@ -84,8 +95,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   constructor(cradle: Cradle, options: AltaPayOptions) {
     super(cradle, options)
-    AltaPayProviderService.validateOptions(options as unknown as Record<string, unknown>)
-    this.options_ = (parseAltaPayOptions(options) as { options: AltaPayOptions }).options
+    this.options_ = AltaPayProviderService.parseOptions(options as unknown as Record<string, unknown>)
     this.ctx = new ProviderContext(cradle, this.options_)
     this.logger_ = this.ctx.logger
     this.client = this.ctx.client

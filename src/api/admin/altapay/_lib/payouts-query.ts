@@ -55,7 +55,7 @@ export function unfundedAfterDays(scope: MedusaContainer, override: number | und
   const entries = findAltaPayProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
   const byProvider: Record<string, number> = {}
   for (const entry of entries) {
-    const parsed = parsedFor(entry.options ?? {})
+    const parsed = parsedFor(entry)
     if ("options" in parsed) byProvider[altapayProviderId(entry)] = override ?? parsed.options.payouts.unfundedAfterDays
   }
   return { default: override ?? DEFAULT_PAYOUTS_OPTIONS.unfundedAfterDays, byProvider }
