@@ -109,8 +109,9 @@ function orderField(order: OrderForLines, field: string): string {
   const match = /^(items|shipping)\.(\d+)\.?(.*)$/.exec(field)
   if (!match) return field
   const [, list, index, rest] = match
-  const entries = (list === "items" ? order.items : order.shipping_methods) ?? []
-  const id = entries.filter(Boolean)[Number(index)]?.id ?? index
+  // The index is the line source's, which lists entries in content order (cart-lines.ts).
+  const source = cartToLineSource(order, 0)
+  const id = (list === "items" ? source.items : (source.shipping ?? []))[Number(index)]?.id ?? index
   const inner = rest
     .replace(/^taxRates\.(\d+)\.rate$/, "tax_lines[$1].rate")
     .replace(/^unitPriceMinor$/, "unit_price")
