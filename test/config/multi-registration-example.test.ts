@@ -6,78 +6,14 @@
  * snippet in docs/merchant.md) had no gatewayUrl fallback and no allowInsecureUrls, so it failed
  * against the local sandbox, and read ALTAPAY_CARD_TERMINAL, which no other file did.
  */
-import path from "node:path"
+import { altapayEntries, loadExampleConfig, SANDBOX_ENV, type ExampleConfig } from "../helpers/example-config"
 import { notificationUrl, parseAltaPayOptions, type AltaPayOptions } from "../../src/lib/registrations/options"
 import { returnUrlsFor } from "../../src/providers/altapay/return-urls"
 
-const EXAMPLE = path.join(__dirname, "..", "..", "medusa-config.multi.example.ts")
-const ENV_KEYS = [
-  "ALTAPAY_CHECKOUT_URL",
-  "ALTAPAY_GATEWAY_URL",
-  "ALTAPAY_ALLOW_INSECURE_URLS",
-  "ALTAPAY_USERNAME",
-  "ALTAPAY_PASSWORD",
-  "ALTAPAY_TERMINAL",
-  "ALTAPAY_MOBILEPAY_TERMINAL",
-  "ALTAPAY_CARD_TERMINAL",
-  "ALTAPAY_CALLBACK_SECRET",
-  "ALTAPAY_PAYMENT_DATA_SECRET",
-  "ALTAPAY_LANGUAGE",
-  "ALTAPAY_COUNTRY",
-  "MEDUSA_BACKEND_URL",
-  "STORE_URL",
-]
-
-/** The local sandbox (`npx altapay-sandbox --port 8787`), its two terminals, the way the README's sandbox lines set the env. */
-const SANDBOX_ENV = {
-  ALTAPAY_CHECKOUT_URL: "http://127.0.0.1:8787",
-  ALTAPAY_ALLOW_INSECURE_URLS: "true",
-  ALTAPAY_USERNAME: "sandbox",
-  ALTAPAY_PASSWORD: "sandbox",
-  ALTAPAY_TERMINAL: "AltaPay Sandbox Test Terminal",
-  ALTAPAY_MOBILEPAY_TERMINAL: "MobilePay Sandbox Terminal",
-  ALTAPAY_CALLBACK_SECRET: "sandbox-callback-secret",
-  MEDUSA_BACKEND_URL: "http://localhost:9000",
-}
-
-interface Entry {
-  resolve: string
-  id?: string
-  options: Record<string, unknown>
-}
-interface Config {
-  plugins?: unknown[]
-  /** defineConfig keys the modules by name. */
-  modules?: Record<string, { resolve?: string; options?: { providers?: Entry[] } }>
-}
-
-/** medusa-config.multi.example.ts evaluated with exactly `env` (of the variables above). */
-function loadExample(env: Record<string, string>): Config {
-  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
-  for (const key of ENV_KEYS) delete process.env[key]
-  Object.assign(process.env, env)
-  try {
-    let config: Config = {}
-    jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      config = require(EXAMPLE)
-    })
-    return config
-  } finally {
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key]
-      else process.env[key] = saved[key]
-    }
-  }
-}
-
-function altapayEntries(config: Config): Entry[] {
-  const payment = Object.values(config.modules ?? {}).find((module) => module.resolve === "@medusajs/medusa/payment")
-  return (payment?.options?.providers ?? []).filter((p) => p.resolve === "medusa-payment-altapay/providers/altapay")
-}
+const loadExample = (env: Record<string, string>) => loadExampleConfig("medusa-config.multi.example.ts", env)
 
 /** Each registration's options as its provider has them, or the provider's refusal. */
-function parsedRegistrations(config: Config): Record<string, AltaPayOptions | string[]> {
+function parsedRegistrations(config: ExampleConfig): Record<string, AltaPayOptions | string[]> {
   return Object.fromEntries(
     altapayEntries(config).map((entry) => {
       const parsed = parseAltaPayOptions(entry.options, { id: entry.id })

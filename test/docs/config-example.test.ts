@@ -8,55 +8,15 @@
 import fs from "node:fs"
 import path from "node:path"
 import { AltaPayProviderService } from "../../src/providers/altapay"
+import { altapayEntries, loadExampleConfig, REPO, SANDBOX_ENV } from "../helpers/example-config"
 
-const REPO = path.join(__dirname, "..", "..")
 const EXAMPLE = path.join(REPO, "medusa-config.example.ts")
-const ENV_KEYS = [
-  "ALTAPAY_CHECKOUT_URL",
-  "ALTAPAY_GATEWAY_URL",
-  "ALTAPAY_ALLOW_INSECURE_URLS",
-  "ALTAPAY_USERNAME",
-  "ALTAPAY_PASSWORD",
-  "ALTAPAY_TERMINAL",
-  "ALTAPAY_CALLBACK_SECRET",
-  "ALTAPAY_PAYMENT_DATA_SECRET",
-  "MEDUSA_BACKEND_URL",
-  "STORE_URL",
-]
-
-/** The env the README's sandbox lines set (`.env of the store`). */
-const SANDBOX_ENV = {
-  ALTAPAY_CHECKOUT_URL: "http://127.0.0.1:8787",
-  ALTAPAY_ALLOW_INSECURE_URLS: "true",
-  ALTAPAY_USERNAME: "sandbox",
-  ALTAPAY_PASSWORD: "sandbox",
-  ALTAPAY_TERMINAL: "AltaPay Sandbox Test Terminal",
-  ALTAPAY_CALLBACK_SECRET: "sandbox-callback-secret",
-  MEDUSA_BACKEND_URL: "http://localhost:9000",
-}
 
 /** The AltaPay provider entry's options of medusa-config.example.ts, evaluated with `env`. */
 function exampleProviderOptions(env: Record<string, string>): Record<string, unknown> {
-  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
-  for (const key of ENV_KEYS) delete process.env[key]
-  Object.assign(process.env, env)
-  try {
-    let config: { modules?: Record<string, { resolve?: string; options?: { providers?: Array<{ resolve: string; options: Record<string, unknown> }> } }> } = {}
-    jest.isolateModules(() => {
-      // A fresh evaluation per env: the file reads process.env when it is loaded, as Medusa loads it.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      config = require(EXAMPLE)
-    })
-    const payment = Object.values(config.modules ?? {}).find((module) => module.resolve === "@medusajs/medusa/payment")
-    const provider = payment?.options?.providers?.find((p) => p.resolve === "medusa-payment-altapay/providers/altapay")
-    if (!provider) throw new Error("medusa-config.example.ts registers no AltaPay provider in the Payment module")
-    return provider.options
-  } finally {
-    for (const key of ENV_KEYS) {
-      if (saved[key] === undefined) delete process.env[key]
-      else process.env[key] = saved[key]
-    }
-  }
+  const [provider] = altapayEntries(loadExampleConfig("medusa-config.example.ts", env))
+  if (!provider) throw new Error("medusa-config.example.ts registers no AltaPay provider in the Payment module")
+  return provider.options
 }
 
 // Each case loads @medusajs/framework afresh (jest.isolateModules): about a second.
