@@ -18,6 +18,8 @@ jest.setTimeout(60_000)
 
 const altapay = sandboxedAltaPay()
 const autoCapture = sandboxedAltaPay({ autoCapture: true })
+// A second registration named "card", without a providerId option: only Medusa's loader can tell it its id.
+const card = sandboxedAltaPay()
 
 // A DKK cart of 200.00: two coffees at 80.00 (25% VAT included), shipping 50.00, discount 10.00.
 const cartLines: OrderLine[] = [
@@ -29,10 +31,12 @@ const cartLines: OrderLine[] = [
 beforeAll(async () => {
   await altapay.start()
   await autoCapture.start()
+  await card.start()
 })
 afterAll(async () => {
   await altapay.stop()
   await autoCapture.stop()
+  await card.stop()
 })
 
 const ledgerOf = (operation: string) =>
@@ -53,11 +57,29 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
   moduleName: Modules.PAYMENT,
   resolve: "@medusajs/payment",
   moduleModels: Object.values(PaymentModels),
-  moduleOptions: { providers: [{ resolve: PROVIDER_RESOLVE, id: "altapay", options: altapay.options }] },
+  moduleOptions: {
+    providers: [
+      { resolve: PROVIDER_RESOLVE, id: "altapay", options: altapay.options },
+      { resolve: PROVIDER_RESOLVE, id: "card", options: card.options },
+    ],
+  },
   testSuite: ({ service }) => {
     it("registers as pp_altapay_altapay", async () => {
       const providers = await service.listPaymentProviders()
       expect(providers.map((p) => p.id)).toContain(PROVIDER_ID)
+    })
+
+    it("a registration with its own id sends AltaPay that id's callback URL: Medusa hands the provider its registration", async () => {
+      // The provider learns the id in its loader (registration-id.ts); on a Medusa that did not hand
+      // it over, it would fall back to providerId's default and name altapay_altapay here.
+      const collection = await service.createPaymentCollections({ currency_code: "dkk", amount: 10 })
+      await service.createPaymentSession(collection.id, { provider_id: "pp_altapay_card", currency_code: "dkk", amount: 10, data: {}, context: {} })
+      const created = card
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "session.create")
+        .at(-1)!.params as any
+      expect(created.callbacks.notification).toBe("http://127.0.0.1:9000/hooks/payment/altapay_card")
     })
 
     it("pays, authorizes, captures, refunds twice partially and then the rest: Medusa and AltaPay agree to the cent", async () => {
