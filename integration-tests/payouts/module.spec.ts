@@ -210,6 +210,11 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
           { ok: false, issue: { line: 50, message: "Date is not YYYY-MM-DD", cells: { Date: "yesterday" } } },
           // No transaction columns: compared on the settlement amount, which agrees.
           line({ reconciliationIdentifier: "medusa-capture-capt_bare", settlementAmountMinor: 3000, transactionCurrency: undefined }),
+          // In the net, explained by nothing: an acquirer's chargeback of ap-9 (Medusa's order_1) and an amount AltaPay calls unknown.
+          line({ type: "chargeback", knownType: false, paymentId: "ap-9", transactionAmountMinor: -2500, settlementAmountMinor: -2500 }),
+          line({ type: "unknown", settlementAmountMinor: -75 }),
+          // AltaPay's own fee: part of the payout, not an exception.
+          line({ type: "fee", settlementAmountMinor: -300 }),
         ]),
       })
       // A later funding pays capt_funded again.
@@ -230,12 +235,17 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
           "file_total_differs:f-3.csv",
           "paid_twice:capt_funded",
           "rejected:capt_rejected",
+          "unexplained_line:7",
+          "unexplained_line:8",
           "unfunded:capt_old",
           "unmatched_line:5",
           "unreadable_line:50",
         ].sort()
       )
-      expect(all.count).toBe(7)
+      expect(all.count).toBe(9)
+      const chargeback = all.exceptions.find((e) => e.kind === "unexplained_line" && e.lineType === "chargeback")!
+      expect(chargeback).toMatchObject({ orderId: "order_1", paymentId: "pay_1", altapayAmountMinor: -2500, currency: "EUR" })
+      expect(chargeback.message).toMatch(/line 7: a line of type chargeback \(-25\.00 EUR\) on order order_1 is in the payout's net/)
       const differs = all.exceptions.find((e) => e.kind === "amount_differs")!
       expect(differs).toMatchObject({ medusaAmountMinor: 10000, medusaCurrency: "EUR", altapayAmountMinor: 9000, orderId: "order_1", currency: "EUR" })
       expect(all.exceptions.find((e) => e.kind === "paid_twice")).toMatchObject({ filename: "f-3b.csv", medusaId: "capt_funded", orderId: "order_1" })
@@ -244,8 +254,9 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
 
       const firstPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 0 })
       const secondPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 4 })
-      expect(firstPage.count).toBe(7)
-      expect([...firstPage.exceptions, ...secondPage.exceptions].map((e) => e.message).sort()).toEqual(all.exceptions.map((e) => e.message).sort())
+      const thirdPage = await service.listPayoutExceptions({ unfundedBefore: cutoff, limit: 4, offset: 8 })
+      expect(firstPage.count).toBe(9)
+      expect([...firstPage.exceptions, ...secondPage.exceptions, ...thirdPage.exceptions].map((e) => e.message).sort()).toEqual(all.exceptions.map((e) => e.message).sort())
 
       // One a page, the same order as all at once (each kind keeps only its first offset + limit rows).
       const oneByOne = []
@@ -254,6 +265,13 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
 
       const onlyRejected = await service.listPayoutExceptions({ kinds: ["rejected"], unfundedBefore: cutoff, limit: 50, offset: 0 })
       expect(onlyRejected.exceptions.map((e) => e.kind)).toEqual(["rejected"])
+
+      // payouts.reconcileFrom after capt_old (30 days ago): finance's earlier business, never unfunded.
+      const unfundedFrom = async (reconcileFrom: Record<string, Date>) =>
+        (await service.listPayoutExceptions({ kinds: ["unfunded"], unfundedBefore: cutoff, reconcileFrom, limit: 50, offset: 0 })).exceptions.map((e) => e.medusaId)
+      expect(await unfundedFrom({ pp_altapay_altapay: new Date(Date.now() - 20 * DAY) })).toEqual([])
+      expect(await unfundedFrom({ pp_altapay_altapay: new Date(Date.now() - 40 * DAY) })).toEqual(["capt_old"])
+      expect(await unfundedFrom({ pp_altapay_card: new Date(Date.now() - 20 * DAY) })).toEqual(["capt_old"])
     })
 
     it("remembers per registration up to when Medusa was read, and reads a new registration from the start", async () => {

@@ -19,6 +19,7 @@ export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
   rejected: "Rejected",
   unreadable_line: "Unreadable line",
   file_total_differs: "File total differs",
+  unexplained_line: "Unexplained line",
   chargeback: "Chargeback",
 }
 
@@ -52,10 +53,12 @@ export interface PayoutImportAccount {
   providerIds: string[]
   filesImported: number
   filesSkipped: number
+  filesBeforeReconcileFrom: number
   linesImported: number
   movementsRecorded: number
   matched: MatchResult
   problems: string[]
+  notices: string[]
 }
 export interface PayoutImportResponse {
   accounts: PayoutImportAccount[]

@@ -14,6 +14,8 @@ import type { PayoutAccount } from "./accounts"
 export interface AccountImport {
   filesImported: number
   filesSkipped: number
+  /** Fundings listed but dated before the account's payouts.reconcileFrom: not downloaded. */
+  filesBeforeReconcileFrom: number
   linesImported: number
   problems: string[]
 }
@@ -40,6 +42,11 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
       return
     }
     for (const funding of fundings) {
+      // Fundings dates are YYYY-MM-DD, so text order is date order.
+      if (account.reconcileFrom && funding.fundingDate.slice(0, 10) < account.reconcileFrom) {
+        result.filesBeforeReconcileFrom++
+        continue
+      }
       try {
         if (await payouts.hasFundingFile(account.account, funding.filename)) {
           result.filesSkipped++

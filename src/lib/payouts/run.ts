@@ -13,10 +13,11 @@ import type { MatchResult } from "../../modules/altapay-payouts/types"
 import { messageOf } from "../follow-up/run-report"
 import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-config"
 import { DEFAULT_PAYOUTS_OPTIONS } from "../registrations/options"
-import { altapayRegistrations } from "../registrations/registrations"
+import { altapayRegistrations, type AltaPayRegistration } from "../registrations/registrations"
 import { payoutAccounts, type PayoutAccount } from "./accounts"
 import { importAccountFiles, reportProblem, type AccountImport } from "./import-files"
 import { MOVEMENT_OVERLAP_MS, medusaMovements } from "./movements"
+import { OldMovements } from "./old-movements"
 
 export interface AccountRunSummary extends AccountImport {
   account: string
@@ -24,6 +25,8 @@ export interface AccountRunSummary extends AccountImport {
   movementsRecorded: number
   /** Lines matched after this account's files were imported. */
   matched: MatchResult
+  /** What finance should expect from this run (not a problem): e.g. old captures copied on a first import. */
+  notices: string[]
 }
 
 export interface PayoutRunSummary {
@@ -32,18 +35,21 @@ export interface PayoutRunSummary {
 
 export async function runPayoutImport(container: MedusaContainer, payouts: AltaPayPayoutsService): Promise<PayoutRunSummary> {
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-  const accounts = payoutAccounts(altapayRegistrations(container))
+  const registrations = altapayRegistrations(container)
+  const accounts = payoutAccounts(registrations)
   const summaries = accounts.map((account): AccountRunSummary => ({
     account: account.account,
     providerIds: account.providerIds,
     filesImported: 0,
     filesSkipped: 0,
+    filesBeforeReconcileFrom: 0,
     linesImported: 0,
     movementsRecorded: 0,
     matched: { byReconciliationIdentifier: 0, byPaymentAndAmount: 0 },
     problems: [],
+    notices: [],
   }))
-  await recordMovements(container, payouts, accounts, summaries, logger)
+  await recordMovements(container, payouts, registrations, accounts, summaries, logger)
   for (const [index, account] of accounts.entries()) {
     const summary = summaries[index]
     await importUnderLock(payouts, account, logger, summary)
@@ -63,11 +69,13 @@ export async function runPayoutImport(container: MedusaContainer, payouts: AltaP
 async function recordMovements(
   container: MedusaContainer,
   payouts: AltaPayPayoutsService,
+  registrations: AltaPayRegistration[],
   accounts: PayoutAccount[],
   summaries: AccountRunSummary[],
-  logger: Pick<Logger, "warn">
+  logger: Pick<Logger, "warn" | "info">
 ): Promise<void> {
   const summaryOf = new Map(accounts.flatMap((account, index) => account.providerIds.map((id) => [id, summaries[index]] as const)))
+  const backlog = new OldMovements(registrations)
   try {
     const providerIds = [...summaryOf.keys()]
     const syncedThrough = await payouts.movementsSyncedThrough(providerIds)
@@ -78,9 +86,20 @@ async function recordMovements(
       // Ones recorded before (the overlap) or by another server at the same moment are not inserted
       // again: each account counts only what this run inserted.
       const inserted = new Set(await payouts.recordMovements(batch))
-      for (const movement of batch) if (inserted.has(movement.medusaId)) summaryOf.get(movement.providerId)!.movementsRecorded++
+      for (const movement of batch) {
+        if (!inserted.has(movement.medusaId)) continue
+        summaryOf.get(movement.providerId)!.movementsRecorded++
+        backlog.count(movement, readStartedAt)
+      }
     }
     await payouts.markMovementsSynced(providerIds, readStartedAt)
+    for (const [index, account] of accounts.entries()) {
+      const notice = backlog.notice(account.providerIds)
+      if (notice) {
+        summaries[index].notices.push(notice)
+        logger.info(`AltaPay payouts: ${notice}`)
+      }
+    }
   } catch (error) {
     // The files are still imported; what was not recorded is read again next run.
     for (const summary of summaries) reportProblem(logger, summary, `recording Medusa's captures and refunds failed: ${messageOf(error)}; tried again next run.`)
@@ -110,6 +129,7 @@ export function reportLine(summaries: AccountRunSummary[]): string {
     const problems = s.problems.length > 0 ? `, ${s.problems.length} problem(s)` : ""
     return (
       `${s.account} (${s.providerIds.join(", ")}): ${s.filesImported} file(s) imported with ${s.linesImported} line(s), ${s.filesSkipped} already stored, ` +
+      (s.filesBeforeReconcileFrom > 0 ? `${s.filesBeforeReconcileFrom} dated before payouts.reconcileFrom left out, ` : "") +
       `${s.movementsRecorded} capture(s) and refund(s) recorded, ${matched} line(s) matched (${s.matched.byPaymentAndAmount} by payment and amount)${problems}`
     )
   })

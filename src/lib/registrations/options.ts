@@ -23,6 +23,16 @@ export const payoutsOptionsSchema = z
       .default(60),
     /** A capture or refund no funding file pays out after this many days is listed as unfunded. */
     unfundedAfterDays: z.number().int().min(1).max(365).default(14),
+    /**
+     * The day reconciliation starts (YYYY-MM-DD, UTC): fundings dated before it are not imported, and
+     * captures and refunds recorded before it are never listed as unfunded (they are still copied, so
+     * later lines match them). Unset: everything AltaPay lists and Medusa recorded.
+     */
+    reconcileFrom: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD, e.g. "2026-11-01"')
+      .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), "must be a real calendar date (YYYY-MM-DD)")
+      .optional(),
   })
   .strict()
 

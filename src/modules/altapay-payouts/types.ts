@@ -144,6 +144,12 @@ export const EXCEPTION_KINDS = [
   "unreadable_line",
   /** A file whose lines do not add up to the funding's Amount. */
   "file_total_differs",
+  /**
+   * A line in the funding's net that is neither a payment or refund nor one of AltaPay's fees and
+   * corrections: `unknown` (an amount the acquirer does not explain) and types AltaPay does not
+   * document (an acquirer's `chargeback`).
+   */
+  "unexplained_line",
 ] as const
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number]
 
@@ -175,6 +181,8 @@ export interface ExceptionQuery {
   kinds?: ExceptionKind[]
   /** unfunded: captures and refunds recorded before this, per registration (provider id -> cut-off); `default` for the rest. */
   unfundedBefore: { default: Date; byProvider?: Record<string, Date> }
+  /** unfunded: per registration, captures and refunds recorded before this are left out (its `payouts.reconcileFrom`). */
+  reconcileFrom?: Record<string, Date>
   limit: number
   offset: number
 }

@@ -1,21 +1,11 @@
-/** Funding files belong to an API user: registrations of one user are imported once, disabled ones not at all. */
+/**
+ * Funding files belong to an API user: registrations of one user are imported once, disabled ones
+ * not at all, yet a disabled one sharing an importing user's files has its captures matched.
+ */
 import { accountKey, payoutAccounts } from "../../../src/lib/payouts/accounts"
-import { parseAltaPayOptions, type AltaPayOptions } from "../../../src/lib/registrations/options"
-import type { AltaPayRegistration } from "../../../src/lib/registrations/registrations"
+import { parsedRegistration } from "../../helpers/options"
 
-function registration(providerId: string, overrides: Record<string, unknown>): AltaPayRegistration {
-  const parsed = parseAltaPayOptions({
-    checkoutUrl: "https://testgateway.altapaysecure.com",
-    gatewayUrl: "https://testgateway.altapaysecure.com",
-    username: "shop_api",
-    password: "secret-password",
-    backendUrl: "https://shop.example",
-    paymentDataSecret: "accounts-payment-data-secret-0123456789",
-    ...overrides,
-  })
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  return { providerId, options: parsed.options as AltaPayOptions } as AltaPayRegistration
-}
+const registration = (providerId: string, overrides: Record<string, unknown>) => parsedRegistration(providerId, { username: "shop_api", ...overrides })
 
 it("names an account by gateway host and API user, never by its password", () => {
   expect(accountKey(registration("pp_altapay_card", { gatewayUrl: "https://gw.example:8443/merchant" }))).toBe("gw.example:8443/shop_api")
@@ -32,4 +22,27 @@ it("imports registrations of one API user once, noting each provider id, and lea
     { account: "testgateway.altapaysecure.com/shop_api", providerIds: ["pp_altapay_card", "pp_altapay_mobilepay"] },
     { account: "testgateway.altapaysecure.com/other_api", providerIds: ["pp_altapay_other"] },
   ])
+})
+
+it("a registration with payouts off that shares an importing API user's files has its captures matched, not its own import", () => {
+  // MobilePay's captures are paid out in the card registration's funding files (one API user).
+  const [shared] = payoutAccounts([registration("pp_altapay_mobilepay", { payouts: { enabled: false } }), registration("pp_altapay_card", {})])
+  expect(shared.registrations.map((r) => r.providerId)).toEqual(["pp_altapay_card"])
+  expect(shared.providerIds).toEqual(["pp_altapay_mobilepay", "pp_altapay_card"])
+})
+
+it("leaves out fundings before the earliest reconcileFrom of the importing registrations, and none when one of them wants all", () => {
+  const both = payoutAccounts([
+    registration("pp_altapay_card", { payouts: { reconcileFrom: "2026-11-02" } }),
+    registration("pp_altapay_mobilepay", { payouts: { reconcileFrom: "2026-10-15" } }),
+  ])
+  expect(both[0].reconcileFrom).toBe("2026-10-15")
+  const oneWantsAll = payoutAccounts([registration("pp_altapay_card", { payouts: { reconcileFrom: "2026-11-02" } }), registration("pp_altapay_mobilepay", {})])
+  expect(oneWantsAll[0].reconcileFrom).toBeUndefined()
+})
+
+it("refuses a reconcileFrom that is not a calendar day, saying the form", () => {
+  for (const reconcileFrom of ["2026-02-30", "1 Nov 2026", "2026-11-01T00:00:00Z"]) {
+    expect(() => registration("pp_altapay_card", { payouts: { reconcileFrom } })).toThrow(/payouts\.reconcileFrom: must be (a date as YYYY-MM-DD|a real calendar date)/)
+  }
 })

@@ -6,12 +6,14 @@ import type { Funding } from "../../../src/altapay"
 import { importAccountFiles, type AccountImport } from "../../../src/lib/payouts/import-files"
 import type { PayoutAccount } from "../../../src/lib/payouts/accounts"
 
-const funding = (filename: string): Funding => ({
+const emptyImport = (): AccountImport => ({ filesImported: 0, filesSkipped: 0, filesBeforeReconcileFrom: 0, linesImported: 0, problems: [] })
+
+const funding = (filename: string, fundingDate = "2026-11-20"): Funding => ({
   filename,
   contractIdentifier: "C-1",
   shops: ["Shop"],
   acquirer: "Test",
-  fundingDate: "2026-11-20",
+  fundingDate,
   amountMinor: 1000,
   currency: "EUR",
   createdDate: "2026-11-20",
@@ -39,7 +41,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
   }
   const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
   const warn = jest.fn()
-  const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+  const result: AccountImport = emptyImport()
 
   await importAccountFiles(payouts as never, account, { warn }, result)
 
@@ -53,6 +55,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
   expect(result).toEqual({
     filesImported: 1,
     filesSkipped: 2,
+    filesBeforeReconcileFrom: 0,
     linesImported: 7,
     problems: [expect.stringMatching(/^funding file broken of gw\.example\/shop_api was not imported: AltaPay answered fundingDownload with HTTP 500/)],
   })
@@ -65,7 +68,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
 it("stops at a page AltaPay does not answer, naming it", async () => {
   const client = { fundings: { fundingList: jest.fn(async () => Promise.reject(new Error("connect ECONNREFUSED"))) } }
   const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
-  const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+  const result: AccountImport = emptyImport()
   await importAccountFiles({} as never, account, { warn: jest.fn() }, result)
   expect(result.problems).toEqual([expect.stringMatching(/^fundingList page 0 of gw\.example\/shop_api failed: connect ECONNREFUSED/)])
 })
@@ -87,7 +90,7 @@ it("reads the page after the last one AltaPay counts (pages numbered from 1), an
   const run = async (fundingList: (input: { page: number }) => Promise<unknown>) => {
     const client = { fundings: { fundingList: jest.fn(fundingList), fundingDownload: jest.fn((link: string) => link) } }
     const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
-    const result: AccountImport = { filesImported: 0, filesSkipped: 0, linesImported: 0, problems: [] }
+    const result: AccountImport = emptyImport()
     await importAccountFiles(payouts as never, account, { warn: jest.fn() }, result)
     return result
   }
@@ -98,4 +101,40 @@ it("reads the page after the last one AltaPay counts (pages numbered from 1), an
   // A gateway that refuses a page beyond its last: nothing to report.
   const refusing = await run(async ({ page }) => (page < 1 ? { page, numberOfPages: 1, fundings: [] } : Promise.reject(new Error("page out of range"))))
   expect(refusing.problems).toEqual([])
+})
+
+it("does not download fundings dated before the account's reconcileFrom, and counts them", async () => {
+  const client = {
+    fundings: {
+      fundingList: jest.fn(async ({ page }: { page: number }) => ({
+        page,
+        numberOfPages: 1,
+        fundings: page === 0 ? [funding("old", "2026-10-31"), funding("first-day", "2026-11-01")] : [],
+      })),
+      fundingDownload: jest.fn((link: string) => link),
+    },
+  }
+  const payouts = {
+    hasFundingFile: jest.fn(async () => false),
+    importFundingFile: jest.fn(async (_input: { funding: Funding }) => ({
+      outcome: "imported",
+      fileId: "apfile_1",
+      lines: 2,
+      unreadableLines: 0,
+      netMinor: 1000,
+      amountMinor: 1000,
+      totalsAgree: true,
+    })),
+  }
+  const account = {
+    account: "gw.example/shop_api",
+    providerIds: ["pp_altapay_a"],
+    registrations: [{ providerId: "pp_altapay_a", client }],
+    reconcileFrom: "2026-11-01",
+  } as unknown as PayoutAccount
+  const result = emptyImport()
+  await importAccountFiles(payouts as never, account, { warn: jest.fn() }, result)
+  expect(payouts.importFundingFile.mock.calls.map(([input]) => input.funding.filename)).toEqual(["first-day"])
+  expect(client.fundings.fundingDownload).not.toHaveBeenCalledWith(expect.stringContaining("old"))
+  expect(result).toMatchObject({ filesImported: 1, filesBeforeReconcileFrom: 1, problems: [] })
 })

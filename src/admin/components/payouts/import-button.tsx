@@ -29,10 +29,16 @@ function ImportSummary({ accounts }: { accounts: PayoutImportAccount[] }) {
       {accounts.map((a) => (
         <div key={a.account}>
           <Text size="small" data-testid="payouts-import-account">
-            {a.account}: {a.filesImported} new file{a.filesImported === 1 ? "" : "s"} ({a.filesSkipped} already imported), {a.linesImported} line
+            {a.account}: {a.filesImported} new file{a.filesImported === 1 ? "" : "s"} ({a.filesSkipped} already imported
+            {a.filesBeforeReconcileFrom > 0 ? `, ${a.filesBeforeReconcileFrom} dated before payouts.reconcileFrom left out` : ""}), {a.linesImported} line
             {a.linesImported === 1 ? "" : "s"}, {a.movementsRecorded} new captures and refunds from Medusa; matched {a.matched.byReconciliationIdentifier} by reconciliation
             identifier and {a.matched.byPaymentAndAmount} by payment id and amount.
           </Text>
+          {a.notices.map((notice) => (
+            <Text key={notice} size="small" className="text-ui-fg-subtle" data-testid="payouts-import-notice">
+              {notice}
+            </Text>
+          ))}
           {a.problems.map((problem) => (
             <Text key={problem} size="small" className="text-ui-fg-error" data-testid="payouts-import-problem">
               {problem}

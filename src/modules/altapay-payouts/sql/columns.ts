@@ -27,6 +27,8 @@ export const REFUND_LINE_TYPES = ["refund", "refund_rejected"] as const
 export const SETTLING_LINE_TYPES = ["payment", "refund"] as const
 export const REJECTED_LINE_TYPES = ["payment_rejected", "refund_rejected"] as const
 export const TRANSACTION_LINE_TYPES = [...CAPTURE_LINE_TYPES, ...REFUND_LINE_TYPES] as const
+/** AltaPay's own charges and corrections tied to no order: part of a payout, nothing to look into. */
+export const EXPLAINED_OTHER_LINE_TYPES = ["fee", "adjustment", "rolling", "roundoff"] as const
 
 /** SQL: the movement kind a line of type `l.type` belongs to (null for fees, adjustments and the like). */
 export const LINE_KIND_SQL = `(case when l.type in ('payment', 'payment_rejected') then 'capture' when l.type in ('refund', 'refund_rejected') then 'refund' end)`

@@ -2,12 +2,14 @@
  * What finance must look at, one query per kind of exception, paged together: captures and refunds
  * no funding line names after the cut-off (a rejected one is listed as rejected, once), lines Medusa
  * has no record of, amounts that differ, captures and refunds paid out twice, rejected lines,
- * unreadable lines, and files whose lines do not add up to what AltaPay paid.
+ * unreadable lines, files whose lines do not add up to what AltaPay paid, and lines in a payout's
+ * net that nothing explains (a chargeback, an `unknown`).
  */
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { amountText } from "../../../altapay/money"
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionQuery, type PayoutException } from "../types"
 import {
+  EXPLAINED_OTHER_LINE_TYPES,
   LINE_AMOUNT_SQL,
   LINE_CURRENCY_SQL,
   LINE_FILE_LIVE_SQL,
@@ -30,19 +32,47 @@ const NO_MOVEMENT = `null::text as medusa_id, null::text as movement_kind, null:
 const LINE_FROM = `from altapay_funding_line l join altapay_funding_file f on f.id = l.file_id and f.deleted_at is null`
 const MOVEMENT_JOIN = `left join altapay_money_movement m on m.id = l.movement_id and m.deleted_at is null`
 
+/** SQL: a timestamp per the movement's registration (`case m.provider_id when … then …`), or `fallback` for the rest. */
+function perProvider(byProvider: Record<string, Date>, fallback: string, fallbackBindings: Knex.RawBinding[]): Sql {
+  const entries = Object.entries(byProvider)
+  if (entries.length === 0) return { sql: fallback, bindings: fallbackBindings }
+  return {
+    sql: `(case m.provider_id ${entries.map(() => `when ? then ?::timestamptz`).join(" ")} else ${fallback} end)`,
+    bindings: [...entries.flatMap(([provider, at]) => [provider, at.toISOString()]), ...fallbackBindings],
+  }
+}
+
 function unfunded(query: ExceptionQuery): Sql {
-  const byProvider = Object.entries(query.unfundedBefore.byProvider ?? {})
-  const cutoff = byProvider.length === 0 ? `?::timestamptz` : `(case m.provider_id ${byProvider.map(() => `when ? then ?::timestamptz`).join(" ")} else ?::timestamptz end)`
+  const before = perProvider(query.unfundedBefore.byProvider ?? {}, `?::timestamptz`, [query.unfundedBefore.default.toISOString()])
+  // A registration's payouts.reconcileFrom: what Medusa recorded before it is finance's earlier business.
+  const from = perProvider(query.reconcileFrom ?? {}, `'-infinity'::timestamptz`, [])
   return {
     sql: `select 'unfunded' as kind, ${NO_LINE}, ${MOVEMENT_COLUMNS}, m.currency, m.amount_minor as medusa_amount, null::numeric as altapay_amount, null::numeric as file_net,
                  to_char(m.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as date, m.id as tiebreak
             from altapay_money_movement m
-           where m.deleted_at is null and m.recorded_at < ${cutoff}
+           where m.deleted_at is null and m.recorded_at < ${before.sql} and m.recorded_at >= ${from.sql}
              and not exists (select 1 from altapay_funding_line l
                               where l.movement_id = m.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)}) and ${LINE_FILE_LIVE_SQL})`,
-    bindings: [...byProvider.flatMap(([provider, before]) => [provider, before.toISOString()]), query.unfundedBefore.default.toISOString()],
+    bindings: [...before.bindings, ...from.bindings],
   }
 }
+
+/**
+ * Lines in the net that nothing explains, with the order of the payment they name when Medusa has
+ * one (an acquirer's chargeback line names the payment it takes back): the settlement amount, signed,
+ * is what it took from or added to the payout.
+ */
+const unexplainedLine = (): Sql => ({
+  sql: `select 'unexplained_line' as kind, ${LINE_COLUMNS}, null::text as medusa_id, null::text as movement_kind, pm.payment_id, pm.order_id, null::text as medusa_currency,
+               l.settlement_currency as currency, null::numeric as medusa_amount, l.settlement_amount_minor as altapay_amount, null::numeric as file_net, l.date, l.id as tiebreak
+          ${LINE_FROM}
+          left join lateral (select m.payment_id, m.order_id from altapay_money_movement m
+                              where l.altapay_payment_id is not null and m.altapay_payment_id = l.altapay_payment_id and m.deleted_at is null
+                              order by m.recorded_at limit 1) pm on true
+         where l.deleted_at is null and l.issue is null
+           and l.type not in (${sqlList([...TRANSACTION_LINE_TYPES, ...EXPLAINED_OTHER_LINE_TYPES])})`,
+  bindings: [],
+})
 
 const lineException = (kind: ExceptionKind, where: string, currency = LINE_CURRENCY_SQL, altapayAmount = LINE_AMOUNT_SQL): Sql => ({
   sql: `select '${kind}' as kind, ${LINE_COLUMNS}, ${MOVEMENT_COLUMNS}, coalesce(${currency}, l.settlement_currency) as currency,
@@ -83,6 +113,7 @@ const QUERIES: Record<ExceptionKind, (query: ExceptionQuery) => Sql> = {
            where f.deleted_at is null and f.net_minor <> f.amount_minor`,
     bindings: [],
   }),
+  unexplained_line: unexplainedLine,
 }
 
 export async function listPayoutExceptions(knex: Knex, query: ExceptionQuery): Promise<{ exceptions: PayoutException[]; count: number }> {
@@ -149,6 +180,11 @@ function messageFor(e: PayoutException, row: Row): string {
       return `${where}: the acquirer rejected this ${e.lineType === "refund_rejected" ? "refund" : "payment"} of ${money(e.altapayAmountMinor)}${e.medusaId ? ` (Medusa's ${record})` : ""}; no money moved for it.`
     case "unreadable_line":
       return `${where} could not be read (${row.issue}); its cells are kept on the line.`
+    case "unexplained_line": {
+      const signed = e.altapayAmountMinor === null || !e.currency ? "no amount" : amountText(e.altapayAmountMinor, e.currency)
+      const of = e.orderId ? ` on order ${e.orderId}` : e.paymentId ? ` on payment ${e.paymentId}` : ""
+      return `${where}: a line of type ${e.lineType} (${signed})${of} is in the payout's net but is neither a payment, a refund nor one of AltaPay's fees: find out from AltaPay or the acquirer what it is and book it by hand.`
+    }
     case "file_total_differs":
       return `${e.filename}: its lines add up to ${money(optionalMinorFrom(row.file_net))} net, but AltaPay paid ${money(e.altapayAmountMinor)}: the file may be incomplete; compare it with AltaPay's.`
   }

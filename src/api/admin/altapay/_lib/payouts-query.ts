@@ -1,7 +1,7 @@
 /**
  * What the payout routes share: the payouts module from the container, their query strings
  * (zod), and the unfunded cut-off per registration (its `payouts.unfundedAfterDays`, or the
- * request's `unfunded_after_days` for all).
+ * request's `unfunded_after_days` for all, and its `payouts.reconcileFrom`).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
@@ -51,21 +51,34 @@ export interface UnfundedAfterDays {
   byProvider: Record<string, number>
 }
 
-export function unfundedAfterDays(scope: MedusaContainer, override: number | undefined): UnfundedAfterDays {
-  const entries = findAltaPayProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
-  const byProvider: Record<string, number> = {}
-  for (const entry of entries) {
-    const parsed = parsedFor(entry)
-    if ("options" in parsed) byProvider[altapayProviderId(entry)] = override ?? parsed.options.payouts.unfundedAfterDays
-  }
-  return { default: override ?? DEFAULT_PAYOUTS_OPTIONS.unfundedAfterDays, byProvider }
+/** Which captures and refunds can be unfunded: older than the days, and (per registration) not before its payouts.reconcileFrom. */
+export interface UnfundedCutoff {
+  days: UnfundedAfterDays
+  /** Provider id -> its payouts.reconcileFrom (YYYY-MM-DD), for the registrations that set one. */
+  reconcileFrom: Record<string, string>
 }
 
-export function exceptionQuery(days: UnfundedAfterDays, kindsAsked: ExceptionKind[] | undefined, page: { limit: number; offset: number }, now = new Date()): ExceptionQuery {
+export function unfundedCutoff(scope: MedusaContainer, override: number | undefined): UnfundedCutoff {
+  const entries = findAltaPayProviderEntries(scope.resolve<ConfigModule>(ContainerRegistrationKeys.CONFIG_MODULE))
+  const byProvider: Record<string, number> = {}
+  const reconcileFrom: Record<string, string> = {}
+  for (const entry of entries) {
+    const parsed = parsedFor(entry)
+    if (!("options" in parsed)) continue
+    const providerId = altapayProviderId(entry)
+    byProvider[providerId] = override ?? parsed.options.payouts.unfundedAfterDays
+    if (parsed.options.payouts.reconcileFrom) reconcileFrom[providerId] = parsed.options.payouts.reconcileFrom
+  }
+  return { days: { default: override ?? DEFAULT_PAYOUTS_OPTIONS.unfundedAfterDays, byProvider }, reconcileFrom }
+}
+
+export function exceptionQuery(cutoff: UnfundedCutoff, kindsAsked: ExceptionKind[] | undefined, page: { limit: number; offset: number }, now = new Date()): ExceptionQuery {
   const before = (d: number) => new Date(now.getTime() - d * DAY_MS)
+  const { days } = cutoff
   return {
     ...(kindsAsked ? { kinds: kindsAsked } : {}),
     unfundedBefore: { default: before(days.default), byProvider: Object.fromEntries(Object.entries(days.byProvider).map(([id, d]) => [id, before(d)])) },
+    reconcileFrom: Object.fromEntries(Object.entries(cutoff.reconcileFrom).map(([id, day]) => [id, new Date(`${day}T00:00:00Z`)])),
     ...page,
   }
 }
