@@ -5,8 +5,8 @@
  * the webhook route Medusa serves for it (/hooks/payment/altapay_<id>). The provider's own loader
  * runs first and gets the same options object together with the Payment module's options (Medusa
  * 2.21.2 modules-sdk load-internal.js: `options: providerOptions`, `moduleOptions:
- * resolution.options`), so it finds its entry there by identity and notes the id for the
- * constructor (options-loader.ts).
+ * resolution.options`; 2.12.6 the same, checked by integration-tests/providers under both), so it
+ * finds its entry there by identity and notes the id for the constructor (options-loader.ts).
  */
 import type { RegistrationOf } from "./options"
 
