@@ -104,6 +104,24 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   })
 })
 
+describe("an unsigned callback while callbackSecret is set", () => {
+  it("is refused, and the warning says where the missing secret goes", async () => {
+    const warn = jest.fn()
+    const provider = new AltaPayProviderService(
+      { ...medusaWithSessions(), logger: { warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } } as never,
+      options({ callbackSecret: SECRET })
+    )
+    const { paymentId } = await paidPayment(provider)
+    const { rawBody, headers } = sandbox.callbackFor(paymentId, { signature: "none" })
+    expect((await provider.getWebhookActionAndData({ data: Object.fromEntries(new URLSearchParams(rawBody)), rawData: Buffer.from(rawBody), headers })).action).toBe(
+      "not_supported"
+    )
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^AltaPay callback refused: The callback carries no AltaPay-Signature header\. .*equal to callbackSecret in AltaPay's Merchant Interface/)
+    )
+  })
+})
+
 describe("an unsigned callback (no callbackSecret)", () => {
   it("whose look-up at AltaPay fails throws, so Medusa's event retry runs instead of the callback being dropped", async () => {
     const provider = new AltaPayProviderService(medusaWithSessions(), options())

@@ -5,7 +5,7 @@
  */
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
+import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
@@ -36,7 +36,7 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
     callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
   } catch (error) {
     // Logged without the body: it may carry card and customer details.
-    ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}`)
+    ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}${unsignedHint(error)}`)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
   // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
@@ -99,4 +99,10 @@ function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
 function headerOf(headers: Record<string, unknown>, name: string): string | undefined {
   const value = headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]
   return Array.isArray(value) ? String(value[0]) : typeof value === "string" ? value : undefined
+}
+
+/** Every callback unsigned while callbackSecret is set: AltaPay has no webhook secret, which only the merchant can add. */
+function unsignedHint(error: unknown): string {
+  if (!(error instanceof AltaPayCallbackSignatureError) || !/carries no AltaPay-Signature/.test(error.message)) return ""
+  return " AltaPay signs only with a webhook secret of its own: add one equal to callbackSecret in AltaPay's Merchant Interface (Settings > Configuration, Webhook Secrets)."
 }
