@@ -47,3 +47,10 @@ test("every repository path in a code span of README.md and docs/ exists", () =>
   const missing = cited.filter(({ span }) => !existsSync(path.join(ROOT, span))).map(({ page, span }) => `${page}: \`${span}\` does not exist`)
   expect([...new Set(missing)]).toEqual([])
 })
+
+test("no page cites the founders' working notes, which are neither in the repository nor the package", () => {
+  // The interface spec and design notes lived beside the repository while it was written; a reader has neither.
+  const notes = /design notes|altapay-reference\.md|design\.md|\.\.\/shared\//i
+  const citing = PAGES.filter((page) => notes.test(readFileSync(path.join(ROOT, page), "utf8")))
+  expect(citing).toEqual([])
+})
