@@ -155,6 +155,7 @@ medusaIntegrationTestRunner({
           expires_at: expect.any(String),
           checkout_url: store.sandbox().checkoutUrl,
           terminal: "AltaPay Sandbox Test Terminal",
+          accepted_terminals: ["AltaPay Sandbox Test Terminal"],
         },
       })
       const sent = sentSession(res.data.payment_session_id)
