@@ -1,8 +1,8 @@
 /**
  * The scheduled follow-up jobs on a whole store (embedded Postgres, the sandbox over HTTP), with
  * AltaPay's callbacks withheld and the customer never coming back: a paid cart becomes exactly one
- * order one job run later; a paid cart that can no longer be completed keeps its reservation and
- * the merchant is told after the job's tries; a reservation is released only when Medusa states
+ * order one job run later; a paid cart that can no longer be completed, or paid on another
+ * terminal of the API user, keeps its reservation and the merchant is told after the job's tries; a reservation is released only when Medusa states
  * nothing will use it (the cart is gone) on two runs a grace period apart; one 503 or a key change
  * never costs a paid customer their order; Open refunds are settled; an unpaid session past its
  * lifetime has its payment page expired. Also the job's own fault cases: AltaPay down during a
@@ -41,12 +41,15 @@ import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
 import { altapayRegistrations } from "../../src/lib/registrations/registrations"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
+import { PAYMENT_METHODS } from "../../src/sandbox/state"
 
 jest.setTimeout(180_000)
 
 const store = useAltaPayStore()
 
 const MINUTE = 60_000
+/** A method of another terminal of the API user than the store's (AltaPay lists it for every session). */
+const MOBILEPAY = PAYMENT_METHODS.find((m) => m.terminalName === "MobilePay Sandbox Terminal")!
 /** A run this long after now: past the default 15-minute grace period. */
 const at = (ms: number) => ({ scheduledFor: new Date(Date.now() + ms) })
 const afterGrace = () => at(16 * MINUTE)
@@ -155,11 +158,8 @@ medusaIntegrationTestRunner({
       expect(payment.data.reconciled).toMatchObject({ by: "callback" })
     })
 
-    it("a paid cart that can no longer be completed: nothing is released; the job keeps trying and tells the merchant after its tries", async () => {
-      const paid = await paidWithoutCallback({ limited: true })
-      await stockGone()
-
-      // Tries at 16 min, then backing off 5, 10, 20, 40 minutes (the 5-minute interval doubling).
+    /** The job's runs until it tells the merchant: tries at 16 min, then backing off 5, 10, 20, 40 minutes (the 5-minute interval doubling). */
+    async function runsUntilTold() {
       const runs = []
       for (const minutes of [16, 18, 22, 32, 52, 92]) runs.push((await paymentSessionsJob(container(), at(minutes * MINUTE))).counts)
       expect(runs).toEqual([
@@ -170,6 +170,13 @@ medusaIntegrationTestRunner({
         { checked: 1, "retried later": 1 },
         { checked: 1, "retried later": 1 },
       ])
+    }
+
+    it("a paid cart that can no longer be completed: nothing is released; the job keeps trying and tells the merchant after its tries", async () => {
+      const paid = await paidWithoutCallback({ limited: true })
+      await stockGone()
+
+      await runsUntilTold()
       expect(await orderForCart(container(), paid.cartId)).toBeUndefined()
       expect(transactionStatus(paid.transactionId)).toBe("preauth")
       expect(ledgerEffects("release", paid.transactionId)).toHaveLength(0)
@@ -183,6 +190,22 @@ medusaIntegrationTestRunner({
       // Told once; the job goes on trying (it would place the order once restocked).
       expect((await paymentSessionsJob(container(), at(200 * MINUTE))).counts).toEqual({ checked: 1, "retried later": 1 })
       expect(await feed()).toHaveLength(1)
+    })
+
+    it("a payment on another terminal of the API user (the storefront helper's allTerminals): no order, nothing released; the merchant is told why", async () => {
+      const cart = await createCart(api, seed)
+      const paid = await payWithAltaPay(await startSession(api, seed, cart.id), { methodId: MOBILEPAY.id })
+      const transactionId = store.sandbox().payment(paid.paymentId)?.transactionId as string
+      expect(transactionStatus(transactionId)).toBe("preauth")
+
+      await runsUntilTold()
+      expect(await orderForCart(container(), cart.id)).toBeUndefined()
+      expect(ledgerEffects("release", transactionId)).toHaveLength(0)
+      const notices = await feed()
+      expect(notices.map((n) => n.data!.title)).toEqual(["AltaPay payment needs attention"])
+      expect(notices[0].data!.description).toMatch(
+        new RegExp(`AltaPay transaction ${transactionId}\\).*paid on terminal "MobilePay Sandbox Terminal", not on this registration's \\("AltaPay Sandbox Test Terminal"\\)`)
+      )
     })
 
     it("a paid cart that is gone: released only when a second run a grace period later still finds it gone, and the merchant sees why", async () => {

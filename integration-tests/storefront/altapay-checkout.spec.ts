@@ -12,6 +12,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
+import { PAYMENT_METHODS } from "../../src/sandbox/state"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
@@ -30,6 +31,8 @@ import {
 } from "../../tools/test-store/store"
 
 const TERMINAL = "AltaPay Sandbox Test Terminal"
+// Another terminal of the same API user: AltaPay lists its method for every session.
+const MOBILEPAY = PAYMENT_METHODS.find((m) => m.terminalName === "MobilePay Sandbox Terminal")!
 const PRODUCT_URLS = "https://shop.example/products/{handle}"
 
 // DKK and JPY have a terminal, EUR does not: a EUR cart is a currency this store cannot take.
@@ -155,6 +158,7 @@ medusaIntegrationTestRunner({
           expires_at: expect.any(String),
           checkout_url: store.sandbox().checkoutUrl,
           terminal: "AltaPay Sandbox Test Terminal",
+          accepted_terminals: ["AltaPay Sandbox Test Terminal"],
         },
       })
       const sent = sentSession(res.data.payment_session_id)
@@ -362,6 +366,50 @@ medusaIntegrationTestRunner({
       await createPayment(first, method.id)
       await expect(createPayment(first, method.id)).rejects.toBeInstanceOf(AltaPayTokenError) // spent
       await expect(listPaymentMethods({ ...first, expiresAt: new Date(Date.now() - 1000).toISOString() })).rejects.toThrow(/expired/)
+    })
+
+    it("the helper offers and pays only the registration's terminal; paid on another one anyway, no order, until the customer pays again with the helper: exactly one", async () => {
+      const seed = await seedStore(container())
+      const cart = await createCart(api, seed)
+      const session = await startSession(api, seed, cart.id)
+      expect(session).toMatchObject({ terminal: TERMINAL, acceptedTerminals: [TERMINAL] })
+      const all = await listPaymentMethods(session, { allTerminals: true })
+      expect(all.map((m) => m.metadata?.terminalName)).toEqual([TERMINAL, MOBILEPAY.terminalName])
+      expect((await listPaymentMethods(session)).map((m) => m.metadata?.terminalName)).toEqual([TERMINAL])
+      await expect(createPayment(session, MOBILEPAY.id)).rejects.toMatchObject({
+        name: "AltaPayRequestError",
+        message: expect.stringContaining(`but this session is for terminal "${TERMINAL}" (pp_altapay_altapay)`),
+      })
+      expect(ledger("payment.create")).toHaveLength(0)
+
+      // What the helper now prevents (issue 33), with its opt-out: the customer pays on the MobilePay
+      // terminal. AltaPay's callback and the customer's completion authorize nothing on this registration.
+      const paid = await payWithAltaPay(session, { methodId: MOBILEPAY.id })
+      const transactionId = store.sandbox().payment(paid.paymentId)!.transactionId as string
+      expect(store.sandbox().transaction(transactionId)).toMatchObject({ terminal: MOBILEPAY.terminalName, status: "preauth" })
+      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      expect(ledger("callback.notification").map((c) => c.status)).toEqual([200])
+      expect(await paymentSession(container(), session.paymentSessionId)).toMatchObject({
+        status: "error",
+        data: { failure_reason: expect.stringMatching(/paid on terminal "MobilePay Sandbox Terminal", not on this registration's \("AltaPay Sandbox Test Terminal"\)/) },
+      })
+      const completed = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed), validateStatus: () => true })
+      expect([completed.status, completed.data.message]).toEqual([400, "Payment sessions are required to complete cart"])
+      expect(await ordersOfCart(container(), cart.id)).toBe(0)
+
+      // The customer pays again, with what the helper offers: a new session, exactly one order, on the card terminal.
+      const again = await startSession(api, seed, cart.id)
+      expect(again.paymentSessionId).not.toBe(session.paymentSessionId)
+      const second = await payWithAltaPay(again)
+      const order = await waitForOrder(container(), cart.id)
+      expect(await ordersOfCart(container(), cart.id)).toBe(1)
+      const payments = await orderPayments(container(), order.id)
+      expect(payments).toEqual([
+        expect.objectContaining({ payment_session_id: again.paymentSessionId, data: expect.objectContaining({ terminal: TERMINAL, payment_id: second.paymentId }) }),
+      ])
+      // The MobilePay reservation is kept, not released here: the follow-up job gives it back (docs/security.md#the-terminal).
+      expect(store.sandbox().transaction(transactionId)).toMatchObject({ status: "preauth" })
+      expect(ledger("releaseReservation")).toHaveLength(0)
     })
 
     it("answers what a storefront can act on: 404, 400 and 502 when AltaPay is down", async () => {

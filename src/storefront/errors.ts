@@ -43,6 +43,7 @@ export class AltaPayTokenError extends AltaPayCheckoutError {}
 
 /**
  * AltaPay refused the request itself: an unknown payment method, or a session that is already
- * paid (409; complete the cart instead of paying again).
+ * paid (409; complete the cart instead of paying again). Also the helper's own refusal of a
+ * payment method on another terminal than the session's (no `status`; no payment was created).
  */
 export class AltaPayRequestError extends AltaPayCheckoutError {}

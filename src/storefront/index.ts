@@ -7,7 +7,9 @@
  *   window.location.assign(redirectUrl)                               // AltaPay's payment page
  *
  * The server builds the AltaPay session from the cart; the browser only ever holds a CUSTOMER
- * token for that one session. Browser-safe: fetch only, no Node or Medusa imports.
+ * token for that one session. AltaPay lists every method of the API user, whatever its terminal;
+ * the helper offers and pays only the session's registration's terminals, since a payment on
+ * another terminal is not authorized (no order). Browser-safe: fetch only, no Node or Medusa imports.
  */
 import { AltaPayRequestError, AltaPaySessionRequestError, AltaPayTokenError, AltaPayUnavailableError } from "./errors"
 import { callMedusa, defaultFetch, errorText, readJson, type FetchLike, type MedusaConnection } from "./medusa"
@@ -39,8 +41,13 @@ export interface AltaPaySession {
   paymentSessionId: string
   /** The AltaPay registration of the session (pp_altapay_<id>), when Medusa names it. */
   providerId?: string
-  /** That registration's terminal: pay with the method whose `metadata.terminalName` it is. */
+  /** That registration's terminal for the cart's currency (null: it names none, AltaPay chooses). */
   terminal?: string | null
+  /**
+   * Every terminal a payment of this session is authorized on: `terminal` and the registration's
+   * `acceptedTerminals`. listPaymentMethods() offers, and createPayment() pays, only their methods.
+   */
+  acceptedTerminals?: string[]
 }
 
 export interface AltaPayPaymentMethod {
@@ -67,10 +74,20 @@ export interface AltaPayCallOptions {
   now?: () => number
 }
 
+export interface AltaPayMethodOptions extends AltaPayCallOptions {
+  /**
+   * Every method of the API user, not only those of the session's terminals. A payment on another
+   * terminal pays for nothing in this registration: Medusa does not authorize it, no order is
+   * placed, and the reservation waits for the merchant. Only for a storefront that shows every
+   * method and then starts the checkout with the registration (`providerId`) of the chosen one's terminal.
+   */
+  allTerminals?: boolean
+}
+
 interface RouteAnswer {
   payment_session_id: string
   provider_id?: string
-  altapay: { session_id: string; token: string; expires_at: string; checkout_url: string; terminal?: string | null }
+  altapay: { session_id: string; token: string; expires_at: string; checkout_url: string; terminal?: string | null; accepted_terminals?: string[] }
 }
 
 /**
@@ -94,27 +111,42 @@ export async function startAltaPayCheckout(options: StartAltaPayCheckoutOptions)
     paymentSessionId: answer.payment_session_id,
     ...(answer.provider_id ? { providerId: answer.provider_id } : {}),
     ...(answer.altapay.terminal !== undefined ? { terminal: answer.altapay.terminal } : {}),
+    ...(Array.isArray(answer.altapay.accepted_terminals) ? { acceptedTerminals: answer.altapay.accepted_terminals } : {}),
   }
 }
 
-/** The payment methods AltaPay offers for this session (cards, wallets, ...). */
-export async function listPaymentMethods(session: AltaPaySession, options: AltaPayCallOptions = {}): Promise<AltaPayPaymentMethod[]> {
-  const body = await callAltaPay<{ methods?: AltaPayPaymentMethod[] }>(
-    session,
-    "GET",
-    `/checkout/v1/api/session/${encodeURIComponent(session.sessionId)}/payment-methods`,
-    undefined,
-    options
-  )
-  return Array.isArray(body.methods) ? body.methods : []
+/**
+ * The payment methods to offer for this session (cards, wallets, ...): those of the session's
+ * terminals (`terminal`, `acceptedTerminals`), by each method's `metadata.terminalName`. AltaPay
+ * lists every method of the API user; a payment with one of another terminal would not be
+ * authorized, so it is left out unless `{ allTerminals: true }`. A session that names no terminal
+ * gets every method. Throws AltaPayRequestError when AltaPay lists methods but none on those
+ * terminals (the registration's `terminal` is not one of the API user's).
+ */
+export async function listPaymentMethods(session: AltaPaySession, options: AltaPayMethodOptions = {}): Promise<AltaPayPaymentMethod[]> {
+  const methods = await allMethods(session, options)
+  const terminals = sessionTerminals(session)
+  if (options.allTerminals || !terminals || methods.length === 0) return methods
+  const offered = methods.filter((m) => terminals.includes(terminalOf(m) ?? ""))
+  if (offered.length === 0) {
+    const others = [...new Set(methods.map((m) => terminalOf(m) ?? m.id))].join(", ")
+    throw new AltaPayRequestError(
+      `AltaPay offers no payment method on ${terminalText(session, terminals)} for this session (its methods are on: ${others}). Check the registration's terminal option.`
+    )
+  }
+  return offered
 }
 
 /**
  * Creates the payment for a chosen method and returns where to send the customer. The token is
- * spent by this call: for another attempt, call startAltaPayCheckout() again.
+ * spent by this call: for another attempt, call startAltaPayCheckout() again. A method of another
+ * terminal than the session's is refused (AltaPayRequestError) before anything is created, unless
+ * `{ allTerminals: true }`: such a payment would not pay for this cart. The methods are those
+ * listPaymentMethods() read for this session object, else read once more here.
  */
-export async function createPayment(session: AltaPaySession, paymentMethodId: string, options: AltaPayCallOptions = {}): Promise<AltaPayPayment> {
+export async function createPayment(session: AltaPaySession, paymentMethodId: string, options: AltaPayMethodOptions = {}): Promise<AltaPayPayment> {
   if (!paymentMethodId) throw new AltaPayRequestError("createPayment: paymentMethodId is required (an id from listPaymentMethods).")
+  if (!options.allTerminals) await refuseOtherTerminal(session, paymentMethodId, options)
   const body = await callAltaPay<{ paymentId?: string; url?: string; status?: string }>(
     session,
     "POST",
@@ -126,6 +158,51 @@ export async function createPayment(session: AltaPaySession, paymentMethodId: st
     throw new AltaPayUnavailableError("AltaPay created no payment page for this payment (no paymentId or url in its answer).")
   }
   return { paymentId: body.paymentId, redirectUrl: body.url, ...(body.status ? { status: body.status } : {}) }
+}
+
+// --- Terminals -----------------------------------------------------------------------------
+
+/** Every method AltaPay listed, per session object: createPayment() checks a method id against them. */
+const listed = new WeakMap<AltaPaySession, AltaPayPaymentMethod[]>()
+
+async function allMethods(session: AltaPaySession, options: AltaPayCallOptions): Promise<AltaPayPaymentMethod[]> {
+  const body = await callAltaPay<{ methods?: AltaPayPaymentMethod[] }>(
+    session,
+    "GET",
+    `/checkout/v1/api/session/${encodeURIComponent(session.sessionId)}/payment-methods`,
+    undefined,
+    options
+  )
+  const methods = Array.isArray(body.methods) ? body.methods : []
+  listed.set(session, methods)
+  return methods
+}
+
+/** The terminals a payment of the session is authorized on; undefined when it names none. */
+function sessionTerminals(session: AltaPaySession): string[] | undefined {
+  const accepted = session.acceptedTerminals ?? []
+  const all = session.terminal && !accepted.includes(session.terminal) ? [session.terminal, ...accepted] : accepted
+  return all.length > 0 ? all : undefined
+}
+
+/** A method's terminal: `metadata.terminalName`, else its name (as the server's redirect flow matches it). */
+const terminalOf = (method: AltaPayPaymentMethod): string | undefined => method.metadata?.terminalName ?? method.name
+
+function terminalText(session: AltaPaySession, terminals: string[]): string {
+  const registration = session.providerId ? ` (${session.providerId})` : ""
+  return `${terminals.length === 1 ? "terminal" : "terminals"} ${terminals.map((t) => JSON.stringify(t)).join(", ")}${registration}`
+}
+
+async function refuseOtherTerminal(session: AltaPaySession, paymentMethodId: string, options: AltaPayCallOptions): Promise<void> {
+  const terminals = sessionTerminals(session)
+  if (!terminals) return
+  const methods = listed.get(session) ?? (await allMethods(session, options))
+  const method = methods.find((m) => m.id === paymentMethodId)
+  // A method AltaPay does not list is AltaPay's to refuse.
+  if (!method || terminals.includes(terminalOf(method) ?? "")) return
+  throw new AltaPayRequestError(
+    `createPayment: payment method ${paymentMethodId} is on terminal ${JSON.stringify(terminalOf(method) ?? "(none stated)")}, but this session is for ${terminalText(session, terminals)}: a payment there would not pay for this cart. Offer the methods listPaymentMethods(session) returns.`
+  )
 }
 
 // --- AltaPay ------------------------------------------------------------------------------

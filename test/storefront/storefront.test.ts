@@ -18,9 +18,24 @@ import {
   startAltaPayCheckout,
   type AltaPaySession,
 } from "../../src/storefront"
+import { INVOICE_METHOD, PAYMENT_METHODS } from "../../src/sandbox/state"
 import { startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 
 const PUBLISHABLE_KEY = "pk_test_storefront"
+const [CARD, MOBILEPAY] = PAYMENT_METHODS
+// The sandbox's API user has three terminals (card, MobilePay, Klarna), each with its method.
+const KLARNA = INVOICE_METHOD
+
+/** What the store route names for each registration: its terminal and the terminals it accepts. */
+const REGISTRATIONS: Record<string, { terminal: string; accepted_terminals?: string[] }> = {
+  pp_altapay_card: { terminal: CARD.terminalName, accepted_terminals: [CARD.terminalName] },
+  // acceptedTerminals: the MobilePay terminal besides the card one.
+  pp_altapay_cardwallet: { terminal: CARD.terminalName, accepted_terminals: [CARD.terminalName, MOBILEPAY.terminalName] },
+  // As the route answered before it named accepted_terminals: the terminal only.
+  pp_altapay_mobilepay: { terminal: MOBILEPAY.terminalName },
+  // A terminal that is none of the API user's (a typo in the registration's options).
+  pp_altapay_typo: { terminal: "Shop DKK Terminal", accepted_terminals: ["Shop DKK Terminal"] },
+}
 
 interface RouteCall {
   path: string
@@ -52,10 +67,10 @@ function fakeMedusa(pair: SandboxPair) {
       const cartId = decodeURIComponent(match[1])
       const session = await pair.client.checkout.createSession({ orderId: `payses-${cartId.replace(/[^A-Za-z0-9]/g, "-")}`, amountMinor: 12500, currency: "DKK" })
       const issued = await pair.client.tokens.customerToken(session.sessionId)
-      // The route names the registration and its terminal when the browser asked for one.
+      // The route names the registration and its terminals when the browser asked for one.
       const providerId = (JSON.parse(body || "{}") as { provider_id?: string }).provider_id
       const registration = providerId ? { provider_id: providerId } : {}
-      const terminal = providerId ? { terminal: "MobilePay Sandbox Terminal" } : {}
+      const terminal = providerId ? REGISTRATIONS[providerId] : {}
       reply(200, {
         payment_session_id: `payses_${cartId}`,
         ...registration,
@@ -82,7 +97,7 @@ describe("storefront helper", () => {
   let medusaUrl: string
 
   beforeAll(async () => {
-    pair = await startSandboxAndClient()
+    pair = await startSandboxAndClient({}, { invoiceTerminal: true })
     medusa = fakeMedusa(pair)
     medusaUrl = await medusa.start()
   })
@@ -108,8 +123,9 @@ describe("storefront helper", () => {
     })
     expect(medusa.calls[0]).toMatchObject({ path: "/store/carts/cart_1/altapay-session", body: "{}" })
 
+    // A session that names no terminal: every method AltaPay lists.
     const methods = await listPaymentMethods(session)
-    expect(methods.map((m) => m.type)).toEqual(["CARD", "WALLET"])
+    expect(methods.map((m) => m.type)).toEqual(["CARD", "WALLET", "INVOICE"])
     const payment = await createPayment(session, methods[0].id)
     expect(payment).toEqual({ paymentId: expect.any(String), redirectUrl: `${pair.sandbox.hostedPageUrl}/${payment.paymentId}`, status: "CREATED" })
 
@@ -117,7 +133,7 @@ describe("storefront helper", () => {
     expect(used.map((e) => e.auth)).toEqual(["bearer:CUSTOMER", "bearer:CUSTOMER"])
   })
 
-  it("asks for the registration named by providerId, and hands back its terminal to choose the method by", async () => {
+  it("asks for the registration named by providerId, and hands back its terminal, whose methods alone it lists", async () => {
     const viaFetch = await startAltaPayCheckout({ medusaUrl, publishableKey: PUBLISHABLE_KEY, cartId: "cart_1", providerId: "pp_altapay_mobilepay" })
     const sdk = new Medusa({ baseUrl: medusaUrl, publishableKey: PUBLISHABLE_KEY, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } })
     const viaSdk = await startAltaPayCheckout({ sdk, cartId: "cart_2", providerId: "pp_altapay_mobilepay" })
@@ -125,8 +141,73 @@ describe("storefront helper", () => {
     for (const session of [viaFetch, viaSdk]) {
       expect(session).toMatchObject({ providerId: "pp_altapay_mobilepay", terminal: "MobilePay Sandbox Terminal" })
       const methods = await listPaymentMethods(session)
-      expect(methods.find((m) => m.metadata?.terminalName === session.terminal)).toMatchObject({ type: "WALLET" })
+      expect(methods).toEqual([expect.objectContaining({ id: MOBILEPAY.id, type: "WALLET", metadata: { terminalName: session.terminal } })])
     }
+  })
+
+  describe("only the registration's terminals (issue 33: a method of another terminal pays for no order)", () => {
+    const startFor = (providerId: string, cartId = "cart_t") => startAltaPayCheckout({ medusaUrl, publishableKey: PUBLISHABLE_KEY, cartId, providerId })
+    const ledgerOf = (operation: string) => pair.sandbox.ledger().filter((e) => e.operation === operation)
+
+    it("lists only the methods of the session's terminal, though AltaPay lists every method of the API user", async () => {
+      const session = await startFor("pp_altapay_card")
+      expect(session).toMatchObject({ terminal: CARD.terminalName, acceptedTerminals: [CARD.terminalName] })
+      expect((await listPaymentMethods(session)).map((m) => m.id)).toEqual([CARD.id])
+      const all = await listPaymentMethods(session, { allTerminals: true })
+      expect(all.map((m) => m.metadata?.terminalName)).toEqual([CARD.terminalName, MOBILEPAY.terminalName, KLARNA.terminalName])
+    })
+
+    it("lists the terminals the registration accepts besides its own, and no other", async () => {
+      const session = await startFor("pp_altapay_cardwallet")
+      expect((await listPaymentMethods(session)).map((m) => m.type)).toEqual(["CARD", "WALLET"])
+    })
+
+    it("createPayment refuses a method of another terminal before creating anything, naming the session's terminal", async () => {
+      const session = await startFor("pp_altapay_card")
+      await listPaymentMethods(session)
+      const before = ledgerOf("payment.create").length
+      const refused = await createPayment(session, MOBILEPAY.id).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(AltaPayRequestError)
+      expect(refused).toMatchObject({
+        status: undefined,
+        message: `createPayment: payment method ${MOBILEPAY.id} is on terminal "MobilePay Sandbox Terminal", but this session is for terminal "AltaPay Sandbox Test Terminal" (pp_altapay_card): a payment there would not pay for this cart. Offer the methods listPaymentMethods(session) returns.`,
+      })
+      expect(ledgerOf("payment.create")).toHaveLength(before)
+
+      // The token is not spent: the registration's own method still pays, on its terminal.
+      const payment = await createPayment(session, CARD.id)
+      expect(pair.sandbox.payment(payment.paymentId)).toMatchObject({ terminal: CARD.terminalName })
+    })
+
+    it("createPayment reads the methods itself for a session it has not listed (a copy, or a fresh token)", async () => {
+      const session = { ...(await startFor("pp_altapay_cardwallet")) }
+      const listings = ledgerOf("session.paymentMethods").length
+      await expect(createPayment(session, KLARNA.id)).rejects.toThrow(
+        /is on terminal "Klarna DKK Sandbox Terminal", but this session is for terminals "AltaPay Sandbox Test Terminal", "MobilePay Sandbox Terminal" \(pp_altapay_cardwallet\)/
+      )
+      expect(ledgerOf("session.paymentMethods")).toHaveLength(listings + 1)
+      const payment = await createPayment(session, MOBILEPAY.id)
+      expect(pair.sandbox.payment(payment.paymentId)).toMatchObject({ terminal: MOBILEPAY.terminalName })
+      // Read once for this session object, not again for the payment.
+      expect(ledgerOf("session.paymentMethods")).toHaveLength(listings + 1)
+    })
+
+    it("pays on another terminal only when told to with allTerminals, and leaves a method AltaPay does not list to AltaPay", async () => {
+      const session = await startFor("pp_altapay_card")
+      const unknown = await createPayment(session, "no-such-method").catch((e: unknown) => e)
+      expect(unknown).toMatchObject({ name: "AltaPayRequestError", status: 400, message: expect.stringMatching(/unknown payment method no-such-method/) })
+      const payment = await createPayment(session, MOBILEPAY.id, { allTerminals: true })
+      expect(pair.sandbox.payment(payment.paymentId)).toMatchObject({ terminal: MOBILEPAY.terminalName })
+    })
+
+    it("says which terminal is missing when AltaPay lists no method on it", async () => {
+      const session = await startFor("pp_altapay_typo")
+      const error = await listPaymentMethods(session).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(AltaPayRequestError)
+      expect((error as Error).message).toBe(
+        'AltaPay offers no payment method on terminal "Shop DKK Terminal" (pp_altapay_typo) for this session (its methods are on: AltaPay Sandbox Test Terminal, MobilePay Sandbox Terminal, Klarna DKK Sandbox Terminal). Check the registration\'s terminal option.'
+      )
+    })
   })
 
   it("works through @medusajs/js-sdk, which sends the publishable key and the customer's token", async () => {

@@ -120,6 +120,8 @@ export interface PayOptions {
    */
   sandbox?: Sandbox
   callback?: boolean
+  /** Pay with this method, whatever its terminal (the helper's `allTerminals`): a payment outside the registration. */
+  methodId?: string
 }
 
 /**
@@ -130,11 +132,12 @@ export interface PayOptions {
 export async function payWithAltaPay(session: AltaPaySession, outcomeOrOptions: "authorize" | "decline" | PayOptions = "authorize"): Promise<PaidSession> {
   const options: PayOptions = typeof outcomeOrOptions === "string" ? { outcome: outcomeOrOptions } : outcomeOrOptions
   const outcome = options.outcome ?? "authorize"
-  const methods = await listPaymentMethods(session)
+  const methods = options.methodId ? [] : await listPaymentMethods(session)
   // The registration's own terminal, as a storefront offering it would choose; else a card.
   const method = methods.find((m) => !!session.terminal && m.metadata?.terminalName === session.terminal) ?? methods.find((m) => m.type === "CARD") ?? methods[0]
-  if (!method) throw new Error("AltaPay offered no payment method")
-  const payment = await createPayment(session, method.id)
+  const methodId = options.methodId ?? method?.id
+  if (!methodId) throw new Error("AltaPay offered no payment method")
+  const payment = await createPayment(session, methodId, { allTerminals: !!options.methodId })
   if (options.sandbox && options.callback === false) {
     await options.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
     return { session, paymentId: payment.paymentId }

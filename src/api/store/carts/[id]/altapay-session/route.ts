@@ -8,7 +8,7 @@
  */
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { altapayFromConfig } from "../../../../../lib/registrations/from-config"
-import { currenciesWithTerminal, terminalFor } from "../../../../../lib/registrations/options"
+import { acceptedTerminals, currenciesWithTerminal, terminalFor } from "../../../../../lib/registrations/options"
 import { createAltaPaySessionForCartWorkflow } from "../../../../../workflows/create-altapay-session-for-cart"
 import { upstreamFailure, type UpstreamFailure } from "./upstream-errors"
 import type { StoreCreateAltaPaySessionType } from "./validators"
@@ -29,6 +29,12 @@ export interface StoreAltaPaySessionResponse {
     checkout_url: string
     /** The registration's terminal for the cart's currency: pay with the method of that terminal. */
     terminal: string | null
+    /**
+     * Every terminal a payment of this session is authorized on: `terminal`, then the registration's
+     * `acceptedTerminals`. Empty when the registration names none (AltaPay chooses, nothing is checked).
+     * A payment on any other terminal of the API user pays for nothing here: offer only these methods.
+     */
+    accepted_terminals: string[]
   }
 }
 
@@ -74,6 +80,7 @@ export const POST = async (req: MedusaStoreRequest<StoreCreateAltaPaySessionType
       expires_at: issued.expiresAt.toISOString(),
       checkout_url: options.checkoutUrl.replace(/\/+$/, ""),
       terminal: terminalFor(options, session.currency_code) ?? null,
+      accepted_terminals: acceptedTerminals(options, session.currency_code) ?? [],
     },
   })
 }
