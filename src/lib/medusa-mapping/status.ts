@@ -125,7 +125,7 @@ function reservationUnknown(transaction: GatewayTransaction, expected: ExpectedR
 /** Only for a reservation AltaPay describes in full (reservationUnknown found nothing). */
 function reservationMismatch(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
   if (expected.terminals && !expected.terminals.includes(transaction.terminal!)) {
-    return `transaction ${transaction.transactionId} was paid on terminal ${JSON.stringify(transaction.terminal)}, not on this registration's (${expected.terminals.map((t) => JSON.stringify(t)).join(", ")})`
+    return `transaction ${transaction.transactionId} was paid on terminal ${JSON.stringify(transaction.terminal)}, not on this registration's (${expected.terminals.map((t) => JSON.stringify(t)).join(", ")}); list it in the registration's acceptedTerminals if such payments are meant to be taken`
   }
   const reserved = transaction.reservedAmount!
   const wanted = wantedText(expected)
