@@ -113,6 +113,12 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         ["refund", -2500, -31, -2531],
         [null, null, 0, null],
       ])
+      // Each fee as stored, VAT apart; none on a line that could not be read.
+      expect(lines.lines.map((l) => [l.fixedFeeMinor, l.fixedFeeVatMinor, l.rateBasedFeeMinor, l.rateBasedFeeVatMinor])).toEqual([
+        [-25, -6, -150, -38],
+        [-25, -6, 0, 0],
+        [null, null, null, null],
+      ])
       expect(lines.lines[2]).toMatchObject({ issue: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } })
       expect(await service.hasFundingFile(ACCOUNT, "f-1.csv")).toBe(true)
       expect(await service.hasFundingFile("other/api", "f-1.csv")).toBe(false)

@@ -11,11 +11,13 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { parse } from "csv-parse/sync"
+import { minorToDecimal } from "../../src/altapay/money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
 import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
-import { FUNDING_HEADER, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
+import { FUNDING_HEADER, fees as sandboxFees, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
@@ -44,6 +46,9 @@ async function capturedPayment(container: MedusaContainer, order: { orderId: str
     amountMinor: toMinorUnits(capture.raw_amount as never, payment.currency_code),
   }
 }
+
+/** An export's rows by column name (RFC 4180, as a spreadsheet reads it). */
+const csvRecords = (body: unknown): Record<string, string>[] => parse(String(body), { columns: true, record_delimiter: "\r\n" })
 
 /** A line of the acquirer's own file, in DKK without conversion or fees. */
 function acquirerLine(id: string, amountMinor: number, ids: { reconciliationIdentifier: string; paymentId: string; shopOrderId: string }): SandboxFundingLine {
@@ -157,6 +162,17 @@ medusaIntegrationTestRunner({
       expect(lineFor(sandboxLines, paid.captureId)).toMatchObject({ type: "payment", match: { method: "reconciliation_identifier", kind: "capture", orderId: paid.orderId } })
       expect(lineFor(sandboxLines, refund.id)).toMatchObject({ type: "refund", match: { kind: "refund", orderId: paid.orderId } })
       expect(lineFor(sandboxLines, rejected.captureId)).toMatchObject({ type: "payment_rejected", match: { orderId: rejected.orderId } })
+      // Each of the four fees as the sandbox wrote it, VAT apart, and in the file's CSV as stored.
+      const feesOf = (l: FundingLineView) => [l.fixedFeeMinor, l.fixedFeeVatMinor, l.rateBasedFeeMinor, l.rateBasedFeeVatMinor]
+      for (const l of sandboxLines.filter((l) => l.type === "payment" || l.type === "refund")) {
+        expect(feesOf(l)).toEqual(sandboxFees(l.settlementAmountMinor!, l.settlementCurrency!, l.type as "payment" | "refund"))
+      }
+      expect(sandboxLines.some((l) => l.fixedFeeVatMinor! < 0 && l.rateBasedFeeVatMinor! < 0)).toBe(true)
+      const sandboxRows = csvRecords((await api.get(`/admin/altapay/payouts/${sandboxFile.id}/export`, as())).data)
+      const euros = (minor: number | null) => (minor === null ? "" : minorToDecimal(minor, "EUR"))
+      expect(sandboxRows.map((r) => [r.line_number, r.fixed_fee, r.fixed_fee_vat, r.rate_based_fee, r.rate_based_fee_vat, r.fees, r.net])).toEqual(
+        sandboxLines.map((l) => [String(l.lineNumber), ...feesOf(l).map(euros), euros(l.feesMinor), euros(l.netMinor)])
+      )
       const acquirerLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${acquirerFile.id}/lines?limit=2&offset=1`)).lines
       expect(acquirerLines.map((l) => l.lineNumber)).toEqual([3, 4])
       expect(lineFor(acquirerLines, differs.captureId)).toMatchObject({

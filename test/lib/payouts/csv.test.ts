@@ -1,6 +1,7 @@
 /** The payout CSV exports open in a spreadsheet as written: quoting, no formulas, amounts in their currency. */
 import { EventEmitter } from "node:events"
-import { csvRow, decimal, neutraliseFormulas, streamCsv } from "../../../src/api/admin/altapay/_lib/payouts-csv"
+import { LINE_CSV, csvRow, decimal, neutraliseFormulas, streamCsv } from "../../../src/api/admin/altapay/_lib/payouts-csv"
+import type { FundingLineView } from "../../../src/modules/altapay-payouts/types"
 
 it("quotes cells with commas, quotes and line breaks, and ends rows with CRLF", () => {
   expect(csvRow(["plain", 'say "hi"', "a,b", "two\nlines", null, undefined, 3])).toBe('plain,"say ""hi""","a,b","two\nlines",,,3\r\n')
@@ -64,4 +65,64 @@ it("streaming a long export leaves no listener behind on the response, however o
   await streamCsv(res as never, "export", table as never, async (offset) => ({ items: offset < 30 ? [offset] : [], count: 30 }))
   expect(res.listenerCount("close")).toBe(0)
   expect(res.listenerCount("drain")).toBe(0)
+})
+
+describe("a funding line's row", () => {
+  const line: FundingLineView = {
+    id: "apline_1",
+    fileId: "apfund_1",
+    lineNumber: 2,
+    date: "2026-11-20",
+    type: "payment",
+    knownType: true,
+    acquirerId: null,
+    reconciliationIdentifier: "medusa-capture-capt_1",
+    altapayPaymentId: "10029471",
+    altapayOrderId: "order-1",
+    terminal: "Terminal",
+    shop: "Shop",
+    transactionCurrency: "DKK",
+    transactionAmountMinor: 47_500,
+    exchangeRate: "13.4",
+    settlementCurrency: "EUR",
+    settlementAmountMinor: 6_375,
+    fixedFeeMinor: -25,
+    fixedFeeVatMinor: -6,
+    rateBasedFeeMinor: -86,
+    rateBasedFeeVatMinor: 0,
+    feesMinor: -117,
+    netMinor: 6_258,
+    extra: {},
+    issue: null,
+    cells: null,
+    match: null,
+  }
+  const byColumn = (l: FundingLineView) => Object.fromEntries(LINE_CSV.header.map((name, i) => [name, LINE_CSV.row(l)[i]]))
+
+  it("has each of the four fees as stored, VAT apart, beside their total and the net, in the settlement currency", () => {
+    expect(byColumn(line)).toMatchObject({
+      transaction_amount: "475.00",
+      settlement_amount: "63.75",
+      fixed_fee: "-0.25",
+      fixed_fee_vat: "-0.06",
+      rate_based_fee: "-0.86",
+      rate_based_fee_vat: "0.00",
+      fees: "-1.17",
+      net: "62.58",
+    })
+  })
+
+  it("leaves the fee cells of a line that could not be read empty, and its total 0", () => {
+    const unreadable = {
+      ...line,
+      settlementAmountMinor: null,
+      fixedFeeMinor: null,
+      fixedFeeVatMinor: null,
+      rateBasedFeeMinor: null,
+      rateBasedFeeVatMinor: null,
+      feesMinor: 0,
+      netMinor: null,
+    }
+    expect(byColumn(unreadable)).toMatchObject({ fixed_fee: "", fixed_fee_vat: "", rate_based_fee: "", rate_based_fee_vat: "", fees: "0.00", net: "" })
+  })
 })
