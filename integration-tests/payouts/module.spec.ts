@@ -100,6 +100,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         filename: "f-1.csv",
         grossMinor: 7500,
         feesMinor: -250,
+        feeVatMinor: -6 - 38 - 6,
         netMinor: 7250,
         amountMinor: 7250,
         totalsAgree: true,

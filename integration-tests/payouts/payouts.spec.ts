@@ -150,7 +150,7 @@ medusaIntegrationTestRunner({
       // Fees are negative, as AltaPay writes them, and added.
       expect(sandboxFile.feesMinor).toBeLessThan(0)
       expect(sandboxFile.netMinor).toBe(sandboxFile.grossMinor + sandboxFile.feesMinor)
-      expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0 })
+      expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0, feeVatMinor: 0 })
       expect(acquirerFile.grossMinor).toBe(5_000 + differs.amountMinor - 100 + byPayment.amountMinor)
       expect((await get(`/admin/altapay/payouts/${acquirerFile.id}`)).file).toEqual(acquirerFile)
       expect((await api.get("/admin/altapay/payouts/apfile_nothing", as())).status).toBe(404)
@@ -168,6 +168,9 @@ medusaIntegrationTestRunner({
         expect(feesOf(l)).toEqual(sandboxFees(l.settlementAmountMinor!, l.settlementCurrency!, l.type as "payment" | "refund"))
       }
       expect(sandboxLines.some((l) => l.fixedFeeVatMinor! < 0 && l.rateBasedFeeVatMinor! < 0)).toBe(true)
+      // The funding's fee VAT is its lines', a part of its fees.
+      expect(sandboxFile.feeVatMinor).toBe(sandboxLines.reduce((sum, l) => sum + l.fixedFeeVatMinor! + l.rateBasedFeeVatMinor!, 0))
+      expect(sandboxFile.feesMinor).toBeLessThan(sandboxFile.feeVatMinor)
       const sandboxRows = csvRecords((await api.get(`/admin/altapay/payouts/${sandboxFile.id}/export`, as())).data)
       const euros = (minor: number | null) => (minor === null ? "" : minorToDecimal(minor, "EUR"))
       expect(sandboxRows.map((r) => [r.line_number, r.fixed_fee, r.fixed_fee_vat, r.rate_based_fee, r.rate_based_fee_vat, r.fees, r.net])).toEqual(

@@ -82,6 +82,8 @@ export interface FundingFileSummary {
   grossMinor: number
   /** Fees and their VAT, signed as AltaPay writes them: a fee charged is negative. */
   feesMinor: number
+  /** The VAT part of `feesMinor`: the lines' fixed fee VAT and rate-based fee VAT, signed as the fees. */
+  feeVatMinor: number
   /** gross + fees: what the lines pay out. */
   netMinor: number
   totalsAgree: boolean
