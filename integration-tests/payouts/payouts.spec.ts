@@ -156,6 +156,23 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/altapay/payouts/apfile_nothing", as())).status).toBe(404)
       expect((await api.get("/admin/altapay/payouts?limit=500", as())).status).toBe(400)
 
+      // The list as CSV (the static route, not :id): a row per funding, in the list's order, with its amounts.
+      const listCsv = await api.get("/admin/altapay/payouts/export", as())
+      expect(listCsv.status).toBe(200)
+      expect(String(listCsv.headers["content-type"])).toMatch(/^text\/csv/)
+      expect(String(listCsv.headers["content-disposition"])).toMatch(/^attachment; filename="altapay-payouts-\d{4}-\d{2}-\d{2}\.csv"$/)
+      const payoutRows = csvRecords(listCsv.data)
+      const decimalsOf = (f: FundingFileSummary) => [f.grossMinor, f.feesMinor, f.feeVatMinor, f.netMinor, f.amountMinor].map((minor) => minorToDecimal(minor, f.currency))
+      expect(payoutRows.map((r) => [r.id, r.filename, r.funding_date, r.currency, r.gross, r.fees, r.fee_vat, r.net, r.amount])).toEqual(
+        files.map((f) => [f.id, f.filename, f.fundingDate, f.currency, ...decimalsOf(f)])
+      )
+      expect(payoutRows.map((r) => [r.totals_agree, r.matched, r.unmatched, r.provider_id, r.account])).toEqual(
+        files.map((f) => ["true", String(f.matchedCount), String(f.unmatchedCount), "pp_altapay_altapay", f.account])
+      )
+      expect(Number(payoutRows.find((r) => r.id === sandboxFile.id)!.fee_vat)).toBeLessThan(0)
+      expect((await api.get("/admin/altapay/payouts/export?limit=5", as())).status).toBe(400)
+      expect((await api.get("/admin/altapay/payouts/export", { validateStatus: () => true })).status).toBe(401)
+
       // A file's lines with the Medusa capture or refund and the order each paid out.
       const sandboxLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${sandboxFile.id}/lines`)).lines
       const lineFor = (all: FundingLineView[], medusaId: string) => all.find((l) => l.match?.medusaId === medusaId)

@@ -1,10 +1,11 @@
 /**
- * The payout CSV exports: a header row, then one row per line or exception, written page by page
- * as the module answers (a file has thousands of lines). Amounts are decimals of their currency.
+ * The payout CSV exports: a header row, then one row per funding, line or exception, written page
+ * by page as the module answers (a file has thousands of lines). Amounts are decimals of their
+ * currency.
  */
 import type { MedusaResponse } from "@medusajs/framework/http"
 import { minorToDecimal } from "../../../../altapay"
-import type { FundingLineView, PayoutException } from "../../../../modules/altapay-payouts/types"
+import type { FundingFileSummary, FundingLineView, PayoutException } from "../../../../modules/altapay-payouts/types"
 import { MAX_PAGE_SIZE } from "./payouts-query"
 
 type Cell = string | number | boolean | null | undefined
@@ -63,6 +64,27 @@ type CsvColumn<T> = readonly [name: string, cell: (item: T) => Cell]
 function csvTable<T>(columns: readonly CsvColumn<T>[]): CsvTable<T> {
   return { header: columns.map(([name]) => name), row: (item) => columns.map(([, cell]) => cell(item)) }
 }
+
+/** The fundings, one row per bank transfer, newest first (GET /admin/altapay/payouts/export). */
+export const PAYOUT_CSV = csvTable<FundingFileSummary>([
+  ["funding_date", (f) => f.fundingDate],
+  ["filename", (f) => f.filename],
+  ["account", (f) => f.account],
+  ["provider_id", (f) => f.providerId],
+  ["currency", (f) => f.currency],
+  ["gross", (f) => decimal(f.grossMinor, f.currency)],
+  ["fees", (f) => decimal(f.feesMinor, f.currency)],
+  ["fee_vat", (f) => decimal(f.feeVatMinor, f.currency)],
+  ["net", (f) => decimal(f.netMinor, f.currency)],
+  ["amount", (f) => decimal(f.amountMinor, f.currency)],
+  ["totals_agree", (f) => f.totalsAgree],
+  ["lines", (f) => f.lineCount],
+  ["unreadable_lines", (f) => f.unreadableLineCount],
+  ["matched", (f) => f.matchedCount],
+  ["unmatched", (f) => f.unmatchedCount],
+  ["imported_at", (f) => f.importedAt],
+  ["id", (f) => f.id],
+])
 
 /** A funding file's lines (GET /admin/altapay/payouts/:id/export). */
 export const LINE_CSV = csvTable<FundingLineView>([
