@@ -1,7 +1,7 @@
 /**
  * The payout CSV exports: a header row, then one row per funding, line or exception, written page
  * by page as the module answers (a file has thousands of lines). Amounts are decimals of their
- * currency.
+ * currency. docs/finance.md's Exports section describes every column (test/docs/exports.test.ts).
  */
 import type { MedusaResponse } from "@medusajs/framework/http"
 import { minorToDecimal } from "../../../../altapay"
