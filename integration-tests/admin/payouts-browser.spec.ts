@@ -3,8 +3,9 @@
  * admin-browser.spec.ts): an order paid through AltaPay and captured, the sandbox's payout of it
  * imported through the admin API, then in the admin: the file in the Payouts list with its counts,
  * Import now bringing in an acquirer's file with a line for nothing in Medusa, the file's page
- * with the line linked to its order, the exception for the stray line, both CSV downloads, and the
- * order page's panel saying which payout the capture went into. Saves test-artifacts/payouts.png
+ * with the line linked to its order and its fee VAT, the exception for the stray line, the three
+ * CSV downloads (the list, the file, the exceptions), and the order page's panel saying which
+ * payout the capture went into. Saves test-artifacts/payouts.png
  * (and payouts-file.png, payouts-exceptions.png, payouts-order.png).
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -65,7 +66,7 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
       const api = rawApi as unknown as Api
       const admin = useAdminBrowser()
 
-      it("lists the imported payout with its counts, links its line to the order, shows the stray line as an exception, and both CSVs download", async () => {
+      it("lists the imported payout with its counts, links its line to the order, shows the stray line as an exception, and the three CSVs download", async () => {
         const container = getContainer()
         const email = "finance@shop.example"
         const password = "finance-password-123"
@@ -109,11 +110,18 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
           await stray.waitFor({ timeout: 30_000 })
           expect(await stray.getByTestId("payout-file-unmatched").textContent()).toBe("1")
           await saveScreenshot(page, "payouts")
+          // The list as CSV: a row per funding.
+          const listCsv = await download(page, '[data-testid="payouts-csv"]')
+          expect(listCsv).toMatchObject({ status: 200, type: expect.stringContaining("text/csv") })
+          const [header, ...fundings] = listCsv.body.trimEnd().split("\r\n")
+          expect(header).toMatch(/^funding_date,filename,/)
+          expect(fundings.map((r) => r.split(",")[1]).sort()).toEqual(["Acquirer_DKK_0001", settled.filename].sort())
 
           // The file's page: its line tied to the order, and the file as CSV.
           await row.getByTestId("payout-file-link").click()
           await page.getByTestId("payout-file-summary").waitFor({ timeout: 30_000 })
           expect(await page.getByTestId("payout-file-name").textContent()).toBe(settled.filename)
+          expect(await page.getByTestId("payout-file-fee-vat").textContent()).toBe(`(${money(file.feeVatMinor, file.currency)})`)
           expect(await page.getByTestId("payouts-back-link").getAttribute("href")).toBe("/app/payouts")
           const line = page.getByTestId("payout-line").filter({ has: page.getByTestId("payout-line-order-link") })
           await line.waitFor({ timeout: 30_000 })

@@ -100,6 +100,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         filename: "f-1.csv",
         grossMinor: 7500,
         feesMinor: -250,
+        feeVatMinor: -6 - 38 - 6,
         netMinor: 7250,
         amountMinor: 7250,
         totalsAgree: true,
@@ -112,6 +113,12 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         ["payment", 10000, -219, 9781],
         ["refund", -2500, -31, -2531],
         [null, null, 0, null],
+      ])
+      // Each fee as stored, VAT apart; none on a line that could not be read.
+      expect(lines.lines.map((l) => [l.fixedFeeMinor, l.fixedFeeVatMinor, l.rateBasedFeeMinor, l.rateBasedFeeVatMinor])).toEqual([
+        [-25, -6, -150, -38],
+        [-25, -6, 0, 0],
+        [null, null, null, null],
       ])
       expect(lines.lines[2]).toMatchObject({ issue: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } })
       expect(await service.hasFundingFile(ACCOUNT, "f-1.csv")).toBe(true)

@@ -12,11 +12,13 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { parse } from "csv-parse/sync"
+import { minorToDecimal } from "../../src/altapay/money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
 import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
-import { FUNDING_HEADER, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
+import { FUNDING_HEADER, fees as sandboxFees, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
@@ -45,6 +47,9 @@ async function capturedPayment(container: MedusaContainer, order: { orderId: str
     amountMinor: toMinorUnits(capture.raw_amount as never, payment.currency_code),
   }
 }
+
+/** An export's rows by column name (RFC 4180, as a spreadsheet reads it). */
+const csvRecords = (body: unknown): Record<string, string>[] => parse(String(body), { columns: true, record_delimiter: "\r\n" })
 
 /** A line of the acquirer's own file, in DKK without conversion or fees. */
 function acquirerLine(id: string, amountMinor: number, ids: { reconciliationIdentifier: string; paymentId: string; shopOrderId: string }): SandboxFundingLine {
@@ -153,11 +158,28 @@ medusaIntegrationTestRunner({
       // Fees are negative, as AltaPay writes them, and added.
       expect(sandboxFile.feesMinor).toBeLessThan(0)
       expect(sandboxFile.netMinor).toBe(sandboxFile.grossMinor + sandboxFile.feesMinor)
-      expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0 })
+      expect(acquirerFile).toMatchObject({ currency: "DKK", totalsAgree: true, matchedCount: 2, unmatchedCount: 1, feesMinor: 0, feeVatMinor: 0 })
       expect(acquirerFile.grossMinor).toBe(5_000 + differs.amountMinor - 100 + byPayment.amountMinor)
       expect((await get(`/admin/altapay/payouts/${acquirerFile.id}`)).file).toEqual(acquirerFile)
       expect((await api.get("/admin/altapay/payouts/apfile_nothing", as())).status).toBe(404)
       expect((await api.get("/admin/altapay/payouts?limit=500", as())).status).toBe(400)
+
+      // The list as CSV (the static route, not :id): a row per funding, in the list's order, with its amounts.
+      const listCsv = await api.get("/admin/altapay/payouts/export", as())
+      expect(listCsv.status).toBe(200)
+      expect(String(listCsv.headers["content-type"])).toMatch(/^text\/csv/)
+      expect(String(listCsv.headers["content-disposition"])).toMatch(/^attachment; filename="altapay-payouts-\d{4}-\d{2}-\d{2}\.csv"$/)
+      const payoutRows = csvRecords(listCsv.data)
+      const decimalsOf = (f: FundingFileSummary) => [f.grossMinor, f.feesMinor, f.feeVatMinor, f.netMinor, f.amountMinor].map((minor) => minorToDecimal(minor, f.currency))
+      expect(payoutRows.map((r) => [r.id, r.filename, r.funding_date, r.currency, r.gross, r.fees, r.fee_vat, r.net, r.amount])).toEqual(
+        files.map((f) => [f.id, f.filename, f.fundingDate, f.currency, ...decimalsOf(f)])
+      )
+      expect(payoutRows.map((r) => [r.totals_agree, r.matched, r.unmatched, r.provider_id, r.account])).toEqual(
+        files.map((f) => ["true", String(f.matchedCount), String(f.unmatchedCount), "pp_altapay_altapay", f.account])
+      )
+      expect(Number(payoutRows.find((r) => r.id === sandboxFile.id)!.fee_vat)).toBeLessThan(0)
+      expect((await api.get("/admin/altapay/payouts/export?limit=5", as())).status).toBe(400)
+      expect((await api.get("/admin/altapay/payouts/export", { validateStatus: () => true })).status).toBe(401)
 
       // A file's lines with the Medusa capture or refund and the order each paid out.
       const sandboxLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${sandboxFile.id}/lines`)).lines
@@ -165,6 +187,20 @@ medusaIntegrationTestRunner({
       expect(lineFor(sandboxLines, paid.captureId)).toMatchObject({ type: "payment", match: { method: "reconciliation_identifier", kind: "capture", orderId: paid.orderId } })
       expect(lineFor(sandboxLines, refund.id)).toMatchObject({ type: "refund", match: { kind: "refund", orderId: paid.orderId } })
       expect(lineFor(sandboxLines, rejected.captureId)).toMatchObject({ type: "payment_rejected", match: { orderId: rejected.orderId } })
+      // Each of the four fees as the sandbox wrote it, VAT apart, and in the file's CSV as stored.
+      const feesOf = (l: FundingLineView) => [l.fixedFeeMinor, l.fixedFeeVatMinor, l.rateBasedFeeMinor, l.rateBasedFeeVatMinor]
+      for (const l of sandboxLines.filter((l) => l.type === "payment" || l.type === "refund")) {
+        expect(feesOf(l)).toEqual(sandboxFees(l.settlementAmountMinor!, l.settlementCurrency!, l.type as "payment" | "refund"))
+      }
+      expect(sandboxLines.some((l) => l.fixedFeeVatMinor! < 0 && l.rateBasedFeeVatMinor! < 0)).toBe(true)
+      // The funding's fee VAT is its lines', a part of its fees.
+      expect(sandboxFile.feeVatMinor).toBe(sandboxLines.reduce((sum, l) => sum + l.fixedFeeVatMinor! + l.rateBasedFeeVatMinor!, 0))
+      expect(sandboxFile.feesMinor).toBeLessThan(sandboxFile.feeVatMinor)
+      const sandboxRows = csvRecords((await api.get(`/admin/altapay/payouts/${sandboxFile.id}/export`, as())).data)
+      const euros = (minor: number | null) => (minor === null ? "" : minorToDecimal(minor, "EUR"))
+      expect(sandboxRows.map((r) => [r.line_number, r.fixed_fee, r.fixed_fee_vat, r.rate_based_fee, r.rate_based_fee_vat, r.fees, r.net])).toEqual(
+        sandboxLines.map((l) => [String(l.lineNumber), ...feesOf(l).map(euros), euros(l.feesMinor), euros(l.netMinor)])
+      )
       const acquirerLines: FundingLineView[] = (await get(`/admin/altapay/payouts/${acquirerFile.id}/lines?limit=2&offset=1`)).lines
       expect(acquirerLines.map((l) => l.lineNumber)).toEqual([3, 4])
       expect(lineFor(acquirerLines, differs.captureId)).toMatchObject({

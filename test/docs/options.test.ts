@@ -6,44 +6,13 @@
  * tables are held to their schemas the same way: operator.md's `jobs` option table to
  * jobOptionsSchema, finance.md's `payouts.*` table to payoutsOptionsSchema.
  */
-import { readFileSync } from "node:fs"
-import path from "node:path"
 import { altapayOptionsSchema, payoutsOptionsSchema } from "../../src/lib/registrations/options"
 import { jobOptionsSchema } from "../../src/lib/registrations/job-options"
-
-const ROOT = path.resolve(__dirname, "../..")
-const read = (page: string) => readFileSync(path.join(ROOT, page), "utf8")
-
-/** The first markdown table at or after the line `heading` matches (a table's own header row may be it), as rows of cells. */
-function tableAfter(page: string, heading: RegExp): string[][] {
-  const lines = read(page).split("\n")
-  const start = lines.findIndex((line) => heading.test(line))
-  if (start < 0) throw new Error(`${page}: no line matching ${heading}`)
-  const first = lines.findIndex((line, i) => i >= start && line.startsWith("|"))
-  const rows: string[][] = []
-  for (let i = first + 2; i < lines.length && lines[i].startsWith("|"); i++) {
-    // Split on | that is not escaped (\|) and not inside a code span.
-    const cells: string[] = []
-    let cell = ""
-    let inCode = false
-    const line = lines[i].trim().slice(1, -1)
-    for (let c = 0; c < line.length; c++) {
-      const ch = line[c]
-      if (ch === "`") inCode = !inCode
-      if (ch === "|" && !inCode && line[c - 1] !== "\\") {
-        cells.push(cell.trim())
-        cell = ""
-      } else cell += ch
-    }
-    cells.push(cell.trim())
-    rows.push(cells)
-  }
-  return rows
-}
+import { codeSpans, tableAfter } from "../helpers/markdown-table"
 
 /** The option names of a table's first column: its code spans, less `prefix`. */
 function namedOptions(page: string, heading: RegExp, prefix = ""): string[] {
-  return tableAfter(page, heading).flatMap((cells) => [...cells[0].matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(prefix, "")))
+  return tableAfter(page, heading).flatMap((cells) => codeSpans(cells[0]).map((name) => name.replace(prefix, "")))
 }
 
 const keys = (schema: unknown): string[] => Object.keys((schema as { shape: Record<string, unknown> }).shape)

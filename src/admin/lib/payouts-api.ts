@@ -81,6 +81,8 @@ export const listPayoutExceptions = (kinds: ExceptionKind[], offset: number) =>
 
 export const importPayoutsNow = () => adminFetch<PayoutImportResponse>("/admin/altapay/payouts/import", { method: "POST", body: {} })
 
+export const payoutsExportPath = "/admin/altapay/payouts/export"
+
 export const payoutFileExportPath = (id: string) => `${fileBase(id)}/export`
 
 export const payoutExceptionsExportPath = (kinds: ExceptionKind[]) => `/admin/altapay/payout-exceptions/export${kinds.length ? `?${kindsQuery(kinds)}` : ""}`

@@ -82,6 +82,8 @@ export interface FundingFileSummary {
   grossMinor: number
   /** Fees and their VAT, signed as AltaPay writes them: a fee charged is negative. */
   feesMinor: number
+  /** The VAT part of `feesMinor`: the lines' fixed fee VAT and rate-based fee VAT, signed as the fees. */
+  feeVatMinor: number
   /** gross + fees: what the lines pay out. */
   netMinor: number
   totalsAgree: boolean
@@ -112,6 +114,15 @@ export interface FundingLineView {
   exchangeRate: string | null
   settlementCurrency: string | null
   settlementAmountMinor: number | null
+  /**
+   * The line's four fees as the file has them, in the settlement currency, signed as AltaPay writes
+   * them (a fee charged is negative; an empty cell is 0); null on a line that could not be read.
+   */
+  fixedFeeMinor: number | null
+  fixedFeeVatMinor: number | null
+  rateBasedFeeMinor: number | null
+  rateBasedFeeVatMinor: number | null
+  /** The four fees added up (0 on a line that could not be read). */
   feesMinor: number
   netMinor: number | null
   extra: Record<string, string>

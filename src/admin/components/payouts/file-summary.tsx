@@ -28,8 +28,8 @@ export function PayoutFileSummary({ file }: { file: FundingFileSummary }) {
       <Fact label="Gross" testId="payout-file-gross">
         {formatMinor(file.grossMinor, file.currency)}
       </Fact>
-      <Fact label="Fees" testId="payout-file-fees">
-        {formatMinor(file.feesMinor, file.currency)}
+      <Fact label="Fees (of which VAT)" testId="payout-file-fees">
+        {formatMinor(file.feesMinor, file.currency)} <span data-testid="payout-file-fee-vat">({formatMinor(file.feeVatMinor, file.currency)})</span>
       </Fact>
       <Fact label="Net (lines)" testId="payout-file-net">
         {formatMinor(file.netMinor, file.currency)}

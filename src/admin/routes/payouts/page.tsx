@@ -1,13 +1,16 @@
 /**
  * Payouts (sidebar): the funding files AltaPay paid out to the merchant's bank, as the payouts job
- * imported them, with a way to run the import now and to the exceptions finance must look at.
+ * imported them, with a way to run the import now, the list as CSV, and the exceptions finance must
+ * look at.
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Cash } from "@medusajs/icons"
 import { Container, Heading, Text, TooltipProvider } from "@medusajs/ui"
 import { Link } from "react-router-dom"
+import { CsvLink } from "../../components/payouts/common"
 import { PayoutFilesTable } from "../../components/payouts/files-table"
 import { ImportNowButton } from "../../components/payouts/import-button"
+import { payoutsExportPath } from "../../lib/payouts-api"
 
 const PayoutsPage = () => (
   <TooltipProvider>
@@ -22,7 +25,12 @@ const PayoutsPage = () => (
             </Link>
           </Text>
         </div>
-        <ImportNowButton />
+        <div className="flex items-baseline gap-x-4">
+          <span className="whitespace-nowrap">
+            <CsvLink path={payoutsExportPath} filename="altapay-payouts.csv" testId="payouts-csv" />
+          </span>
+          <ImportNowButton />
+        </div>
       </div>
       <PayoutFilesTable />
     </Container>

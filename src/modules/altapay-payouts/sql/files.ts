@@ -7,16 +7,21 @@ type Row = Record<string, any>
 
 const FILE_ORDER = "order by funding_date desc, filename desc, id desc"
 
+const IS_TRANSACTION_LINE = `l.type in (${sqlList(TRANSACTION_LINE_TYPES)})`
+
 // Counted per file through the (file_id, line_number) index, after the page is chosen (`files`):
-// a page of files reads only its own lines, however far into the list it is.
+// a page of files reads only its own lines, however far into the list it is. The fees' VAT is
+// added up from the lines (the file row keeps only the fees with their VAT).
 const fileSelect = (files: string) => `
-  select f.*, coalesce(c.matched, 0)::int as matched_count, coalesce(c.unmatched, 0)::int as unmatched_count
+  select f.*, coalesce(c.matched, 0)::int as matched_count, coalesce(c.unmatched, 0)::int as unmatched_count,
+         coalesce(c.fee_vat, 0)::bigint as fee_vat_minor
     from ${files} f
     left join lateral (
-      select count(*) filter (where l.movement_id is not null) as matched,
-             count(*) filter (where l.movement_id is null) as unmatched
+      select count(*) filter (where l.movement_id is not null and ${IS_TRANSACTION_LINE}) as matched,
+             count(*) filter (where l.movement_id is null and ${IS_TRANSACTION_LINE}) as unmatched,
+             sum(coalesce(l.fixed_fee_vat_minor, 0) + coalesce(l.rate_based_fee_vat_minor, 0)) as fee_vat
         from altapay_funding_line l
-       where l.file_id = f.id and l.deleted_at is null and l.type in (${sqlList(TRANSACTION_LINE_TYPES)})
+       where l.file_id = f.id and l.deleted_at is null
     ) c on true`
 
 export async function listPayoutFiles(knex: Knex, page: Page): Promise<{ files: FundingFileSummary[]; count: number }> {
@@ -66,6 +71,7 @@ function fileSummary(row: Row): FundingFileSummary {
     amountMinor,
     grossMinor: minorFrom(row.gross_minor),
     feesMinor: minorFrom(row.fees_minor),
+    feeVatMinor: minorFrom(row.fee_vat_minor),
     netMinor,
     totalsAgree: netMinor === amountMinor,
     lineCount: row.line_count,
@@ -97,6 +103,10 @@ export function lineView(row: Row): FundingLineView {
     exchangeRate: row.exchange_rate,
     settlementCurrency: row.settlement_currency,
     settlementAmountMinor,
+    fixedFeeMinor: optionalMinorFrom(row.fixed_fee_minor),
+    fixedFeeVatMinor: optionalMinorFrom(row.fixed_fee_vat_minor),
+    rateBasedFeeMinor: optionalMinorFrom(row.rate_based_fee_minor),
+    rateBasedFeeVatMinor: optionalMinorFrom(row.rate_based_fee_vat_minor),
     feesMinor,
     netMinor: settlementAmountMinor === null ? null : settlementAmountMinor + feesMinor,
     extra: row.extra ?? {},

@@ -1,10 +1,11 @@
 /**
- * The payout CSV exports: a header row, then one row per line or exception, written page by page
- * as the module answers (a file has thousands of lines). Amounts are decimals of their currency.
+ * The payout CSV exports: a header row, then one row per funding, line or exception, written page
+ * by page as the module answers (a file has thousands of lines). Amounts are decimals of their
+ * currency. docs/finance.md's Exports section describes every column (test/docs/exports.test.ts).
  */
 import type { MedusaResponse } from "@medusajs/framework/http"
 import { minorToDecimal } from "../../../../altapay"
-import type { FundingLineView, PayoutException } from "../../../../modules/altapay-payouts/types"
+import type { FundingFileSummary, FundingLineView, PayoutException } from "../../../../modules/altapay-payouts/types"
 import { MAX_PAGE_SIZE } from "./payouts-query"
 
 type Cell = string | number | boolean | null | undefined
@@ -28,7 +29,7 @@ export function neutraliseFormulas(text: string): string {
 }
 
 /** RFC 4180 quoting of cells whose formulas are neutralised (every cell, amounts included). */
-export function csvRow(cells: Cell[]): string {
+export function csvRow(cells: readonly Cell[]): string {
   return (
     cells
       .map((cell) => {
@@ -50,102 +51,90 @@ export function decimal(minor: number | null, currency: string | null): string {
   }
 }
 
-interface CsvTable<T> {
-  header: string[]
+/** A CSV export: its header row, and an item's cells in the header's order. */
+export interface CsvTable<T> {
+  header: readonly string[]
   row(item: T): Cell[]
 }
 
-const LINE_HEADER = [
-  "line_number",
-  "date",
-  "type",
-  "acquirer_id",
-  "reconciliation_identifier",
-  "altapay_payment_id",
-  "altapay_order_id",
-  "terminal",
-  "shop",
-  "transaction_currency",
-  "transaction_amount",
-  "exchange_rate",
-  "settlement_currency",
-  "settlement_amount",
-  "fees",
-  "net",
-  "match_method",
-  "matched_kind",
-  "medusa_id",
-  "payment_id",
-  "order_id",
-  "medusa_currency",
-  "medusa_amount",
-  "issue",
-]
+/** A column: its name in the header row, and its cell for an item. */
+type CsvColumn<T> = readonly [name: string, cell: (item: T) => Cell]
 
-export const LINE_CSV: CsvTable<FundingLineView> = {
-  header: LINE_HEADER,
-  row: (l) => [
-    l.lineNumber,
-    l.date,
-    l.type,
-    l.acquirerId,
-    l.reconciliationIdentifier,
-    l.altapayPaymentId,
-    l.altapayOrderId,
-    l.terminal,
-    l.shop,
-    l.transactionCurrency,
-    decimal(l.transactionAmountMinor, l.transactionCurrency),
-    l.exchangeRate,
-    l.settlementCurrency,
-    decimal(l.settlementAmountMinor, l.settlementCurrency),
-    decimal(l.feesMinor, l.settlementCurrency),
-    decimal(l.netMinor, l.settlementCurrency),
-    l.match?.method,
-    l.match?.kind,
-    l.match?.medusaId,
-    l.match?.paymentId,
-    l.match?.orderId,
-    l.match?.currency,
-    l.match ? decimal(l.match.amountMinor, l.match.currency) : null,
-    l.issue,
-  ],
+/** The table of `columns`, each name kept beside its cell so the two cannot drift apart. */
+function csvTable<T>(columns: readonly CsvColumn<T>[]): CsvTable<T> {
+  return { header: columns.map(([name]) => name), row: (item) => columns.map(([, cell]) => cell(item)) }
 }
 
-export const EXCEPTION_CSV: CsvTable<PayoutException> = {
-  header: [
-    "kind",
-    "message",
-    "filename",
-    "funding_date",
-    "line_number",
-    "line_type",
-    "medusa_id",
-    "payment_id",
-    "order_id",
-    "currency",
-    "medusa_amount",
-    "medusa_currency",
-    "altapay_amount",
-    "date",
-  ],
-  row: (e) => [
-    e.kind,
-    e.message,
-    e.filename,
-    e.fundingDate,
-    e.lineNumber,
-    e.lineType,
-    e.medusaId,
-    e.paymentId,
-    e.orderId,
-    e.currency,
-    decimal(e.medusaAmountMinor, e.medusaCurrency ?? e.currency),
-    e.medusaCurrency,
-    decimal(e.altapayAmountMinor, e.currency),
-    e.date,
-  ],
-}
+/** The fundings, one row per bank transfer, newest first (GET /admin/altapay/payouts/export). */
+export const PAYOUT_CSV = csvTable<FundingFileSummary>([
+  ["funding_date", (f) => f.fundingDate],
+  ["filename", (f) => f.filename],
+  ["account", (f) => f.account],
+  ["provider_id", (f) => f.providerId],
+  ["currency", (f) => f.currency],
+  ["gross", (f) => decimal(f.grossMinor, f.currency)],
+  ["fees", (f) => decimal(f.feesMinor, f.currency)],
+  ["fee_vat", (f) => decimal(f.feeVatMinor, f.currency)],
+  ["net", (f) => decimal(f.netMinor, f.currency)],
+  ["amount", (f) => decimal(f.amountMinor, f.currency)],
+  ["totals_agree", (f) => f.totalsAgree],
+  ["lines", (f) => f.lineCount],
+  ["unreadable_lines", (f) => f.unreadableLineCount],
+  ["matched", (f) => f.matchedCount],
+  ["unmatched", (f) => f.unmatchedCount],
+  ["imported_at", (f) => f.importedAt],
+  ["id", (f) => f.id],
+])
+
+/** A funding file's lines (GET /admin/altapay/payouts/:id/export). */
+export const LINE_CSV = csvTable<FundingLineView>([
+  ["line_number", (l) => l.lineNumber],
+  ["date", (l) => l.date],
+  ["type", (l) => l.type],
+  ["acquirer_id", (l) => l.acquirerId],
+  ["reconciliation_identifier", (l) => l.reconciliationIdentifier],
+  ["altapay_payment_id", (l) => l.altapayPaymentId],
+  ["altapay_order_id", (l) => l.altapayOrderId],
+  ["terminal", (l) => l.terminal],
+  ["shop", (l) => l.shop],
+  ["transaction_currency", (l) => l.transactionCurrency],
+  ["transaction_amount", (l) => decimal(l.transactionAmountMinor, l.transactionCurrency)],
+  ["exchange_rate", (l) => l.exchangeRate],
+  ["settlement_currency", (l) => l.settlementCurrency],
+  ["settlement_amount", (l) => decimal(l.settlementAmountMinor, l.settlementCurrency)],
+  ["fixed_fee", (l) => decimal(l.fixedFeeMinor, l.settlementCurrency)],
+  ["fixed_fee_vat", (l) => decimal(l.fixedFeeVatMinor, l.settlementCurrency)],
+  ["rate_based_fee", (l) => decimal(l.rateBasedFeeMinor, l.settlementCurrency)],
+  ["rate_based_fee_vat", (l) => decimal(l.rateBasedFeeVatMinor, l.settlementCurrency)],
+  ["fees", (l) => decimal(l.feesMinor, l.settlementCurrency)],
+  ["net", (l) => decimal(l.netMinor, l.settlementCurrency)],
+  ["match_method", (l) => l.match?.method],
+  ["matched_kind", (l) => l.match?.kind],
+  ["medusa_id", (l) => l.match?.medusaId],
+  ["payment_id", (l) => l.match?.paymentId],
+  ["order_id", (l) => l.match?.orderId],
+  ["medusa_currency", (l) => l.match?.currency],
+  ["medusa_amount", (l) => (l.match ? decimal(l.match.amountMinor, l.match.currency) : null)],
+  ["issue", (l) => l.issue],
+])
+
+/** The payout exceptions (GET /admin/altapay/payout-exceptions/export). */
+export const EXCEPTION_CSV = csvTable<PayoutException>([
+  ["kind", (e) => e.kind],
+  ["message", (e) => e.message],
+  ["filename", (e) => e.filename],
+  ["funding_date", (e) => e.fundingDate],
+  ["line_number", (e) => e.lineNumber],
+  ["line_type", (e) => e.lineType],
+  ["medusa_id", (e) => e.medusaId],
+  ["payment_id", (e) => e.paymentId],
+  ["order_id", (e) => e.orderId],
+  ["currency", (e) => e.currency],
+  ["medusa_amount", (e) => decimal(e.medusaAmountMinor, e.medusaCurrency ?? e.currency)],
+  ["medusa_currency", (e) => e.medusaCurrency],
+  ["altapay_amount", (e) => decimal(e.altapayAmountMinor, e.currency)],
+  ["date", (e) => e.date],
+])
 
 /**
  * Streams `table`'s rows page by page. The first page is read before anything is sent, so a
