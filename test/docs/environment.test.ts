@@ -15,14 +15,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
+import { DOC_PAGES, REPO_ROOT } from "../helpers/doc-pages"
 
-const ROOT = path.resolve(__dirname, "../..")
-const PAGES = [
-  "README.md",
-  ...readdirSync(path.join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-]
+const ROOT = REPO_ROOT
+const PAGES = DOC_PAGES
 const CODE_DIRS = ["src", "bin", "demo", "bench", "tools", "scripts", "integration-tests", "test", "storefronts"]
 const CODE_FILES = ["medusa-config.example.ts", "medusa-config.multi.example.ts", "jest.config.js"]
 const STORE_CONFIG = (file: string) => /^medusa-config(\.multi)?\.example\.ts$/.test(file) || file === "demo/medusa-config.ts" || /^(src|bin)\//.test(file)

@@ -8,16 +8,12 @@
  * they name files of AltaPay's own repositories (`src/Api/...` of AltaPay/api-php), which the page
  * names beside them.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
+import { DOC_PAGES, REPO_ROOT } from "../helpers/doc-pages"
 
-const ROOT = path.resolve(__dirname, "../..")
-const PAGES = [
-  "README.md",
-  ...readdirSync(path.join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-]
+const ROOT = REPO_ROOT
+const PAGES = DOC_PAGES
 const FOLDERS = ["src", "test", "integration-tests", "tools", "storefronts", "demo", "bench", "bin", "scripts", "docs"]
 const PATH = new RegExp(`^(${FOLDERS.join("|")})/[^\\s<>…*{}]*$`)
 
