@@ -12,10 +12,10 @@ import type { UnscheduledType } from "../../../altapay"
 import { dueCollection, dueOrderLines, loadOrderDue } from "../../medusa-mapping/amount-due"
 import { toMinorUnits } from "../../medusa-mapping/amounts"
 import { altapayFromConfig } from "../../registrations/from-config"
-import { processStore } from "../../scale-out/shared-state"
+import { moneyDoorFor } from "../../money-door/door"
 import { savedCardById } from "../customer-cards"
 import { chargeAtAltaPay } from "./at-altapay"
-import type { MerchantChargeContext } from "./context"
+import { chargeLockKey, type MerchantChargeContext } from "./context"
 
 /** Merchant-initiated kinds of an unscheduled charge: `charge` is the customer buying (and may need 3-D Secure). */
 export const MERCHANT_UNSCHEDULED_TYPES = ["incremental", "resubmission", "delayedCharges", "reauthorisation", "noShow"] as const satisfies ReadonlyArray<
@@ -47,9 +47,6 @@ export interface AgreementCharge {
   context: MerchantChargeContext
 }
 
-/** One charge decision per order at a time, on every server sharing Medusa's locking module. */
-export const chargeLockKey = (orderId: string) => `altapay:merchant-charge:${orderId}`
-
 export async function chargeOrderOnSavedCard(container: MedusaContainer, request: AgreementChargeRequest): Promise<AgreementCharge> {
   const card = await savedCardById(container, request.saved_card_id)
   const { options, client, scaleOut, providerId } = altapayFromConfig(container, card.provider_id)
@@ -79,7 +76,7 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
     const amountMinor = toMinorUnits(collection.amount, currency)
     const orderLines = dueOrderLines(order, amountMinor, options)
     const charged = await chargeAtAltaPay(
-      { client, store: scaleOut.store ?? processStore(), headersTimeoutMs: options.headersTimeoutMs, logger },
+      { client, door: moneyDoorFor(scaleOut, options.headersTimeoutMs, logger), logger },
       {
         agreementId: card.agreement_id,
         paymentCollectionId: collection.id,

@@ -90,12 +90,27 @@ describe("an AltaPay that keeps the reconciliation identifier", () => {
 
   it("a cache module that fails to store after the refund does not fail a refund AltaPay made", async () => {
     const data = await capturedPayment(server())
-    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+    const cache = sharedCache()
+    // The attempt is recorded; only the payment's newest data (written after AltaPay answered) cannot be.
+    const broken: ICacheService = {
+      ...cache,
+      set: async (key, value, ttl) => (key.startsWith("altapay:money:") ? cache.set(key, value, ttl) : Promise.reject(new Error("cache down"))),
+    }
 
     const { data: after } = await server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
 
     expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
     expect(after).toMatchObject({ refunded_minor: 400, refunds: [expect.objectContaining({ amount_minor: 400 })] })
+  })
+
+  it("a cache module that cannot record the attempt refuses the refund before anything is sent", async () => {
+    const data = await capturedPayment(server())
+    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+
+    await expect(server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })).rejects.toThrow(
+      /could not record the attempt before sending it \(cache down\); nothing was sent/
+    )
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(0)
   })
 
   it("the same retry on the same server adopts it without a cache module", async () => {
