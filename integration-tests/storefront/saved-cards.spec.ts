@@ -23,7 +23,9 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 jest.setTimeout(180_000)
 
 const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
-const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE } })
+/** Short, so a charge AltaPay answers late (the money door's window is twice this) fits in a test. */
+const HEADERS_TIMEOUT_MS = 3_000
+const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE }, headersTimeoutMs: HEADERS_TIMEOUT_MS })
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -289,6 +291,87 @@ medusaIntegrationTestRunner({
         } finally {
           for (const spy of logged) spy.mockRestore()
         }
+      })
+
+      describe("the moment of money (issue 39)", () => {
+        /** The session's charges at AltaPay (charges keep the agreement's shop_orderid and name the session). */
+        const sessionCharges = async (agreementId: string, sessionId: string) => {
+          const setUp = (await store.sandbox().agreements.get(agreementId))!
+          return (await chargesOn(setUp.shopOrderId)).filter((t) => t.paymentInfos.some((i) => i.name === "medusa_payment_session_id" && i.value === sessionId))
+        }
+        const chargeRequests = () =>
+          store
+            .sandbox()
+            .ledger()
+            .filter((e) => e.operation === "reserveSubscriptionCharge" || e.operation === "chargeSubscription")
+
+        it("a charge AltaPay answers after the timeout is made once: Place order again waits for it, then places the order", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const next = await sessionFor(karen, { saved_card_id: card.id })
+          const sent = chargeRequests().length
+          // AltaPay works on the charge for longer than the plugin waits for its answer (and less than the door's window).
+          store.sandbox().faults.add({ route: /SubscriptionCharge|chargeSubscription/, kind: "latency", ms: 2 * HEADERS_TIMEOUT_MS - 1_000 })
+          const timedOut = await complete(next.cart.id, next.headers)
+          expect(timedOut.status).toBeGreaterThanOrEqual(400)
+          expect(timedOut.data.message).toMatch(/Trying again is safe|may have been made/)
+          // "Place order" again at once: AltaPay shows nothing yet, so nothing is sent and the customer is told to wait.
+          const early = await complete(next.cart.id, next.headers)
+          expect(early.status).toBeGreaterThanOrEqual(400)
+          expect(await orderOfCart(query(), next.cart.id)).toBeUndefined()
+          // AltaPay finishes the first charge; the next completion takes it as the session's payment.
+          await eventually(async () => ((await sessionCharges(agreementId, next.altapay.id)).length > 0 ? true : undefined), "AltaPay finished the charge")
+          const placed = await eventually(async () => {
+            const answer = await complete(next.cart.id, next.headers)
+            return answer.status === 200 ? answer : undefined
+          }, "the order placed")
+          expect(placed.data).toMatchObject({ type: "order" })
+          expect(await sessionCharges(agreementId, next.altapay.id)).toHaveLength(1)
+          expect(chargeRequests().length - sent).toBe(1)
+        })
+
+        it("two Place orders at once and a lost answer then a retry each charge once", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const both = await sessionFor(karen, { saved_card_id: card.id })
+          const answers = await Promise.all([complete(both.cart.id, both.headers), complete(both.cart.id, both.headers)])
+          expect(answers.some((a) => a.status === 200)).toBe(true)
+          expect(await sessionCharges(agreementId, both.altapay.id)).toHaveLength(1)
+
+          const lost = await sessionFor(karen, { saved_card_id: card.id })
+          store.sandbox().faults.add({ route: /SubscriptionCharge|chargeSubscription/, kind: "lost-answer" })
+          store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: 3 })
+          const first = await complete(lost.cart.id, lost.headers)
+          store.sandbox().faults.clear()
+          if (first.status !== 200) expect((await complete(lost.cart.id, lost.headers)).data).toMatchObject({ type: "order" })
+          expect(await orderOfCart(query(), lost.cart.id)).toEqual(expect.any(String))
+          expect(await sessionCharges(agreementId, lost.altapay.id)).toHaveLength(1)
+        })
+
+        it("a card deleted after it was chosen is not charged: the completion asks for another card", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const chosen = await sessionFor(karen, { saved_card_id: card.id })
+          expect((await api.delete(`/store/altapay/saved-cards/${card.id}`, asCustomer(karen))).status).toBe(200)
+          const sent = chargeRequests().length
+          const refused = await complete(chosen.cart.id, chosen.headers)
+          expect(refused.status).toBe(400)
+          expect(refused.data.message).toMatch(/saved card chosen for this payment was removed/)
+          expect(chargeRequests().length).toBe(sent)
+          expect(await sessionCharges(agreementId, chosen.altapay.id)).toHaveLength(0)
+          expect(await orderOfCart(query(), chosen.cart.id)).toBeUndefined()
+        })
+
+        it("a cart taken over by another signed-in customer does not charge the first customer's card", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const chosen = await sessionFor(karen, { saved_card_id: card.id })
+          const taken = await api.post(`/store/carts/${chosen.cart.id}/customer`, {}, asCustomer(mallory))
+          expect(taken.status).toBe(200)
+          expect(taken.data.cart.customer_id).toBe(mallory.id)
+          const sent = chargeRequests().length
+          const refused = await complete(chosen.cart.id, storeHeaders(seed, mallory.token))
+          expect(refused.status).toBe(400)
+          expect(refused.data.message).toMatch(/not yours/)
+          expect(chargeRequests().length).toBe(sent)
+          expect(await sessionCharges(agreementId, chosen.altapay.id)).toHaveLength(0)
+        })
       })
 
       it("adds a card from the account page through AltaPay's page, for the signed-in customer only", async () => {

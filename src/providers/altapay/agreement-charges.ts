@@ -6,14 +6,16 @@
  * transaction_info names the session. Through the money door (lib/money-door): it is looked up
  * before one is made, so a retried cart completion, a lost answer or the return after 3-D Secure
  * never charges twice, and a charge AltaPay does not show yet after a timeout blocks another until
- * AltaPay has had time to finish it.
+ * AltaPay has had time to finish it. The card and the cart's customer are read when it is charged.
  */
 import type { AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, type GatewayTransaction } from "../../altapay"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { cartCustomerOfSession } from "../../lib/medusa-mapping/medusa-session"
 import { chargeForSession } from "../../lib/medusa-mapping/status"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
+import { queryCustomerCards } from "../../lib/saved-cards/query"
 import type { ProviderContext } from "./context"
 
 export type SavedCardCharge =
@@ -53,9 +55,29 @@ export function chargeSavedCard(ctx: ProviderContext, data: AltaPayPaymentData, 
           MedusaError.Types.NOT_ALLOWED,
           `AltaPay has no agreement ${agreementId}; the saved card cannot be charged. Choose another card or pay with a new one.`
         )
+      await refuseUnlessCardChargeable(ctx, known, sessionId)
       return { send: () => charge(ctx, known, sessionId) }
     },
   })
+}
+
+/**
+ * Read at the moment of money, not when the session was made: the card must still be saved (not
+ * deleted since), and the cart must still be the card holder's (Medusa lets a signed-in holder of a
+ * cart id take the cart over, and the session survives when the total does not change).
+ */
+async function refuseUnlessCardChargeable(ctx: ProviderContext, data: AltaPayPaymentData, sessionId: string): Promise<void> {
+  const agreement = data.agreement!
+  if (!ctx.query) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "AltaPay: saved cards need ContainerRegistrationKeys.QUERY in the Payment module's dependencies.")
+  const owner = await cartCustomerOfSession(ctx.query, sessionId)
+  if (owner !== agreement.customer_id) {
+    ctx.logger?.warn(`AltaPay ${data.order_id}: the cart is no longer the saved card's holder's (the session was made for another customer); nothing was charged.`)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card chosen for this cart is not yours: choose one of your saved cards or pay with a new card.")
+  }
+  const [card] = await queryCustomerCards(ctx.query, { id: agreement.saved_card_id ?? "", customer_id: agreement.customer_id, provider_id: `pp_altapay_${ctx.options.providerId}` })
+  if (!card || card.agreement_id !== agreement.agreement_id) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card chosen for this payment was removed: choose another card or pay with a new one.")
+  }
 }
 
 async function charge(ctx: ProviderContext, data: AltaPayPaymentData, sessionId: string): Promise<SavedCardCharge> {
