@@ -2,14 +2,16 @@
  * A charge the merchant starts on a customer's saved card (an AltaPay agreement) for what an order
  * still waits to be paid: chargeSubscription (captured) or reserveSubscriptionCharge (reserved,
  * captured later through Medusa). Medusa's side: the card must be the order's customer's, in the
- * order's currency, on a registration with saved cards on; the amount is the order's unpaid
- * collection (made for the pending difference when Medusa has none). Decided and charged under the
- * order's lock; AltaPay's side, never twice, is at-altapay.ts.
+ * order's currency, on a registration with saved cards on; the amount is Medusa's pending difference
+ * read now (its collection brought to it), and no payment of the order may be under way
+ * (open-payments.ts). Decided and charged under the order's lock; AltaPay's side, never twice, is
+ * at-altapay.ts (through the money door).
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { UnscheduledType } from "../../../altapay"
-import { dueCollection, dueOrderLines, loadOrderDue } from "../../medusa-mapping/amount-due"
+import { dueCollection, dueOrderLines, loadOrderDue, nothingDue } from "../../medusa-mapping/amount-due"
+import { openPaymentOf } from "../../medusa-mapping/open-payments"
 import { toMinorUnits } from "../../medusa-mapping/amounts"
 import { altapayFromConfig } from "../../registrations/from-config"
 import { moneyDoorFor } from "../../money-door/door"
@@ -68,9 +70,16 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
             : due.awaitingCapture
               ? `Order ${name} has a payment authorized but not captured: capture it; nothing is charged on top of it.`
               : due.dueMinor <= 0
-                ? `Order ${name} has nothing outstanding: there is nothing to charge.`
+                ? `${nothingDue(due)} There is nothing to charge.`
                 : undefined
     if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
+    const open = await openPaymentOf(container, due)
+    if (open) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Order ${name} has a payment under way: ${open}. Nothing was charged: wait until it is paid or lapses, then charge what is still outstanding.`
+      )
+    }
 
     const collection = await dueCollection(container, due)
     const amountMinor = toMinorUnits(collection.amount, currency)
