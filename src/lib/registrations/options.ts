@@ -4,7 +4,9 @@
  */
 import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
+import { altapayLanguageOf } from "../medusa-mapping/language"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
+import { languageProblem, notSetMessage } from "./option-hints"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
@@ -187,10 +189,13 @@ export const altapayOptionsSchema = z
       .string()
       .regex(/^https?:\/\/.*\{handle\}/, "must be an absolute URL containing {handle}")
       .optional(),
-    /** ISO 639-1 language of the payment page, e.g. "da". */
+    /** ISO 639-1 language of the payment page, e.g. "da": one of AltaPay's (language.ts); nb and nn become no, ee et. */
     language: z
       .string()
       .regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en")
+      // AltaPay's own PHP client refuses any other value before sending (api-php PaymentRequest.php).
+      .refine((value) => !/^[a-z]{2}$/.test(value) || altapayLanguageOf(value) !== undefined, { error: (issue) => languageProblem(issue.input) })
+      .transform((value) => altapayLanguageOf(value) ?? value)
       .default("en"),
     /** ISO 3166-1 alpha-2 country, e.g. "DK". */
     country: z
@@ -318,7 +323,8 @@ export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf)
           : parsed.error.issues.map((issue) => {
               const field = issue.path.join(".") || "options"
               if (issue.code === "unrecognized_keys") return `unknown option(s) ${issue.keys.join(", ")}`
-              const message = SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message
+              const missing = issue.path.length === 1 && (input as Record<string, unknown>)[field] === undefined ? notSetMessage(field) : undefined
+              const message = missing ?? (SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message)
               return `${field}: ${message}`
             })),
       ],
