@@ -7,6 +7,7 @@ import { parseSource } from "../callbacks/source-addresses"
 import { altapayLanguageOf } from "../medusa-mapping/language"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
+import { productionUrlFindings, usesTestGateway } from "./production-urls"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
@@ -305,19 +306,30 @@ export function providerIdProblems(raw: unknown, registration: RegistrationOf): 
   ]
 }
 
+/** Where the options are parsed: `production` (default: NODE_ENV is production) refuses what cannot work live. */
+export interface ParseContext {
+  production?: boolean
+}
+
 /**
  * Parses options or returns every problem as `field: message` (never echoing a secret's value).
  * With `registration` (the medusa-config entry the options belong to), `providerId` is that
  * entry's id, and a providerId option that differs from it is a problem (providerIdProblems).
+ * In production, against AltaPay's own gateway (not a local sandbox, not its test gateway), URLs
+ * AltaPay or the customer cannot reach are problems too (production-urls.ts).
  */
-export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf): { options: AltaPayOptions } | { problems: string[] } {
+export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf, context: ParseContext = {}): { options: AltaPayOptions } | { problems: string[] } {
   const idProblems = registration ? providerIdProblems(raw, registration) : []
   const input = registration?.id !== undefined && raw && typeof raw === "object" ? { ...raw, providerId: registration.id } : (raw ?? {})
   const parsed = altapayOptionsSchema.safeParse(input)
-  if (!parsed.success || idProblems.length > 0) {
+  const production = context.production ?? process.env.NODE_ENV === "production"
+  const live = parsed.success && production && !localSandbox(parsed.data) && !usesTestGateway(parsed.data)
+  const urlProblems = live ? productionUrlFindings(parsed.data).refuse : []
+  if (!parsed.success || idProblems.length > 0 || urlProblems.length > 0) {
     return {
       problems: [
         ...idProblems,
+        ...urlProblems,
         ...(parsed.success
           ? []
           : parsed.error.issues.map((issue) => {
