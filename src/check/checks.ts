@@ -5,7 +5,7 @@
  * API issues a MERCHANT token, the merchant API lists the API user's terminals (getTerminals) and
  * knows every terminal the options name (terminals.ts), and the funding files can be listed when
  * payouts are on. Nothing is created at AltaPay: every call is a read or the token every session
- * starts with.
+ * starts with. With `reach`, test posts go to the store's public callback URLs (reach.ts).
  *
  * Each check is one line (check-line.ts). With `production`, what only a test set-up may have (a
  * local sandbox, AltaPay's test gateway, allowInsecureUrls, no callbackSecret, URLs AltaPay or the
@@ -17,6 +17,7 @@ import { altapayProviderId, findAltaPayProviderEntries } from "../lib/registrati
 import { parseAltaPayOptions, type AltaPayOptions } from "../lib/registrations/options"
 import { clientConfigOf } from "../lib/registrations/shared-client"
 import type { CheckLine, CheckStatus, Finding } from "./check-line"
+import { reachLines } from "./reach"
 import { setUpLines } from "./set-up"
 import { missingTerminalLine, namedTerminals, terminalLines } from "./terminals"
 
@@ -27,6 +28,8 @@ export interface CheckRun {
   production?: boolean
   /** false: the configuration only, no call to AltaPay. */
   network?: boolean
+  /** true: send test posts to the store's notification and return URLs (reach.ts). */
+  reach?: boolean
   /** Makes the client for a registration (tests shorten its retries). */
   clientFor?: (options: AltaPayClientOptions) => AltaPayClient
 }
@@ -100,6 +103,7 @@ async function checkRegistration(entry: Entry, run: CheckRun): Promise<CheckLine
       await client.close()
     }
   }
+  if (run.reach) findings.push(...(await reachLines(options)))
   return findings.map(([status, text]) => line(status, text))
 }
 
