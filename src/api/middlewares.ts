@@ -8,6 +8,7 @@ import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -108,13 +109,13 @@ export default defineMiddlewares({
       method: ["POST"],
       matcher: "/altapay/return/*",
       bodyParser: { preserveRawBody: true },
-      middlewares: [refuseUnknownCallbackSources],
+      middlewares: [noteAltaPayTestPost, refuseUnknownCallbackSources, answerAltaPayTestPost],
     },
 
     {
       method: ["POST"],
       matcher: "/hooks/payment/:provider",
-      middlewares: [refuseUnknownCallbackSources, stampAltaPayWebhookArrival],
+      middlewares: [noteAltaPayTestPost, refuseUnknownCallbackSources, answerAltaPayTestPost, stampAltaPayWebhookArrival],
     },
   ],
 })
