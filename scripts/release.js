@@ -11,7 +11,7 @@
 //   4. One commit, "Release 0.3.0". Tagging (`git tag -a v0.3.0`) and pushing are printed as the
 //      next step: a tag is not carried by a branch merge.
 //
-// Refuses, changing nothing, when the tree is not clean, the version is not newer than the last
+// Refuses, changing nothing, when a tracked file has changes, the version is not newer than the last
 // release, [Unreleased] is empty, or it does not open with the upgrade steps from the last release.
 // `--date YYYY-MM-DD` dates the section another day; `--no-commit` leaves the changes unstaged.
 "use strict"
@@ -100,7 +100,7 @@ function main(argv) {
   const date = dateFlag >= 0 ? argv[dateFlag + 1] : new Date().toISOString().slice(0, 10)
   const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" })
   if (!version) throw new Error("Usage: npm run release -- <x.y.z> [--date YYYY-MM-DD] [--no-commit]")
-  if (git("status", "--porcelain").trim()) throw new Error("The working tree has changes: commit or stash them first.")
+  if (git("status", "--porcelain", "--untracked-files=no").trim()) throw new Error("The working tree has changes: commit or stash them first.")
   const current = Object.fromEntries(Object.entries(FILES).map(([key, file]) => [key, fs.readFileSync(path.join(root, file), "utf8")]))
   const next = cutRelease(current, version, date)
   for (const [key, file] of Object.entries(FILES)) fs.writeFileSync(path.join(root, file), next[key])
