@@ -147,9 +147,8 @@ describe("the repository's release files", () => {
     expect(check(REPOSITORY)).toEqual([])
   })
 
-  it("files changes after the 0.2.0 release under [Unreleased], not under 0.2.0 (0.2.0 refuses payouts.reconcileFrom)", () => {
-    const { unreleased, releases } = story(REPOSITORY)
-    expect(unreleased.text).toContain("payouts.reconcileFrom")
+  it("files no change after the 0.2.0 release under 0.2.0 (0.2.0 refuses payouts.reconcileFrom)", () => {
+    const { releases } = story(REPOSITORY)
     expect(releases.find((r) => r.version === "0.2.0")!.text).not.toContain("reconcileFrom")
     expect(REPOSITORY.upgrading.slice(REPOSITORY.upgrading.indexOf("## 0.1.0 → 0.2.0"))).not.toContain("reconcileFrom")
   })
@@ -159,7 +158,24 @@ describe("npm run release", () => {
   const { newest } = story(REPOSITORY)
   const [major, minor] = newest.split(".").map(Number)
   const next = `${major}.${minor + 1}.0`
-  const cut = () => release.cutRelease(REPOSITORY, next, "2099-01-31")
+  /** The repository's files with a change under [Unreleased] (right after a release it is empty). */
+  const BEFORE = ((files: ReleaseFiles): ReleaseFiles => {
+    if (story(files).unreleased.text.trim() !== "## [Unreleased]") return files
+    const pending = upgradeHeading(newest, "Unreleased")
+    return {
+      ...files,
+      changelog: files.changelog.replace(
+        "## [Unreleased]\n",
+        `## [Unreleased]\n\n### Upgrading from ${newest}\n\n[Upgrading: ${pending}](docs/upgrading.md#${anchor(pending)}): nothing to do.\n\n### Fixed\n- A fix.\n`
+      ),
+      upgrading: files.upgrading.replace(
+        /^## .+ → /m,
+        (first) =>
+          `## ${pending}\n\nWhat else changed: the [CHANGELOG](../CHANGELOG.md),\nUnreleased (steps are added as changes land; a build of a commit after the last release needs them too).\n\nNothing to do.\n\n${first}`
+      ),
+    }
+  })(REPOSITORY)
+  const cut = () => release.cutRelease(BEFORE, next, "2099-01-31")
 
   it.each(CHECKS)("makes a release that passes: %s", (_name, check) => {
     expect(check(cut())).toEqual([])
@@ -170,16 +186,16 @@ describe("npm run release", () => {
     expect(after.unreleased.text.trim()).toBe("## [Unreleased]")
     expect(after.releases[0].heading).toBe(`## [${next}] - 2099-01-31`)
     expect(after.releases[0].text.slice(after.releases[0].heading.length)).toBe(
-      story(REPOSITORY)
+      story(BEFORE)
         .unreleased.text.slice("## [Unreleased]".length)
         .replace(`${newest} → Unreleased`, `${newest} → ${next}`)
         .replace(anchor(`${newest} → Unreleased`), anchor(`${newest} → ${next}`))
     )
-    expect(after.releases.slice(1).map((r) => r.text)).toEqual(story(REPOSITORY).releases.map((r) => r.text))
+    expect(after.releases.slice(1).map((r) => r.text)).toEqual(story(BEFORE).releases.map((r) => r.text))
   })
 
   it("refuses a version that is not newer, and an empty [Unreleased]", () => {
-    expect(() => release.cutRelease(REPOSITORY, newest, "2099-01-31")).toThrow(/not newer/)
+    expect(() => release.cutRelease(BEFORE, newest, "2099-01-31")).toThrow(/not newer/)
     const released = cut()
     expect(() => release.cutRelease(released, `${major}.${minor + 2}.0`, "2099-02-01")).toThrow(/\[Unreleased\] is empty/)
   })
