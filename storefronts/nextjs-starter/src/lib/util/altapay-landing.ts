@@ -40,7 +40,9 @@ export const countryPath = (countryCode?: string | null) =>
 
 /** AltaPay's message from the landing URL's `message`: one line of at most 500 characters, or null. */
 export const altapayNotice = (value: string | null) => {
-  const text = [...(value ?? "")]
+  // split(""), not a spread: the starter's tsconfig targets ES5, where a string spread is TS2802.
+  const text = (value ?? "")
+    .split("")
     .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? " " : c))
     .join("")
     .replace(/\s+/g, " ")
