@@ -215,19 +215,27 @@ medusaIntegrationTestRunner({
       }
       const storeCards = async (customer: Customer) =>
         (heard(await api.get("/store/altapay/saved-cards", asCustomer(customer))).data as any).saved_cards as Array<{ id: string; masked_pan: string }>
-      /** Pays a cart on the hosted page with "save this card"; answers the saved card. */
+      /** The agreement a set-up under this shop_orderid made (its set-up transaction's id), as AltaPay lists it. */
+      const agreementUnder = async (shopOrderId: string): Promise<string> => {
+        const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
+        const setUp = (await client.gateway.payments({ shopOrderId })).find((t) => t.authType !== "subscription_payment")
+        return setUp!.transactionId
+      }
+      /** Pays a cart on the hosted page with "save this card" (passing the 3-D Secure page the card asks for); answers the saved card. */
       const saveWhilePaying = async (customer: Customer, cardNumber: string) => {
         const { cart, altapay } = await sessionFor(customer, { save_card: true })
         expect(altapay).toMatchObject({ status: "pending", data: { redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), agreement: { mode: "setup" } } })
-        const submitted = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
+        const page = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
+        const submitted = page.challengeUrl ? await store.sandbox().challenge(page.challengeUrl) : page
         expect(submitted.status).toBe(303)
         expect(submitted.location).toMatch(/outcome=paid/)
         expect(await orderOfCart(query(), cart.id)).toEqual(expect.any(String))
-        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId }))[0], "the card saved with the order")
+        const agreementId = page.agreementId ?? (await agreementUnder(altapay.data.order_id))
+        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: agreementId }))[0], "the card saved with the order")
         // The shopper sees it among their cards, masked as AltaPay masks it.
         const card = (await storeCards(customer)).find((c) => c.id === saved.id)
         expect(card).toMatchObject({ masked_pan: `${cardNumber.slice(0, 6)}******${cardNumber.slice(-4)}`, scheme: "Visa" })
-        return { card: card!, agreementId: submitted.agreementId! }
+        return { card: card!, agreementId }
       }
 
       it("saves a card while paying, pays the next order with it in one step, and nobody else can", async () => {
@@ -419,6 +427,59 @@ medusaIntegrationTestRunner({
         const declined = await store.sandbox().agreements.submit(String(again.data.redirect_url).split("/").at(-1)!, { outcome: "decline" })
         expect(declined.location).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
         expect((await storeCards(karen)).length).toBe(before.length + 1)
+      })
+
+      it("a 3-D Secure card added from the account page: challenged on AltaPay's set-up page, and a purchase with it lands on the order after the challenge", async () => {
+        const started = await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen))
+        const before = idsOf(await storeCards(karen))
+        // AltaPay's set-up page asks this card for 3-D Secure; nothing is saved until the customer passes it.
+        const page = await store.sandbox().agreements.submit(String(started.data.redirect_url).split("/").at(-1)!, { cardNumber: TEST_CARDS.visaThreeDSecure })
+        expect(page).toMatchObject({ status: 303, challengeUrl: expect.stringMatching(/\/sandbox\/3ds\//) })
+        expect(idsOf(await storeCards(karen))).toEqual(before)
+        expect(await store.sandbox().challenge(page.challengeUrl!)).toEqual({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const card = (await storeCards(karen)).find((c) => !before.includes(c.id))!
+        expect(card).toMatchObject({ masked_pan: "400000******3220" })
+
+        // The purchase: Medusa's completion asks for the charge's challenge; passed, AltaPay returns the
+        // customer through the set-up's callbacks (the saved-card return), which places the order and
+        // sends them to its confirmation, not to the cards page.
+        const next = await sessionFor(karen, { saved_card_id: card.id })
+        expect((await complete(next.cart.id, next.headers)).status).toBe(400)
+        const { data: sessions } = await query().graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: next.altapay.id } })
+        const waiting = sessions[0] as { status: string; data: { redirect_url: string } }
+        expect(waiting).toMatchObject({ status: "requires_more", data: { redirect_url: expect.stringMatching(/\/sandbox\/3ds\//) } })
+        const answered = await store.sandbox().challenge(waiting.data.redirect_url)
+        const orderId = await orderOfCart(query(), next.cart.id)
+        expect(orderId).toEqual(expect.any(String))
+        expect(answered.status).toBe(303)
+        const landing = new URL(answered.location!)
+        expect(Object.fromEntries(landing.searchParams)).toMatchObject({ outcome: "paid", order_id: orderId, cart_id: next.cart.id })
+        expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: orderId } })
+      })
+
+      it("Medusa's own savePaymentMethod answers AltaPay's page; the card is kept for the customer once AltaPay confirms it", async () => {
+        const payments = getContainer().resolve<IPaymentModuleService>(Modules.PAYMENT)
+        const holder = await payments.createAccountHolder({ provider_id: PROVIDER_ID, context: { customer: { id: karen.id, email: karen.email } } })
+        const method = await payments.createPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder }, data: { currency_code: "dkk" } })
+        expect(method).toMatchObject({
+          id: expect.any(String),
+          provider_id: PROVIDER_ID,
+          data: { payment_request_id: method.id, redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), currency_code: "dkk" },
+        })
+        // Card data is never taken: AltaPay's page takes the card.
+        await expect(
+          payments.createPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder }, data: { currency_code: "dkk", card_number: "4111111111111111" } })
+        ).rejects.toThrow(/takes only currency_code/)
+
+        const before = idsOf(await storeCards(karen))
+        const submitted = await store.sandbox().agreements.submit(method.id, { cardNumber: TEST_CARDS.mastercard, expiryMonth: "05", expiryYear: "2032" })
+        expect(submitted).toMatchObject({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const added = (await storeCards(karen)).filter((c) => !before.includes(c.id))
+        expect(added).toEqual([expect.objectContaining({ masked_pan: "555555******4444", expiry: { month: 5, year: 2032 } })])
+        // Medusa's own listing shows it, and only to Karen.
+        const listed = await payments.listPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder } })
+        expect(listed.map((m) => m.id)).toContain(added[0].id)
+        expect((await storeCards(mallory)).map((c) => c.masked_pan)).not.toContain("555555******4444")
       })
 
       it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {

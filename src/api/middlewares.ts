@@ -99,9 +99,11 @@ export default defineMiddlewares({
       middlewares: [authenticate("customer", ["session", "bearer"]), validateAndTransformBody(StoreAddAltaPaySavedCard)],
     },
     {
-      // AltaPay's posts after a card was added from the account page (lib/saved-cards/account-setup.ts).
+      // AltaPay's posts after a card was added from the account page (lib/saved-cards/account-setup.ts),
+      // and a later purchase's return after 3-D Secure: signed like the return below.
       method: ["POST"],
       matcher: "/altapay/saved-card-return/*",
+      bodyParser: { preserveRawBody: true },
       middlewares: [refuseUnknownCallbackSources],
     },
     {

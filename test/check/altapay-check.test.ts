@@ -56,6 +56,15 @@ test("an unknown terminal is a problem that lists the API user's terminals, exit
   expect(linesWith(output, "ok").join("\n")).toContain('acceptedTerminals "MobilePay Sandbox Terminal" is one of the API user\'s terminals')
 })
 
+test("a per-currency terminal is checked against the currencies the sandbox lists for it, as AltaPay's getTerminals does", async () => {
+  const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), terminals: { DKK: TERMINAL, JPY: TERMINAL } })])
+  expect(code).toBe(1)
+  expect(linesWith(output, "ok").join("\n")).toContain(`terminals.DKK "${TERMINAL}" is one of the API user's terminals`)
+  expect(linesWith(output, "problem")).toEqual([
+    expect.stringContaining(`terminals.JPY "${TERMINAL}" does not take JPY (AltaPay lists DKK, EUR, SEK, NOK, GBP, USD, CHF, PLN for it)`),
+  ])
+})
+
 test("an http:// URL without allowInsecureUrls is the provider's own problem, and AltaPay is not called", async () => {
   const before = cli.sandbox().ledger().length
   const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), allowInsecureUrls: false })])
