@@ -9,7 +9,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { ICacheService, IPaymentModuleService } from "@medusajs/framework/types"
+import type { IPaymentModuleService } from "@medusajs/framework/types"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { createAltaPayClient } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
@@ -17,6 +17,8 @@ import { scaleOutFrom } from "../../src/lib/scale-out/shared-state"
 import { PROVIDER_ID, PROVIDER_RESOLVE, API_PASSWORD, API_USER, sandboxedAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { runMoneyFaults, type FaultRunReport } from "../../tools/money-faults/fault-run"
 import { REPO_ROOT } from "../../tools/test-store/app/config"
+import { sharedCache } from "../../test/helpers/cache"
+import { savedCardRecord } from "../../test/helpers/saved-cards"
 
 jest.setTimeout(900_000)
 
@@ -27,19 +29,6 @@ const altapay = sandboxedAltaPay({ headersTimeoutMs: HEADERS_TIMEOUT_MS, maxRetr
  * a time budget; docs/security.md quotes a run of 1,000.
  */
 const FAULT_RUN_PAYMENTS = Number(process.env.ALTAPAY_FAULT_RUN_PAYMENTS ?? 300)
-
-/** Medusa's cache module contract, shared by every "server" and surviving a provider restart (as Redis does). */
-function sharedCache(): ICacheService {
-  const values = new Map<string, { value: unknown; until: number }>()
-  return {
-    get: async <T>(key: string) => {
-      const entry = values.get(key)
-      return entry && entry.until > Date.now() ? (structuredClone(entry.value) as T) : null
-    },
-    set: async (key: string, value: unknown, ttl = 3600) => void values.set(key, { value: structuredClone(value), until: Date.now() + ttl * 1000 }),
-    invalidate: async (key: string) => void values.delete(key),
-  }
-}
 
 const cache = sharedCache()
 const quietLogger = { ...console, debug: () => undefined, info: () => undefined, log: () => undefined, warn: () => undefined }
@@ -79,19 +68,7 @@ const query = {
     }
     if (entity === "altapay_saved_card") {
       const rows = savedCards.filter((c) => (!filters.id || c.id === filters.id) && (!filters.customer_id || c.customer_id === filters.customer_id))
-      return {
-        data: rows.map((c) => ({
-          ...c,
-          provider_id: PROVIDER_ID,
-          masked_pan: "411111******1111",
-          expiry_month: 12,
-          expiry_year: 2035,
-          scheme: "Visa",
-          terminal: "AltaPay Sandbox Test Terminal",
-          currency: "DKK",
-          created_at: new Date(),
-        })),
-      }
+      return { data: rows.map((c) => savedCardRecord({ ...c, provider_id: PROVIDER_ID, expiry_year: 2035, terminal: "AltaPay Sandbox Test Terminal" })) }
     }
     return { data: [] }
   },
