@@ -23,7 +23,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayError, minorToDecimal } from "../../altapay"
 import type { Lock, ScaleOut } from "../scale-out/shared-state"
-import { AttemptBook, type Attempt, type MoneyKind } from "./attempts"
+import { AttemptBook, UncertainIndex, sessionSubject, type Attempt, type MoneyKind } from "./attempts"
 
 export interface Road<Record, Answer> {
   kind: MoneyKind
@@ -81,7 +81,11 @@ const NAMES: Record<MoneyKind, string> = {
 }
 
 export class MoneyDoor {
-  constructor(private readonly options: DoorOptions) {}
+  private readonly uncertain: UncertainIndex
+
+  constructor(private readonly options: DoorOptions) {
+    this.uncertain = new UncertainIndex(options.book.store, options.lock)
+  }
 
   move<R, A>(road: Road<R, A>): Promise<A> {
     return this.options.lock(road.lockKey, () => this.decideAndSend(road))
@@ -161,6 +165,7 @@ export class MoneyDoor {
       }
       // Its window runs from now: AltaPay may still be working on it, however long finding out took.
       await book.save(road.subject, [...kept, { ...me, uncertain: true, at: Date.now() }]).catch(() => undefined)
+      if (!road.subject.startsWith(sessionSubject(""))) await this.uncertain.note(road.subject).catch(() => undefined)
       const what = `AltaPay ${name} ${me.id} of ${amountOf(me)}`
       logger?.warn(
         `${what}: no answer (${error.message}); ${after ? "AltaPay does not show it yet" : "AltaPay could not be asked"}. The next movement on this payment asks AltaPay first.`

@@ -12,6 +12,7 @@ import type { AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, type GatewayTransaction } from "../../altapay"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { sessionSubject } from "../../lib/money-door/attempts"
 import { cartCustomerOfSession } from "../../lib/medusa-mapping/medusa-session"
 import { chargeForSession } from "../../lib/medusa-mapping/status"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -40,7 +41,7 @@ export function chargeSavedCard(ctx: ProviderContext, data: AltaPayPaymentData, 
   // session too: one decision at a time per session, on every server (the door's lock).
   return ctx.door.move<{ transactions: GatewayTransaction[] | undefined }, SavedCardCharge>({
     kind: "charge",
-    subject: `session:${sessionId}`,
+    subject: sessionSubject(sessionId),
     lockKey: `altapay:saved-card-charge:${sessionId}`,
     attempt: { id: data.order_id, amountMinor: data.amount_minor, currency: data.currency, key: sessionId },
     // The session's charge at AltaPay decides: a retried completion, a lost answer or the return after 3-D Secure never charges twice.
