@@ -6,6 +6,7 @@
 import type { z } from "zod"
 import { AltaPayAuthError, AltaPayBadResponseError, AltaPayValidationError, errorForHttpStatus, snippet, type ValidationIssue } from "./errors"
 import { apiUrl, type HttpTransport } from "./http"
+import { observeCall, type AltaPayCallSubjects, type CallTally } from "./observer"
 import { assertWireAmounts, currencyInfo, minorToWireNumber } from "./money"
 import { orderLineWireAmounts, toCheckoutOrderLines, validateOrderLines } from "./order-lines"
 import {
@@ -79,6 +80,16 @@ export interface PaymentLinkInput {
 }
 
 const ORDER_ID_MAX = 100
+
+/** One Checkout API call: the path with its ids, the path's template for names, the ids for the observer. */
+interface CheckoutCall {
+  method: "GET" | "POST" | "PUT"
+  path: string
+  template: string
+  body?: unknown
+  customerToken?: string
+  subjects?: AltaPayCallSubjects
+}
 const API = "/checkout/v1/api"
 
 export class CheckoutApi {
@@ -93,11 +104,11 @@ export class CheckoutApi {
   }
 
   async createSession(input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
-    return this.call(sessionSchema, { method: "POST", path: "/session", template: "/session", body: sessionBody(input), ...options })
+    return this.call(sessionSchema, { method: "POST", path: "/session", template: "/session", body: sessionBody(input), subjects: { shopOrderId: input.orderId }, ...options })
   }
 
   async getSession(sessionId: string, options: RequestOptions = {}): Promise<CheckoutSession> {
-    return this.call(sessionSchema, { method: "GET", path: `/session/${segment(sessionId, "sessionId")}`, template: "/session/{sessionId}", ...options })
+    return this.call(sessionSchema, { method: "GET", path: `/session/${segment(sessionId, "sessionId")}`, template: "/session/{sessionId}", subjects: { sessionId }, ...options })
   }
 
   async updateSession(sessionId: string, input: SessionInput, options: RequestOptions = {}): Promise<CheckoutSession> {
@@ -106,6 +117,7 @@ export class CheckoutApi {
       path: `/session/${segment(sessionId, "sessionId")}`,
       template: "/session/{sessionId}",
       body: sessionBody(input),
+      subjects: { sessionId, shopOrderId: input.orderId },
       ...options,
     })
   }
@@ -115,6 +127,7 @@ export class CheckoutApi {
       method: "GET",
       path: `/session/${segment(sessionId, "sessionId")}/payment-methods`,
       template: "/session/{sessionId}/payment-methods",
+      subjects: { sessionId },
       ...options,
     })
     return res.methods
@@ -124,11 +137,11 @@ export class CheckoutApi {
   async createPayment(input: { sessionId: string; paymentMethodId: string }, options: Required<RequestOptions>): Promise<CreatedPayment> {
     segment(input.sessionId, "sessionId")
     segment(input.paymentMethodId, "paymentMethodId")
-    return this.call(createdPaymentSchema, { method: "POST", path: "/payment", template: "/payment", body: input, ...options })
+    return this.call(createdPaymentSchema, { method: "POST", path: "/payment", template: "/payment", body: input, subjects: { sessionId: input.sessionId }, ...options })
   }
 
   async getPayment(paymentId: string, options: RequestOptions = {}): Promise<CheckoutPayment> {
-    return this.call(paymentSchema, { method: "GET", path: `/payment/${segment(paymentId, "paymentId")}`, template: "/payment/{paymentId}", ...options })
+    return this.call(paymentSchema, { method: "GET", path: `/payment/${segment(paymentId, "paymentId")}`, template: "/payment/{paymentId}", subjects: { paymentId }, ...options })
   }
 
   async createPaymentLink(sessionId: string, input: PaymentLinkInput = {}): Promise<PaymentLink> {
@@ -137,13 +150,21 @@ export class CheckoutApi {
       path: `/session/${segment(sessionId, "sessionId")}/link`,
       template: "/session/{sessionId}/link",
       body: paymentLinkBody(input),
+      subjects: { sessionId },
     })
   }
 
-  private async call<S extends z.ZodType>(
-    schema: S,
-    req: { method: "GET" | "POST" | "PUT"; path: string; template: string; body?: unknown; customerToken?: string }
-  ): Promise<z.infer<S>> {
+  private async call<S extends z.ZodType>(schema: S, req: CheckoutCall): Promise<z.infer<S>> {
+    const start = { operation: `${req.method} ${API}${req.template}`, subjects: req.subjects }
+    return observeCall(
+      this.http.observer,
+      start,
+      (tally) => this.callOnce(schema, req, tally),
+      () => ({ outcome: "success" })
+    )
+  }
+
+  private async callOnce<S extends z.ZodType>(schema: S, req: CheckoutCall, tally: CallTally): Promise<z.infer<S>> {
     const operation = `${req.method} ${API}${req.template}`
     const url = apiUrl(this.base, `${API}${req.path}`)
     // GET and PUT carry the whole state: sending them twice does nothing twice.
@@ -160,6 +181,7 @@ export class CheckoutApi {
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         safeToRetry,
         operation,
+        tally,
       })
 
     let res
@@ -170,6 +192,7 @@ export class CheckoutApi {
       res = await send(token)
       if (res.status === 401) {
         await this.tokens.invalidateMerchantToken(token)
+        tally.retries += 1
         res = await send(await this.tokens.merchantToken())
       }
     }

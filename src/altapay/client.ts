@@ -6,6 +6,7 @@ import { AltaPayValidationError } from "./errors"
 import { FundingsApi } from "./fundings"
 import { GatewayApi } from "./gateway"
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, HttpTransport, merchantEndpoint, type HttpLogger } from "./http"
+import type { AltaPayObserver } from "./observer"
 import { TokenProvider, type TokenStore } from "./tokens"
 
 const optionsSchema = z.object({
@@ -28,6 +29,8 @@ export interface AltaPayClientOptions extends z.input<typeof optionsSchema> {
   /** A lock shared across processes for issuing the MERCHANT token (see TokenProviderOptions). */
   tokenIssueLock?: <T>(key: string, job: () => Promise<T>) => Promise<T>
   logger?: HttpLogger
+  /** Told of every call to AltaPay after it ends (observer.ts): traces, metrics, a request log. */
+  observer?: AltaPayObserver
   /** Clock for token expiry (ms). */
   now?: () => number
 }
@@ -64,6 +67,7 @@ export function createAltaPayClient(options: AltaPayClientOptions): AltaPayClien
     },
     options.logger
   )
+  http.observer = options.observer
   const tokens = new TokenProvider(http, {
     checkoutUrl: o.checkoutUrl,
     username: o.username,

@@ -7,6 +7,7 @@
 import { AltaPayBadResponseError, AltaPayDeclinedError, AltaPayGatewayError, AltaPayValidationError, errorForHttpStatus, type ValidationIssue } from "./errors"
 import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
 import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
+import { gatewayAnswer, observeCall, type AltaPayCallSubjects, type CallTally } from "./observer"
 import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
 import { lineTotalMinor, orderLinesTotalMinor, orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
@@ -150,6 +151,21 @@ export class GatewayApi {
    */
   async send(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean): Promise<GatewayResponse> {
     const operation = `${verb} ${API}/${method}`
+    const start = { operation, subjects: subjectsOf(fields), reconciliationIdentifier: fields.reconciliation_identifier ?? fields.sale_reconciliation_identifier }
+    return observeCall(
+      this.http.observer,
+      start,
+      (tally) => this.sendOnce(method, verb, fields, safeToRetry, tally),
+      (response) => ({
+        ...gatewayAnswer(response),
+        // A charge or look-up learns its transaction from the answer.
+        subjects: start.subjects.transactionId ? undefined : { transactionId: latestTransaction(response.transactions)?.transactionId },
+      })
+    )
+  }
+
+  private async sendOnce(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean, tally: CallTally): Promise<GatewayResponse> {
+    const operation = `${verb} ${API}/${method}`
     const form = new URLSearchParams(fields).toString()
     const url = apiUrl(this.base, `${API}/${method}`)
     if (verb === "GET") url.search = form
@@ -164,6 +180,7 @@ export class GatewayApi {
       body: verb === "POST" ? form : undefined,
       safeToRetry,
       operation,
+      tally,
     })
     if (res.status < 200 || res.status >= 300) throw errorForHttpStatus(res.status, res.body, operation, !safeToRetry)
     const response = parseGatewayResponse(res.body, { status: res.status, operation, mayHaveReachedAltaPay: !safeToRetry })
@@ -172,6 +189,11 @@ export class GatewayApi {
     }
     return response
   }
+}
+
+/** The ids a gateway call names, by their form field (the observer's subjects). */
+function subjectsOf(fields: Record<string, string>): AltaPayCallSubjects {
+  return { transactionId: fields.transaction_id, paymentId: fields.payment_id, shopOrderId: fields.shop_orderid, agreementId: fields["agreement[id]"] }
 }
 
 function commonFields(action: "refund" | "capture", input: RefundInput | CaptureInput, otherIssues: ValidationIssue[] = []): Record<string, string> {

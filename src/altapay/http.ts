@@ -5,6 +5,7 @@
  */
 import { Pool, errors as undiciErrors } from "undici"
 import { AltaPayNetworkError, AltaPayTimeoutError } from "./errors"
+import type { AltaPayObserver, CallTally } from "./observer"
 
 export interface HttpTimeouts {
   /** TCP/TLS connect. */
@@ -31,6 +32,8 @@ export interface HttpRequest {
   safeToRetry: boolean
   /** Human name for messages and logs: `METHOD path`, never credentials or query strings. */
   operation: string
+  /** Where the call's observer (observer.ts) gets its retries and HTTP status. */
+  tally?: CallTally
 }
 
 export interface HttpResponse {
@@ -88,6 +91,8 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024
 export class HttpTransport {
   private readonly pools = new Map<string, Pool>()
   private closed = false
+  /** Told of every call by the APIs above (observer.ts); the transport itself only tallies. */
+  observer?: AltaPayObserver
 
   constructor(
     private readonly timeouts: HttpTimeouts = DEFAULT_TIMEOUTS,
@@ -100,8 +105,10 @@ export class HttpTransport {
     const attempts = req.safeToRetry ? this.retry.maxRetries + 1 : 1
     for (let attempt = 1; ; attempt++) {
       const started = Date.now()
+      if (req.tally) delete req.tally.status
       try {
         const res = await this.send(req)
+        if (req.tally) req.tally.status = res.status
         this.logger?.debug?.(`altapay ${req.operation} -> ${res.status} in ${Date.now() - started} ms`)
         if (attempt < attempts && RETRYABLE_STATUS.has(res.status)) {
           await this.backoff(req, attempt, `HTTP ${res.status}`, retryAfterMs(res.headers["retry-after"]))
@@ -186,6 +193,7 @@ export class HttpTransport {
     const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1))
     const delay = hintMs !== undefined ? Math.min(hintMs, this.retry.maxDelayMs) : Math.floor(Math.random() * ceiling)
     this.logger?.warn?.(`altapay ${req.operation} failed (${reason}); retry ${attempt} in ${delay} ms`)
+    if (req.tally) req.tally.retries += 1
     await this.sleep(delay)
   }
 }

@@ -6,6 +6,7 @@
 import { z } from "zod"
 import { AltaPayBadResponseError, errorForHttpStatus } from "./errors"
 import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
+import { observeCall, type CallTally } from "./observer"
 
 export interface IssuedToken {
   token: string
@@ -36,6 +37,7 @@ export interface TokenProviderOptions {
 }
 
 const TOKEN_LIFETIME_MS = 60 * 60 * 1000
+const AUTHENTICATE = "POST /checkout/v1/api/authenticate"
 const tokenResponse = z.looseObject({ token: z.string().min(10) })
 
 export class MemoryTokenStore implements TokenStore {
@@ -109,9 +111,20 @@ export class TokenProvider {
     return token.expiresAt.getTime() - this.refreshMarginMs > this.now()
   }
 
-  private async issue(body: { role: "MERCHANT" | "CUSTOMER"; sessionId?: string }): Promise<IssuedToken> {
-    const operation = "POST /checkout/v1/api/authenticate"
+  private issue(body: { role: "MERCHANT" | "CUSTOMER"; sessionId?: string }): Promise<IssuedToken> {
+    const start = { operation: AUTHENTICATE, subjects: { sessionId: body.sessionId } }
+    return observeCall(
+      this.http.observer,
+      start,
+      (tally) => this.issueOnce(body, tally),
+      () => ({ outcome: "success" })
+    )
+  }
+
+  private async issueOnce(body: { role: "MERCHANT" | "CUSTOMER"; sessionId?: string }, tally: CallTally): Promise<IssuedToken> {
+    const operation = AUTHENTICATE
     const res = await this.http.request({
+      tally,
       method: "POST",
       url: this.url,
       headers: { authorization: this.authorization, "content-type": "application/json", accept: "application/json" },

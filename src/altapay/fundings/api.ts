@@ -8,6 +8,7 @@ import { FundingFileError, readFundingFile } from "./csv"
 import { FundingListShapeError, readFundingList } from "./list"
 import type { FundingFileEntry, FundingListPage } from "./types"
 import { apiUrl, readBody, type HttpTransport, type MerchantEndpoint } from "../http"
+import { observeCall, type CallTally } from "../observer"
 import { parseGatewayResponse } from "../xml"
 
 const LIST_OPERATION = "GET /merchant/API/fundingList"
@@ -26,9 +27,19 @@ export class FundingsApi {
     if (!Number.isSafeInteger(page) || page < 0 || page > MAX_PAGE) {
       throw new AltaPayValidationError(`The fundingList page must be a whole number from 0 (got ${String(page)}).`, [{ field: "page", message: "must be an integer >= 0" }])
     }
+    return observeCall(
+      this.http.observer,
+      { operation: LIST_OPERATION },
+      (tally) => this.listPage(page, tally),
+      () => ({ outcome: "success" })
+    )
+  }
+
+  private async listPage(page: number, tally: CallTally): Promise<FundingListPage> {
     const url = apiUrl(this.endpoint.base, "/merchant/API/fundingList")
     url.search = new URLSearchParams({ page: String(page) }).toString()
     const res = await this.http.request({
+      tally,
       method: "GET",
       url,
       headers: { authorization: this.endpoint.authorization, accept: "application/xml, text/xml" },
