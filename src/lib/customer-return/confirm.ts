@@ -123,7 +123,7 @@ export function anonymousLookUps(registration: Omit<Registration, "client">, log
   const key = [providerId, scaleOut.key, JSON.stringify(options.returnLookUps)].join("|")
   let budget = budgets.get(key)
   if (!budget) budgets.set(key, (budget = new LookUpBudget({ name: providerId, limits: options.returnLookUps, store: scaleOut.store, warn: (message) => logger?.warn(message) })))
-  return { budget, client: sharedAltaPayClient({ ...options, maxRetries: 0 }, undefined, { key: `${scaleOut.key}|anonymous-return-look-ups` }) }
+  return { budget, client: sharedAltaPayClient({ ...options, maxRetries: 0 }, undefined, { key: `${scaleOut.key}|anonymous-return-look-ups`, store: scaleOut.store }) }
 }
 
 /**

@@ -8,6 +8,7 @@ import { altapayLanguageOf } from "../medusa-mapping/language"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
 import { productionUrlFindings, usesTestGateway } from "./production-urls"
+import { DEFAULT_REQUEST_LOG_OPTIONS, requestLogOptionsSchema } from "./request-log-options"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
@@ -240,6 +241,8 @@ export const altapayOptionsSchema = z
     payouts: payoutsOptionsSchema.default(DEFAULT_PAYOUTS_OPTIONS),
     /** Saved cards: Medusa's account holders and the customer's cards on AltaPay agreements (default off). */
     savedCards: savedCardsOptionsSchema.default({ enabled: false }),
+    /** The request log in the order's AltaPay panel: what the plugin said to AltaPay per payment (default off). */
+    requestLog: requestLogOptionsSchema.default(DEFAULT_REQUEST_LOG_OPTIONS),
   })
   .strict()
   .superRefine((options, ctx) => {
