@@ -10,6 +10,7 @@ import { dayFormat, reservationLeftText } from "../lib/reservation-left"
 import { ItemCaptureDrawer } from "./item-capture-drawer"
 import { ItemRefundDrawer } from "./item-refund-drawer"
 import { PayoutStatusSection } from "./payout-status-section"
+import { AltaPayRequestLog } from "./altapay-request-log"
 
 export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; paymentId: string }) {
   const { data, error, isLoading } = useQuery({ queryKey: altapayQueryKey(paymentId), queryFn: () => getAltaPayPayment(paymentId) })
@@ -47,6 +48,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
           <Details payment={data} />
           <Refunds refunds={data.refunds} openCount={data.open_refunds} />
           <PayoutStatusSection payment={data} />
+          <AltaPayRequestLog paymentId={paymentId} />
           <div className="flex justify-end gap-x-2 px-6 py-4">
             <Button size="small" variant="secondary" data-testid="altapay-capture-items" disabled={!canCaptureItems(data)} onClick={() => setCapturing(true)}>
               {t("panel.captureItems")}

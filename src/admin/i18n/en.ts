@@ -260,6 +260,26 @@ export const en = {
       awaitingSince: "Awaiting payout (recorded {{date}})",
     },
   },
+  requestLog: {
+    title: "Requests to AltaPay",
+    off: "Not kept: turn on requestLog in this AltaPay registration's options to see what the plugin sends AltaPay for each payment.",
+    empty: "Nothing sent to AltaPay for this payment in the last {{days}} days.",
+    show: "Show",
+    hide: "Hide",
+    count: { one: "{{count}} request", other: "{{count}} requests" },
+    retries: { one: "{{count}} retry", other: "{{count}} retries" },
+    noAnswer: "no answer",
+    reconciliation: "Reconciliation ID {{id}}",
+    kept: "Kept for {{days}} days, the last {{max}} per payment.",
+    outcome: {
+      success: "Success",
+      open: "Open",
+      declined: "Declined",
+      lost: "Answer lost",
+      not_sent: "Not sent",
+      error: "Error",
+    },
+  },
 }
 
 /** What every other language's map must be: the same keys, each its own words. */
