@@ -10,6 +10,7 @@ import { configManager } from "@medusajs/framework/config"
 import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-config"
 import { DEFAULT_JOB_OPTIONS } from "../registrations/job-options"
 import { altapayRegistrations, type AltaPayRegistration } from "../registrations/registrations"
+import { countFollowUpFinds } from "../observability/telemetry"
 import { RunReport } from "./run-report"
 
 export type FollowUp = (container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport) => Promise<void>
@@ -27,8 +28,10 @@ export async function runFollowUp(container: MedusaContainer, what: string, foll
   const report = new RunReport(`AltaPay follow-up of ${what}`, logger)
   for (const registration of altapayRegistrations(container)) {
     if (report.stopped) break
+    const before = report.counts()
     // A failure to list is a failure of this run (Medusa logs the job's error); an outage stops it.
     await report.each("the registration", [registration.providerId], () => followUp(container, registration, now, report))
+    countFollowUpFinds(registration.providerId, what, before, report.counts())
   }
   const line = report.line()
   if (report.stopped) logger.warn(line)

@@ -20,7 +20,7 @@ export const ATTRIBUTES = {
   result: "altapay.result",
   errorCode: "altapay.error_code",
   status: "http.response.status_code",
-  kind: "altapay.kind",
+  job: "altapay.follow_up.job",
 } as const
 
 const tracer = () => trace.getTracer(TELEMETRY_SCOPE)
@@ -74,7 +74,28 @@ export function countLatePost(registration: string): void {
   counters().latePosts.add(1, { [ATTRIBUTES.registration]: registration })
 }
 
-/** What a follow-up run found: `kind` names the road (sessions, open_results, uncertain_money, stranded). */
-export function countFollowUpFinds(registration: string, kind: string, count: number): void {
-  if (count > 0) counters().followUpFinds.add(count, { [ATTRIBUTES.registration]: registration, [ATTRIBUTES.kind]: kind })
+/**
+ * What a follow-up run settled that a post or an answer should have: a paid session whose
+ * callback never came, an Open result concluded, a money attempt whose answer was lost. Counted
+ * per registration, job and outcome (the run report's own words) from the report's counts.
+ */
+export const FOLLOW_UP_FINDS: ReadonlySet<string> = new Set([
+  "order placed",
+  "payment recorded",
+  "released",
+  "captured without order",
+  "settled as done",
+  "recorded as failed",
+  "recorded",
+  "not made",
+  "needs the merchant",
+])
+
+export function countFollowUpFinds(registration: string, job: string, before: Record<string, number>, after: Record<string, number>): void {
+  for (const [outcome, total] of Object.entries(after)) {
+    const found = total - (before[outcome] ?? 0)
+    if (found > 0 && FOLLOW_UP_FINDS.has(outcome)) {
+      counters().followUpFinds.add(found, { [ATTRIBUTES.registration]: registration, [ATTRIBUTES.job]: job, [ATTRIBUTES.outcome]: outcome })
+    }
+  }
 }

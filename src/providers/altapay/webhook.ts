@@ -9,6 +9,8 @@ import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, pars
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
+import { registrationName } from "../../lib/observability/observer"
+import { countLatePost } from "../../lib/observability/telemetry"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { ProviderContext } from "./context"
@@ -31,7 +33,10 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
         toleranceSeconds: ctx.options.callbackToleranceSeconds,
         now: () => arrivedAt ?? Date.now(),
       })
-      if (!trusted) ctx.logger?.info("AltaPay callback: signed, but older than callbackToleranceSeconds; AltaPay's record decides.")
+      if (!trusted) {
+        ctx.logger?.info("AltaPay callback: signed, but older than callbackToleranceSeconds; AltaPay's record decides.")
+        countLatePost(registrationName(ctx.options))
+      }
     }
     callback = parseCallback(rawBody.length > 0 ? rawBody.toString("utf8") : (payload.data as Record<string, unknown>))
   } catch (error) {
