@@ -9,6 +9,7 @@ import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/f
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
+import altapaySavedCardOnOrder from "../../src/subscribers/altapay-saved-card-on-order"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import { TEST_CARDS } from "../../src/sandbox"
@@ -225,8 +226,27 @@ medusaIntegrationTestRunner({
         // The shopper sees it among their cards, masked as AltaPay masks it.
         const card = (await storeCards(customer)).find((c) => c.id === saved.id)
         expect(card).toMatchObject({ masked_pan: `${cardNumber.slice(0, 6)}******${cardNumber.slice(-4)}`, scheme: "Visa" })
-        return { card: card!, agreementId: submitted.agreementId! }
+        return { card: card!, agreementId: submitted.agreementId!, cartId: cart.id }
       }
+      /** AltaPay's post (or a browser's GET) to the saved-card return, naming a set-up transaction. */
+      const cardReturn = (transactionId: string | undefined, method: "GET" | "POST" = "GET") =>
+        method === "GET"
+          ? fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success?transaction_id=${transactionId}`, { redirect: "manual" })
+          : fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success`, {
+              method: "POST",
+              headers: { "content-type": "application/x-www-form-urlencoded" },
+              body: new URLSearchParams({ transaction_id: transactionId ?? "", status: "succeeded" }).toString(),
+              redirect: "manual",
+            })
+      /** A card added from the account page, through AltaPay's page. */
+      const addFromAccount = async (customer: Customer) => {
+        const started = await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(customer))
+        const submitted = await store.sandbox().agreements.submit(String(started.data.redirect_url).split("/").at(-1)!, { cardNumber: TEST_CARDS.mastercard })
+        expect(submitted.location).toBe(CARDS_PAGE.replace("{outcome}", "saved"))
+        const [card] = await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId })
+        return { card, transactionId: submitted.transactionId! }
+      }
+      const liveOn = async (agreementId: string) => savedCards().listAltapaySavedCards({ agreement_id: agreementId })
 
       it("saves a card while paying, pays the next order with it in one step, and nobody else can", async () => {
         const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
@@ -321,8 +341,6 @@ medusaIntegrationTestRunner({
         })
 
         // Replayed, the return keeps the one card; a transaction that is no account set-up saves nothing.
-        const cardReturn = (transactionId: string | undefined) =>
-          fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success?transaction_id=${transactionId}`, { redirect: "manual" })
         const replay = await cardReturn(submitted.transactionId)
         expect(replay.status).toBe(303)
         expect(await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId })).toHaveLength(1)
@@ -336,6 +354,46 @@ medusaIntegrationTestRunner({
         const declined = await store.sandbox().agreements.submit(String(again.data.redirect_url).split("/").at(-1)!, { outcome: "decline" })
         expect(declined.location).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
         expect((await storeCards(karen)).length).toBe(before.length + 1)
+      })
+
+      it("a deleted card stays deleted: replaying AltaPay's set-up post, a second order.placed or a deleted customer's set-up restores nothing (issue 39, item 7)", async () => {
+        const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const info = jest.spyOn(logger, "info")
+        try {
+          // Added from the account page, then deleted by the customer: the set-up posted again, as
+          // AltaPay's GET and POST, by anyone who knows its transaction id.
+          const added = await addFromAccount(karen)
+          expect(added.card.customer_id).toBe(karen.id)
+          expect((await api.delete(`/store/altapay/saved-cards/${added.card.id}`, asCustomer(karen))).status).toBe(200)
+          for (const method of ["GET", "POST"] as const) {
+            const replayed = await cardReturn(added.transactionId, method)
+            expect(replayed.headers.get("location")).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+          }
+          expect(await liveOn(added.card.agreement_id)).toEqual([])
+          expect((await storeCards(karen)).map((c) => c.id)).not.toContain(added.card.id)
+
+          // Saved while paying, deleted by the admin, then the order.placed subscriber runs again.
+          const { card, agreementId, cartId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          expect((await api.delete(`/admin/altapay/saved-cards/${card.id}`, asAdmin())).status).toBe(200)
+          const orderId = (await orderOfCart(query(), cartId))!
+          await altapaySavedCardOnOrder({ event: { name: "order.placed", data: { id: orderId } }, container: getContainer(), pluginOptions: {} } as never)
+          expect(await liveOn(agreementId)).toEqual([])
+          expect(await storeCards(karen)).toEqual(expect.not.arrayContaining([expect.objectContaining({ id: card.id })]))
+
+          // A customer the admin deletes: their cards go, and their set-up posted again brings none back.
+          const mallorys = await addFromAccount(mallory)
+          expect((await api.delete(`/admin/customers/${mallory.id}`, asAdmin())).status).toBe(200)
+          await eventually(async () => ((await liveOn(mallorys.card.agreement_id)).length === 0 ? true : undefined), "the deleted customer's card deleted")
+          await cardReturn(mallorys.transactionId, "POST")
+          expect(await liveOn(mallorys.card.agreement_id)).toEqual([])
+
+          // The set-up transaction id (the agreement id) is in no info line: that is what a replay posts.
+          const infoLines = JSON.stringify(info.mock.calls)
+          for (const id of [added.transactionId, agreementId, mallorys.transactionId]) expect(infoLines).not.toContain(id)
+          expect(infoLines).toContain("was not restored")
+        } finally {
+          info.mockRestore()
+        }
       })
 
       it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {
