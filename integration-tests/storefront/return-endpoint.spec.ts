@@ -4,13 +4,15 @@
  * a plain browser GET, only name a payment session AltaPay is then asked about; without AltaPay's
  * confirmation nothing changes. With it (the customer really paid), the same request completes the cart.
  */
+import type { INotificationModuleService } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import Medusa from "@medusajs/js-sdk"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { signCallbackBody } from "../../src/altapay"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 jest.setTimeout(180_000)
@@ -238,6 +240,33 @@ medusaIntegrationTestRunner({
       expect(order).toBeDefined()
       expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
       expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+    })
+
+    it("an open payment AltaPay declines after the customer left is told to the merchant; a decline during checkout is not (issue 39, item 11)", async () => {
+      const feed = () => getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const open = await store.sandbox().simulatePayment(await altapaySessionOf(cartId), { outcome: "open", callback: false })
+      const first = store.sandbox().callbackFor(open.paymentId)
+      const told = await postReturn("success", first.rawBody, { "altapay-signature": first.headers["altapay-signature"] })
+      expect(told.landing?.searchParams.get("outcome")).toBe("review")
+
+      // The customer has left, told the order follows; the acquirer declines; AltaPay notifies the store.
+      store.sandbox().concludeOpenPayment(open.transactionId!, "decline")
+      const notified = await store.sandbox().sendCallback(open.paymentId)
+      expect([notified.status, new URLSearchParams(store.sandbox().callbackFor(open.paymentId).rawBody).get("status")]).toEqual([200, "declined"])
+      const notices = await eventually(feed, (found) => found.length > 0, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
+      expect(notices).toHaveLength(1)
+      expect(notices[0].data).toMatchObject({ title: "AltaPay payment declined after review: no order" })
+      expect(String(notices[0].data!.description)).toContain(
+        `for cart ${cartId} (karen@example.com) after the customer was told it was being reviewed (AltaPay order ${shopOrderIdFor(paymentSessionId)})`
+      )
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+
+      // A card declined while its customer is still paying: they saw it, nobody else needs to.
+      const paying = await unpaidSession()
+      expect((await store.sandbox().simulatePayment(await altapaySessionOf(paying.cartId), { outcome: "decline", callback: true })).callbackStatus).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, WEBHOOK_PROCESSING_DELAY_MS + 2_000))
+      expect(await feed()).toHaveLength(1)
     })
 
     it("an anonymous GET names no cart: a session id never becomes a cart id, paid or not, AltaPay up or down", async () => {

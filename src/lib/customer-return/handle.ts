@@ -11,6 +11,7 @@ import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
+import { noteReviewTold } from "../callbacks/failed-payments"
 import { StrandedSessions } from "../follow-up/stranded"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
@@ -91,6 +92,8 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   // follows when AltaPay settles it (its notification callback, else the follow-up job).
   const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
+  // The customer leaves expecting an order: should AltaPay decline it later, the merchant is told (lib/callbacks/failed-payments.ts).
+  if (outcome === "review") await noteReviewTold(registration.scaleOut.store ?? processStore(), sessionId).catch(() => undefined)
 
   const { successUrl, failureUrl } = registration.options
   // A payment under review must not be paid again: it goes where a paid one goes.
