@@ -5,7 +5,7 @@
  * AltaPay account holder instead of logging that the provider "does not support creating account
  * holders". Store answers carry only the listed fields.
  */
-import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { INotificationModuleService, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
@@ -19,7 +19,7 @@ import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types
 import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
 import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createCart, createCustomer, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 
 jest.setTimeout(180_000)
 
@@ -393,6 +393,60 @@ medusaIntegrationTestRunner({
           expect(infoLines).toContain("was not restored")
         } finally {
           info.mockRestore()
+        }
+      })
+
+      it("a 3-D Secure charge made after Medusa deleted its session is found: its callback notes it, the follow-up gives it back and tells the merchant (issue 39, item 8)", async () => {
+        const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const warn = jest.spyOn(logger, "warn")
+        try {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visaThreeDSecure)
+          const agreementOrderId = store.sandbox().agreements.get(agreementId)!.shopOrderId
+          /** A purchase with the card that stops at 3-D Secure; then the customer picks another way to pay, and Medusa deletes the session. */
+          const abandonedAtChallenge = async () => {
+            const purchase = await sessionFor(karen, { saved_card_id: card.id })
+            expect((await complete(purchase.cart.id, purchase.headers)).status).toBe(400)
+            const { data } = await query().graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: purchase.altapay.id } })
+            const challenge = (data[0] as { data: { redirect_url: string } }).data.redirect_url
+            const collectionId = (purchase.session.data as any).payment_collection.id
+            expect((await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID }, { headers: purchase.headers })).status).toBe(200)
+            const { data: left } = await query().graph({ entity: "payment_session", fields: ["id"], filters: { id: purchase.altapay.id } })
+            expect(left).toEqual([])
+            return { sessionId: purchase.altapay.id as string, cartId: purchase.cart.id as string, challenge }
+          }
+          const chargeOf = async (sessionId: string) =>
+            (await chargesOn(agreementOrderId)).find((t) => t.paymentInfos.some((i) => i.name === "medusa_payment_session_id" && i.value === sessionId))
+
+          // The customer passes the challenge anyway; neither the callback nor the return reaches the store.
+          const silent = await abandonedAtChallenge()
+          expect(store.sandbox().agreements.completeChallenge(silent.challenge).transactionId).toEqual(expect.any(String))
+          // The customer passes it; AltaPay's notification and return arrive for a session Medusa no longer has.
+          const heard = await abandonedAtChallenge()
+          expect((await fetch(heard.challenge, { method: "POST", body: new URLSearchParams({ outcome: "authenticated" }), redirect: "manual" })).status).toBe(303)
+          await new Promise((resolve) => setTimeout(resolve, WEBHOOK_PROCESSING_DELAY_MS + 2_000))
+          const warnings = warn.mock.calls.map((args) => String(args[0]))
+          expect(warnings).toContainEqual(
+            `AltaPay callback for payment session ${heard.sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`
+          )
+          for (const { sessionId, cartId } of [silent, heard]) {
+            expect((await chargeOf(sessionId))?.transactionStatus).toBe("preauth")
+            expect(await orderOfCart(query(), cartId)).toBeUndefined()
+          }
+
+          // The follow-up finds both charges under the agreement's shop_orderid, waits a grace period, and gives them back.
+          const minutes = (n: number) => ({ scheduledFor: new Date(Date.now() + n * 60_000) })
+          await paymentSessionsJob(getContainer(), minutes(16))
+          await paymentSessionsJob(getContainer(), minutes(33))
+          const notices = await getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+          for (const { sessionId } of [silent, heard]) {
+            const charge = (await chargeOf(sessionId))!
+            expect(charge.transactionStatus).toBe("released")
+            expect(notices.map((n) => n.data?.description)).toContainEqual(
+              expect.stringMatching(new RegExp(`payment session ${sessionId}.*AltaPay transaction ${charge.transactionId}\\) was released`))
+            )
+          }
+        } finally {
+          warn.mockRestore()
         }
       })
 

@@ -78,7 +78,8 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
         sessionId,
         "AltaPay return",
         logger,
-        shopOrderId
+        // A saved card's charge was posted under its agreement's shop_orderid: found there.
+        charge ? { agreementOrderId: shopOrderId } : { shopOrderId }
       )
     }
   }

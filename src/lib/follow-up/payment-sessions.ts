@@ -34,16 +34,9 @@ import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { shopOrderIdToAsk } from "../medusa-mapping/shop-order-id"
-import {
-  PENDING_AUTHORIZATION,
-  chargeForSession,
-  isOpenAtAltaPay,
-  isPaidAtAltaPay,
-  sessionStatusFor,
-  transactionForOrder,
-  type ExpectedReservation,
-} from "../medusa-mapping/status"
+import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, type ExpectedReservation } from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
+import { sessionPayment } from "./session-payment"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
 import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
 import { nextBatch } from "./batches"
@@ -328,10 +321,8 @@ class SessionFollowUp {
    * (whose charge keeps the agreement's shop_orderid), by the agreement's, where only a charge whose
    * transaction_info names this session counts. Unsealed data only says where to ask.
    */
-  private async paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
-    const agreementOrder = savedCardAgreementOrder(session.data)
-    if (agreementOrder) return chargeForSession(session.id, await this.registration.client.gateway.payments({ shopOrderId: agreementOrder }))
-    return transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
+  private paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
+    return sessionPayment(this.registration.client, { sessionId: session.id, shopOrderId: askedAs(session), agreementOrderId: savedCardAgreementOrder(session.data) })
   }
 
   private async expire(session: SessionRow): Promise<Outcome> {
