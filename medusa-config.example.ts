@@ -12,6 +12,11 @@ import { ContainerRegistrationKeys, Modules, defineConfig, loadEnv } from "@medu
 
 loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
+// The storefront's public URL: customers who paid are sent there, and it is the storefront's CORS
+// origin. Only outside production may it default to a local storefront.
+if (!process.env.STORE_URL && process.env.NODE_ENV === "production") {
+  throw new Error("STORE_URL is not set: set it to the storefront's public https:// address (customers who paid are sent there).")
+}
 const storeUrl = process.env.STORE_URL ?? "http://localhost:8000"
 
 module.exports = defineConfig({

@@ -117,7 +117,7 @@ store route instead, and the browser creates the payment.
 1. A retried refund is not sent twice. AltaPay's gateway has no idempotency key; the provider's
    reconciliation_identifier is derived from Medusa's refund id, and the look-up finds it if the same
    refund already went through (Medusa retried after a crash or timeout), or adopts an earlier attempt
-   whose answer was lost (\`UncertainRefunds\`).
+   whose answer was lost (the money door, \`src/lib/money-door/door.ts\`).
 2. The over-refund check uses AltaPay's live captured and refunded amounts, not the figures stored in
    Medusa's payment data, which are stale when a refund or capture was made elsewhere (AltaPay's
    merchant portal, another server) or when an earlier refund is still Open.

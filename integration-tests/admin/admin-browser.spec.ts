@@ -3,8 +3,10 @@
  * playwright-core logs into Medusa's admin, opens an order paid through AltaPay, checks the
  * panel's amounts, refunds one item through the panel's form and sees the refunded amount change;
  * on an order only authorized, captures one item through "Capture items" and sees the captured
- * amount change, then cancels the order and sees what stays reserved.
- * Saves test-artifacts/admin-refund.png and admin-capture.png.
+ * amount change, then cancels the order and sees what stays reserved; lists a customer's saved card
+ * on the customer page and deletes it there; with Danish chosen on the profile page, sees the
+ * panel, its drawer and the sidebar in Danish. Saves test-artifacts/admin-refund.png,
+ * admin-capture.png and admin-danish.png; with ALTAPAY_SCREENSHOTS=1 the merchant guide's docs/images/admin-*.png.
  *
  * The admin UI (dashboard + src/admin) is built once and cached (browser/admin-ui.ts); the
  * build runs while the app boots. Skipped, with the reason, without playwright-core or
@@ -15,13 +17,17 @@ import type { Page } from "playwright-core"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, seedStore, type Api } from "../../tools/test-store/store"
+import { createAdminUser, createAltaPayOrder, createCustomer, seedStore, type Api } from "../../tools/test-store/store"
 import { browserSpecCanRun } from "../setup/chromium"
 import { signInToAdmin } from "./browser/admin-ui"
-import { adminBrowser, openAdminPage, saveScreenshot, withFailureScreenshot } from "./browser/admin-browser"
+import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
+import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
+import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { adminBrowser, docScreenshot, openAdminPage, saveScreenshot, withFailureScreenshot } from "./browser/admin-browser"
 
 if (browserSpecCanRun("the AltaPay panel in a real browser")) {
-  const store = useAltaPayStore()
+  // Saved cards on, for the customer page's widget.
+  const store = useAltaPayStore({ savedCards: { enabled: true } })
   const fileStart = Date.now()
   const timings: Record<string, number> = {}
   const useAdminBrowser = adminBrowser(() => store.medusaUrl(), timings)
@@ -97,6 +103,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await drawer.waitFor()
           await drawer.getByTestId(`altapay-qty-${coffee.id}`).fill("1")
           await drawer.getByTestId("altapay-refund-note").fill("Broken bag")
+          await docScreenshot(drawer, "admin-refund-items", { height: 560 })
           await drawer.getByTestId("altapay-refund-submit").click()
 
           await amountChanges(page, "altapay-refunded", "0.00 DKK")
@@ -115,6 +122,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           expect(payment.data!.refunds).toEqual([expect.objectContaining({ items: [{ line_item_id: coffee.id, quantity: 1 }] })])
 
           await panel.scrollIntoViewIfNeeded()
+          await docScreenshot(panel, "admin-order-panel")
           await saveScreenshot(page, "admin-refund")
           expect(errors).toEqual([])
         })
@@ -139,6 +147,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           const previewed = (await amount.textContent())!
           expect(previewed).toMatch(/^\d+\.\d{2} DKK$/)
           expect(previewed).not.toBe("0.00 DKK")
+          await docScreenshot(drawer, "admin-capture-items", { height: 560 })
           await drawer.getByTestId("altapay-capture-submit").click()
 
           await amountChanges(page, "altapay-captured", "0.00 DKK")
@@ -164,6 +173,82 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
 
           await panel.scrollIntoViewIfNeeded()
           await saveScreenshot(page, "admin-capture")
+          expect(errors).toEqual([])
+        })
+      })
+
+      it("lists a customer's saved card on the customer page and deletes it there, leaving no card to charge", async () => {
+        const container = getContainer()
+        await createAdminUser(api, container, email, password)
+        const seed = await seedStore(container)
+        const customer = await createCustomer(api, seed)
+        const savedCards = container.resolve<AltaPaySavedCardsService>(ALTAPAY_SAVED_CARDS_MODULE)
+        await savedCards.createAltapaySavedCards([
+          {
+            customer_id: customer.id,
+            provider_id: PROVIDER_ID,
+            agreement_id: "agreement-of-the-browser-test",
+            masked_pan: "411111******1111",
+            expiry_month: 12,
+            expiry_year: 2035,
+            scheme: "Visa",
+            terminal: "AltaPay Sandbox Test Terminal",
+            currency: "DKK",
+          },
+        ])
+
+        const { page, errors } = await openAdminPage(admin.browser())
+        await withFailureScreenshot(page, errors, "admin-saved-cards", async () => {
+          await signInToAdmin(page, admin.ui().url, email, password)
+          await page.goto(`${admin.ui().url}/app/customers/${customer.id}`)
+          const widget = page.getByTestId("altapay-saved-cards")
+          const card = widget.getByTestId("altapay-saved-card")
+          await card.waitFor({ timeout: 30_000 })
+          expect(await card.textContent()).toContain("Visa 411111******1111")
+          await widget.scrollIntoViewIfNeeded()
+          await docScreenshot(widget, "admin-saved-cards")
+
+          await card.getByRole("button", { name: "Delete" }).click()
+          await page.getByRole("button", { name: "Delete" }).last().click() // the prompt's
+          await widget.waitFor({ state: "detached", timeout: 30_000 }) // no card left: the widget shows nothing
+          expect(await savedCards.listAltapaySavedCards({ customer_id: customer.id })).toEqual([])
+          expect(errors).toEqual([])
+        })
+      })
+
+      it("speaks Danish once the admin user chooses Danish on the profile page (issue 43), and still after a reload", async () => {
+        const { order } = await authorizedOrder()
+
+        const { page, errors } = await openAdminPage(admin.browser())
+        await withFailureScreenshot(page, errors, "admin-danish", async () => {
+          await signInToAdmin(page, admin.ui().url, email, password)
+          // Medusa's own language menu has no Danish: the plugin's widget on the profile page sets it.
+          await page.goto(`${admin.ui().url}/app/settings/profile`)
+          await page.getByTestId("altapay-language-da").click()
+          await page.goto(`${admin.ui().url}/app/orders/${order.orderId}`)
+          const panel = page.getByTestId("altapay-payment")
+          await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+          const danish = async () => {
+            expect(await panel.getByTestId("altapay-status").textContent()).toBe("Godkendt")
+            expect(await panel.getByText("Reserveret", { exact: true }).count()).toBe(1)
+            expect(await panel.getByTestId("altapay-capture-items").textContent()).toBe("Hæv varer")
+            expect(await panel.getByTestId("altapay-refund-items").textContent()).toBe("Refunder varer")
+            // The sidebar's page label too (translationNs).
+            expect(await page.getByText("AltaPay-udbetalinger", { exact: true }).count()).toBeGreaterThan(0)
+          }
+          await danish()
+
+          await panel.getByTestId("altapay-capture-items").click()
+          const drawer = page.getByTestId("altapay-capture-drawer")
+          await drawer.getByText("Hæv varer gennem AltaPay", { exact: true }).waitFor({ timeout: 30_000 })
+          await page.keyboard.press("Escape")
+
+          // Medusa's i18next keeps the choice in the browser.
+          await page.reload()
+          await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+          await danish()
+          await panel.scrollIntoViewIfNeeded()
+          await saveScreenshot(page, "admin-danish")
           expect(errors).toEqual([])
         })
       })

@@ -6,7 +6,8 @@
  * with the line linked to its order and its fee VAT, the exception for the stray line, the three
  * CSV downloads (the list, the file, the exceptions), and the order page's panel saying which
  * payout the capture went into. Saves test-artifacts/payouts.png
- * (and payouts-file.png, payouts-exceptions.png, payouts-order.png).
+ * (and payouts-file.png, payouts-exceptions.png, payouts-order.png); with ALTAPAY_SCREENSHOTS=1
+ * docs/images/admin-payouts.png for the merchant guide.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { Page } from "playwright-core"
@@ -17,7 +18,7 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { createAdminUser, createAltaPayOrder, seedStore, type Api } from "../../tools/test-store/store"
 import { browserSpecCanRun } from "../setup/chromium"
 import { signInToAdmin } from "./browser/admin-ui"
-import { adminBrowser, openAdminPage, saveScreenshot, withFailureScreenshot } from "./browser/admin-browser"
+import { adminBrowser, docScreenshot, openAdminPage, saveScreenshot, withFailureScreenshot } from "./browser/admin-browser"
 
 const DAY = 24 * 60 * 60 * 1000
 const money = (minor: number, currency: string) => `${minorToDecimal(minor, currency)} ${currency}`
@@ -102,6 +103,7 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
           expect(await row.getByTestId("payout-file-net").textContent()).toBe(money(file.netMinor, file.currency))
           expect(await row.getByTestId("payout-file-matched").textContent()).toBe("1")
           expect(await row.getByTestId("payout-file-unmatched").textContent()).toBe("0")
+          await docScreenshot(page, "admin-payouts", { height: 480 })
 
           await page.getByTestId("payouts-import-now").click()
           await page.getByTestId("payouts-import-summary").waitFor({ timeout: 30_000 })

@@ -35,8 +35,9 @@ export function packPlugin(destination: string, log: string): Promise<PackedPlug
 
 /**
  * What a store needs, nothing else: each server source compiled (.js and its .d.ts), the admin
- * bundle (CommonJS and ESM), the commands in bin/, the README and the docs pages it links, the Next.js
- * starter kit (its README, patch and files; not its walk), LICENSE and CHANGELOG.
+ * bundle (CommonJS and ESM), the commands in bin/, the README and the docs pages it links with their
+ * screenshots and the example configs, the Next.js starter kit (its README, patch and files; not its
+ * walk), LICENSE and CHANGELOG.
  */
 export function expectedTarballFiles(): string[] {
   // The commands (package.json's "bin": the sandbox, the go-live check) and what they share, all in bin/.
@@ -48,6 +49,9 @@ export function expectedTarballFiles(): string[] {
     if (fs.statSync(path.join(REPO_ROOT, kit, "src", file)).isFile()) files.push(`${kit}/src/${file.split(path.sep).join("/")}`)
   }
   for (const page of fs.readdirSync(path.join(REPO_ROOT, "docs"))) if (page.endsWith(".md")) files.push(`docs/${page}`)
+  // The docs' screenshots, and the example configs they link (a store starts its medusa-config from one).
+  for (const image of fs.readdirSync(path.join(REPO_ROOT, "docs/images"))) if (image.endsWith(".png")) files.push(`docs/images/${image}`)
+  files.push("medusa-config.example.ts", "medusa-config.multi.example.ts")
   for (const source of fs.readdirSync(path.join(REPO_ROOT, "src"), { recursive: true, encoding: "utf8" })) {
     if (source.startsWith(`admin${path.sep}`) || !source.endsWith(".ts")) continue
     const compiled = `.medusa/server/src/${source.slice(0, -".ts".length).split(path.sep).join("/")}`

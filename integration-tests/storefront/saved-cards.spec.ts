@@ -24,7 +24,9 @@ import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../
 jest.setTimeout(180_000)
 
 const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
-const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE } })
+/** Short, so a charge AltaPay answers late (the money door's window is twice this) fits in a test. */
+const HEADERS_TIMEOUT_MS = 3_000
+const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE }, headersTimeoutMs: HEADERS_TIMEOUT_MS })
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -214,19 +216,27 @@ medusaIntegrationTestRunner({
       }
       const storeCards = async (customer: Customer) =>
         (heard(await api.get("/store/altapay/saved-cards", asCustomer(customer))).data as any).saved_cards as Array<{ id: string; masked_pan: string }>
-      /** Pays a cart on the hosted page with "save this card"; answers the saved card. */
+      /** The agreement a set-up under this shop_orderid made (its set-up transaction's id), as AltaPay lists it. */
+      const agreementUnder = async (shopOrderId: string): Promise<string> => {
+        const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
+        const setUp = (await client.gateway.payments({ shopOrderId })).find((t) => t.authType !== "subscription_payment")
+        return setUp!.transactionId
+      }
+      /** Pays a cart on the hosted page with "save this card" (passing the 3-D Secure page the card asks for); answers the saved card. */
       const saveWhilePaying = async (customer: Customer, cardNumber: string) => {
         const { cart, altapay } = await sessionFor(customer, { save_card: true })
         expect(altapay).toMatchObject({ status: "pending", data: { redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), agreement: { mode: "setup" } } })
-        const submitted = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
+        const page = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
+        const submitted = page.challengeUrl ? await store.sandbox().challenge(page.challengeUrl) : page
         expect(submitted.status).toBe(303)
         expect(submitted.location).toMatch(/outcome=paid/)
         expect(await orderOfCart(query(), cart.id)).toEqual(expect.any(String))
-        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId }))[0], "the card saved with the order")
+        const agreementId = page.agreementId ?? (await agreementUnder(altapay.data.order_id))
+        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: agreementId }))[0], "the card saved with the order")
         // The shopper sees it among their cards, masked as AltaPay masks it.
         const card = (await storeCards(customer)).find((c) => c.id === saved.id)
         expect(card).toMatchObject({ masked_pan: `${cardNumber.slice(0, 6)}******${cardNumber.slice(-4)}`, scheme: "Visa" })
-        return { card: card!, agreementId: submitted.agreementId!, cartId: cart.id }
+        return { card: card!, agreementId, cartId: cart.id }
       }
       /** AltaPay's post (or a browser's GET) to the saved-card return, naming a set-up transaction. */
       const cardReturn = (transactionId: string | undefined, method: "GET" | "POST" = "GET") =>
@@ -309,6 +319,87 @@ medusaIntegrationTestRunner({
         } finally {
           for (const spy of logged) spy.mockRestore()
         }
+      })
+
+      describe("the moment of money (issue 39)", () => {
+        /** The session's charges at AltaPay (charges keep the agreement's shop_orderid and name the session). */
+        const sessionCharges = async (agreementId: string, sessionId: string) => {
+          const setUp = (await store.sandbox().agreements.get(agreementId))!
+          return (await chargesOn(setUp.shopOrderId)).filter((t) => t.paymentInfos.some((i) => i.name === "medusa_payment_session_id" && i.value === sessionId))
+        }
+        const chargeRequests = () =>
+          store
+            .sandbox()
+            .ledger()
+            .filter((e) => e.operation === "reserveSubscriptionCharge" || e.operation === "chargeSubscription")
+
+        it("a charge AltaPay answers after the timeout is made once: Place order again waits for it, then places the order", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const next = await sessionFor(karen, { saved_card_id: card.id })
+          const sent = chargeRequests().length
+          // AltaPay works on the charge for longer than the plugin waits for its answer (and less than the door's window).
+          store.sandbox().faults.add({ route: /SubscriptionCharge|chargeSubscription/, kind: "latency", ms: 2 * HEADERS_TIMEOUT_MS - 1_000 })
+          const timedOut = await complete(next.cart.id, next.headers)
+          expect(timedOut.status).toBeGreaterThanOrEqual(400)
+          expect(timedOut.data.message).toMatch(/Trying again is safe|may have been made/)
+          // "Place order" again at once: AltaPay shows nothing yet, so nothing is sent and the customer is told to wait.
+          const early = await complete(next.cart.id, next.headers)
+          expect(early.status).toBeGreaterThanOrEqual(400)
+          expect(await orderOfCart(query(), next.cart.id)).toBeUndefined()
+          // AltaPay finishes the first charge; the next completion takes it as the session's payment.
+          await eventually(async () => ((await sessionCharges(agreementId, next.altapay.id)).length > 0 ? true : undefined), "AltaPay finished the charge")
+          const placed = await eventually(async () => {
+            const answer = await complete(next.cart.id, next.headers)
+            return answer.status === 200 ? answer : undefined
+          }, "the order placed")
+          expect(placed.data).toMatchObject({ type: "order" })
+          expect(await sessionCharges(agreementId, next.altapay.id)).toHaveLength(1)
+          expect(chargeRequests().length - sent).toBe(1)
+        })
+
+        it("two Place orders at once and a lost answer then a retry each charge once", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const both = await sessionFor(karen, { saved_card_id: card.id })
+          const answers = await Promise.all([complete(both.cart.id, both.headers), complete(both.cart.id, both.headers)])
+          expect(answers.some((a) => a.status === 200)).toBe(true)
+          expect(await sessionCharges(agreementId, both.altapay.id)).toHaveLength(1)
+
+          const lost = await sessionFor(karen, { saved_card_id: card.id })
+          store.sandbox().faults.add({ route: /SubscriptionCharge|chargeSubscription/, kind: "lost-answer" })
+          store.sandbox().faults.add({ route: "payments", kind: "503", skip: 1, times: 3 })
+          const first = await complete(lost.cart.id, lost.headers)
+          store.sandbox().faults.clear()
+          if (first.status !== 200) expect((await complete(lost.cart.id, lost.headers)).data).toMatchObject({ type: "order" })
+          expect(await orderOfCart(query(), lost.cart.id)).toEqual(expect.any(String))
+          expect(await sessionCharges(agreementId, lost.altapay.id)).toHaveLength(1)
+        })
+
+        it("a card deleted after it was chosen is not charged: the completion asks for another card", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const chosen = await sessionFor(karen, { saved_card_id: card.id })
+          expect((await api.delete(`/store/altapay/saved-cards/${card.id}`, asCustomer(karen))).status).toBe(200)
+          const sent = chargeRequests().length
+          const refused = await complete(chosen.cart.id, chosen.headers)
+          expect(refused.status).toBe(400)
+          expect(refused.data.message).toMatch(/saved card chosen for this payment was removed/)
+          expect(chargeRequests().length).toBe(sent)
+          expect(await sessionCharges(agreementId, chosen.altapay.id)).toHaveLength(0)
+          expect(await orderOfCart(query(), chosen.cart.id)).toBeUndefined()
+        })
+
+        it("a cart taken over by another signed-in customer does not charge the first customer's card", async () => {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          const chosen = await sessionFor(karen, { saved_card_id: card.id })
+          const taken = await api.post(`/store/carts/${chosen.cart.id}/customer`, {}, asCustomer(mallory))
+          expect(taken.status).toBe(200)
+          expect(taken.data.cart.customer_id).toBe(mallory.id)
+          const sent = chargeRequests().length
+          const refused = await complete(chosen.cart.id, storeHeaders(seed, mallory.token))
+          expect(refused.status).toBe(400)
+          expect(refused.data.message).toMatch(/not yours/)
+          expect(chargeRequests().length).toBe(sent)
+          expect(await sessionCharges(agreementId, chosen.altapay.id)).toHaveLength(0)
+        })
       })
 
       it("adds a card from the account page through AltaPay's page, for the signed-in customer only", async () => {
@@ -448,6 +539,59 @@ medusaIntegrationTestRunner({
         } finally {
           warn.mockRestore()
         }
+      })
+
+      it("a 3-D Secure card added from the account page: challenged on AltaPay's set-up page, and a purchase with it lands on the order after the challenge", async () => {
+        const started = await api.post("/store/altapay/saved-cards", { currency_code: "dkk" }, asCustomer(karen))
+        const before = idsOf(await storeCards(karen))
+        // AltaPay's set-up page asks this card for 3-D Secure; nothing is saved until the customer passes it.
+        const page = await store.sandbox().agreements.submit(String(started.data.redirect_url).split("/").at(-1)!, { cardNumber: TEST_CARDS.visaThreeDSecure })
+        expect(page).toMatchObject({ status: 303, challengeUrl: expect.stringMatching(/\/sandbox\/3ds\//) })
+        expect(idsOf(await storeCards(karen))).toEqual(before)
+        expect(await store.sandbox().challenge(page.challengeUrl!)).toEqual({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const card = (await storeCards(karen)).find((c) => !before.includes(c.id))!
+        expect(card).toMatchObject({ masked_pan: "400000******3220" })
+
+        // The purchase: Medusa's completion asks for the charge's challenge; passed, AltaPay returns the
+        // customer through the set-up's callbacks (the saved-card return), which places the order and
+        // sends them to its confirmation, not to the cards page.
+        const next = await sessionFor(karen, { saved_card_id: card.id })
+        expect((await complete(next.cart.id, next.headers)).status).toBe(400)
+        const { data: sessions } = await query().graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: next.altapay.id } })
+        const waiting = sessions[0] as { status: string; data: { redirect_url: string } }
+        expect(waiting).toMatchObject({ status: "requires_more", data: { redirect_url: expect.stringMatching(/\/sandbox\/3ds\//) } })
+        const answered = await store.sandbox().challenge(waiting.data.redirect_url)
+        const orderId = await orderOfCart(query(), next.cart.id)
+        expect(orderId).toEqual(expect.any(String))
+        expect(answered.status).toBe(303)
+        const landing = new URL(answered.location!)
+        expect(Object.fromEntries(landing.searchParams)).toMatchObject({ outcome: "paid", order_id: orderId, cart_id: next.cart.id })
+        expect((await complete(next.cart.id, next.headers)).data).toMatchObject({ type: "order", order: { id: orderId } })
+      })
+
+      it("Medusa's own savePaymentMethod answers AltaPay's page; the card is kept for the customer once AltaPay confirms it", async () => {
+        const payments = getContainer().resolve<IPaymentModuleService>(Modules.PAYMENT)
+        const holder = await payments.createAccountHolder({ provider_id: PROVIDER_ID, context: { customer: { id: karen.id, email: karen.email } } })
+        const method = await payments.createPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder }, data: { currency_code: "dkk" } })
+        expect(method).toMatchObject({
+          id: expect.any(String),
+          provider_id: PROVIDER_ID,
+          data: { payment_request_id: method.id, redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), currency_code: "dkk" },
+        })
+        // Card data is never taken: AltaPay's page takes the card.
+        await expect(
+          payments.createPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder }, data: { currency_code: "dkk", card_number: "4111111111111111" } })
+        ).rejects.toThrow(/takes only currency_code/)
+
+        const before = idsOf(await storeCards(karen))
+        const submitted = await store.sandbox().agreements.submit(method.id, { cardNumber: TEST_CARDS.mastercard, expiryMonth: "05", expiryYear: "2032" })
+        expect(submitted).toMatchObject({ status: 303, location: CARDS_PAGE.replace("{outcome}", "saved") })
+        const added = (await storeCards(karen)).filter((c) => !before.includes(c.id))
+        expect(added).toEqual([expect.objectContaining({ masked_pan: "555555******4444", expiry: { month: 5, year: 2032 } })])
+        // Medusa's own listing shows it, and only to Karen.
+        const listed = await payments.listPaymentMethods({ provider_id: PROVIDER_ID, context: { account_holder: holder } })
+        expect(listed.map((m) => m.id)).toContain(added[0].id)
+        expect((await storeCards(mallory)).map((c) => c.masked_pan)).not.toContain("555555******4444")
       })
 
       it("a saved 3-D Secure card: the completion asks for the challenge, the customer's return places the order once", async () => {

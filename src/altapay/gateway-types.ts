@@ -118,6 +118,8 @@ export interface GatewayTransaction {
   /** Decimal text, exact as sent. */
   fraudRiskScore?: string
   fraudExplanation?: string
+  /** The fraud service's recommendation, e.g. Accept, Challenge, Deny (sdk-csharp APIResponse.cs, api-php Transaction::$FraudRecommendation). */
+  fraudRecommendation?: string
   paymentInfos: PaymentInfo[]
   customerInfo?: CustomerInfo
   reconciliationIdentifiers: ReconciliationIdentifier[]

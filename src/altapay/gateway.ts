@@ -8,7 +8,7 @@ import { AltaPayBadResponseError, AltaPayDeclinedError, AltaPayGatewayError, Alt
 import type { GatewayResponse, GatewayTransaction } from "./gateway-types"
 import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
-import { orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
+import { lineTotalMinor, orderLinesTotalMinor, orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
 import type { OrderLine } from "./types"
 import { trackingInfoFields, type TrackingInfo } from "./tracking-info"
 import { readTerminals, TerminalsShapeError, type AltaPayTerminal } from "./terminals"
@@ -25,7 +25,17 @@ export interface RefundInput {
   allowOverRefund?: boolean
   invoiceNumber?: string
   orderLines?: OrderLine[]
+  /**
+   * A return fee the shop keeps on a Klarna refund (AltaPay's "Refund a Klarna payment"): sent
+   * after `orderLines` as a `handling` line with positive amounts, which AltaPay deducts from the
+   * other lines. So `orderLines` less this fee total `amountMinor` (the page's example: goods of
+   * 11.00 less a 6.40 fee refund 4.60). Needs `amountMinor` and `orderLines`.
+   */
+  returnFee?: ReturnFee
 }
+
+/** A return fee's line: an order line whose unit price is the fee before tax; goodsType is always `handling`. */
+export type ReturnFee = Omit<OrderLine, "goodsType">
 
 export interface CaptureInput {
   transactionId: string
@@ -72,7 +82,7 @@ export class GatewayApi {
   }
 
   async refundCapturedReservation(input: RefundInput): Promise<GatewayResult> {
-    const fields = commonFields("refund", input)
+    const fields = commonFields("refund", input, returnFeeIssues(input))
     if (input.allowOverRefund !== undefined) fields.allow_over_refund = input.allowOverRefund ? "1" : "0"
     return this.change("refundCapturedReservation", "refund", fields)
   }
@@ -203,10 +213,15 @@ function commonFields(action: "refund" | "capture", input: RefundInput | Capture
   if (input.invoiceNumber !== undefined) fields.invoice_number = input.invoiceNumber
   if (input.orderLines?.length && currency) {
     try {
-      // A partial refund or capture must be covered exactly by its lines (reference rule 4).
-      const expectedTotalMinor = issues.some((i) => i.field === "amount") ? undefined : input.amountMinor
-      validateOrderLines(input.orderLines, { currency, expectedTotalMinor })
-      Object.assign(fields, toGatewayOrderLineFields(input.orderLines, currency))
+      // A partial refund or capture must be covered exactly by its lines (reference rule 4); a
+      // return fee is deducted from them, so they cover the amount and the fee.
+      const fee = "returnFee" in input && input.returnFee ? { ...input.returnFee, goodsType: "handling" as const } : undefined
+      const amountMinor = issues.some((i) => i.field === "amount") ? undefined : input.amountMinor
+      validateOrderLines(input.orderLines, { currency, expectedTotalMinor: fee ? undefined : amountMinor })
+      if (fee && amountMinor !== undefined) issues.push(...returnFeeTotalIssues(input.orderLines, fee, amountMinor))
+      const lines = fee ? [...input.orderLines, fee] : input.orderLines
+      assertWireAmounts(orderLineWireAmounts(lines), currency)
+      Object.assign(fields, toGatewayOrderLineFields(lines, currency))
     } catch (error) {
       if (!(error instanceof AltaPayValidationError)) throw error
       issues.push(...error.issues)
@@ -216,6 +231,26 @@ function commonFields(action: "refund" | "capture", input: RefundInput | Capture
     throw new AltaPayValidationError(`The ${action} was not sent: ${issues.map((i) => `${i.field} ${i.message}`).join("; ")}.`, issues)
   }
   return fields
+}
+
+/** What keeps a return fee from being sent: a fee needs the amount and the goods lines it is deducted from, and a price above zero. */
+function returnFeeIssues(input: RefundInput): ValidationIssue[] {
+  const fee = input.returnFee
+  if (!fee) return []
+  const issues: ValidationIssue[] = []
+  if (input.amountMinor === undefined) issues.push({ field: "returnFee", message: "needs amountMinor (the refund after the fee)" })
+  if (!input.orderLines?.length) issues.push({ field: "returnFee", message: "needs the orderLines it is deducted from" })
+  if (!(fee.unitPriceMinor > 0)) issues.push({ field: "returnFee.unitPriceMinor", message: "must be greater than zero (AltaPay deducts the fee)" })
+  if (fee.taxAmountMinor < 0) issues.push({ field: "returnFee.taxAmountMinor", message: "must not be negative" })
+  return issues
+}
+
+/** The goods lines less the return fee must be the amount, as AltaPay deducts the fee. */
+function returnFeeTotalIssues(lines: readonly OrderLine[], fee: OrderLine, amountMinor: number): ValidationIssue[] {
+  const goods = orderLinesTotalMinor(lines)
+  const feeMinor = lineTotalMinor(fee, "returnFee")
+  if (goods - feeMinor === amountMinor) return []
+  return [{ field: "orderLines", message: `lines total ${goods} minor units less the return fee's ${feeMinor} is ${goods - feeMinor}, but the amount is ${amountMinor}` }]
 }
 
 function checkTransactionId(transactionId: string): string {

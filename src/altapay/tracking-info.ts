@@ -4,6 +4,12 @@
  * `[companyName]`, `[method]`, `[trackingNumber]`, `[trackingUri]` and `[type]` (e.g. SHIPPING),
  * with no lengths or allowed values; so we only refuse what cannot be sent: a non-string field, an
  * empty text, an unknown field or an entry with no field at all.
+ *
+ * AltaPay's own clients send the carrier and number as `shippingTrackingInfo[<i>][shippingCompany]`
+ * and `[trackingNumber]` instead (api-php CaptureReservation::setTrackingInfo, Magento's
+ * CaptureObserver). Which one the gateway reads is not written anywhere, and each is sent to it by
+ * AltaPay (the page documents one, its plugin sends the other), so we send both: the documented
+ * form whole, and the plugins' form for what it has (companyName as shippingCompany, trackingNumber).
  */
 import { z } from "zod"
 import type { ValidationIssue } from "./errors"
@@ -47,5 +53,11 @@ export function trackingInfoFields(trackingInfo: unknown): { fields: Record<stri
       if (value !== undefined) fields[`trackingInfo[${i}][${field}]`] = value
     }
   })
+  parsed.data
+    .filter((entry) => entry.companyName !== undefined || entry.trackingNumber !== undefined)
+    .forEach((entry, i) => {
+      if (entry.companyName !== undefined) fields[`shippingTrackingInfo[${i}][shippingCompany]`] = entry.companyName
+      if (entry.trackingNumber !== undefined) fields[`shippingTrackingInfo[${i}][trackingNumber]`] = entry.trackingNumber
+    })
   return { fields, issues: [] }
 }

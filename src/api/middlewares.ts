@@ -9,6 +9,7 @@ import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import type { AltaPayOptions } from "../lib/registrations/options"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -115,9 +116,11 @@ export default defineMiddlewares({
       middlewares: [authenticate("customer", ["session", "bearer"]), validateAndTransformBody(StoreAddAltaPaySavedCard)],
     },
     {
-      // AltaPay's posts after a card was added from the account page (lib/saved-cards/account-setup.ts).
+      // AltaPay's posts after a card was added from the account page (lib/saved-cards/account-setup.ts),
+      // and a later purchase's return after 3-D Secure: signed like the return below.
       method: ["POST"],
       matcher: "/altapay/saved-card-return/*",
+      bodyParser: { preserveRawBody: true },
       middlewares: [refuseUnknownCallbackSources],
     },
     {
@@ -125,13 +128,13 @@ export default defineMiddlewares({
       method: ["POST"],
       matcher: "/altapay/return/*",
       bodyParser: { preserveRawBody: true },
-      middlewares: [refuseUnknownCallbackSources],
+      middlewares: [noteAltaPayTestPost, refuseUnknownCallbackSources, answerAltaPayTestPost],
     },
 
     {
       method: ["POST"],
       matcher: "/hooks/payment/:provider",
-      middlewares: [refuseUnknownCallbackSources, stampAltaPayWebhookArrival],
+      middlewares: [noteAltaPayTestPost, refuseUnknownCallbackSources, answerAltaPayTestPost, stampAltaPayWebhookArrival],
     },
   ],
 })

@@ -1,50 +1,40 @@
 /**
  * `altapay-check`: what a store's go-live can check before the first payment. The store's
  * configuration (the plugin entry, each AltaPay registration's options parsed with the provider's
- * own schema, its providerId) and, per registration, that AltaPay answers: the Checkout API issues
- * a MERCHANT token, the merchant API lists the API user's terminals (getTerminals) and knows every
- * terminal the options name, and the funding files can be listed when payouts are on. Nothing is
- * created at AltaPay: every call is a read or the token every session starts with.
+ * own schema, its providerId, set-up.ts) and, per registration, that AltaPay answers: the Checkout
+ * API issues a MERCHANT token, the merchant API lists the API user's terminals (getTerminals) and
+ * knows every terminal the options name (terminals.ts), and the funding files can be listed when
+ * payouts are on. Nothing is created at AltaPay: every call is a read or the token every session
+ * starts with. With `reach`, test posts go to the store's public callback URLs (reach.ts).
  *
- * Each check is one line: `ok`, `problem` (with what to do) or `note` (worth knowing, not wrong).
- * With `production`, what only a test set-up may have (a local sandbox, AltaPay's test gateway,
- * allowInsecureUrls, no callbackSecret) is a problem too.
+ * Each check is one line (check-line.ts). With `production`, what only a test set-up may have (a
+ * local sandbox, AltaPay's test gateway, allowInsecureUrls, no callbackSecret, URLs AltaPay or the
+ * customer cannot reach) is a problem too.
  */
 import type { ConfigModule } from "@medusajs/framework/types"
-import {
-  AltaPayAuthError,
-  AltaPayGatewayError,
-  AltaPayNetworkError,
-  AltaPayTimeoutError,
-  createAltaPayClient,
-  type AltaPayClient,
-  type AltaPayClientOptions,
-  type AltaPayTerminal,
-} from "../altapay"
+import { AltaPayAuthError, AltaPayGatewayError, AltaPayNetworkError, AltaPayTimeoutError, createAltaPayClient, type AltaPayClient, type AltaPayClientOptions } from "../altapay"
 import { altapayProviderId, findAltaPayProviderEntries } from "../lib/registrations/from-config"
-import { localSandbox, parseAltaPayOptions, type AltaPayOptions } from "../lib/registrations/options"
+import { parseAltaPayOptions, type AltaPayOptions } from "../lib/registrations/options"
 import { clientConfigOf } from "../lib/registrations/shared-client"
+import type { CheckLine, CheckStatus, Finding } from "./check-line"
+import { reachLines } from "./reach"
+import { setUpLines } from "./set-up"
+import { missingTerminalLine, namedTerminals, terminalLines } from "./terminals"
 
-export type CheckStatus = "ok" | "problem" | "note"
-
-export interface CheckLine {
-  status: CheckStatus
-  /** What was checked: "config", "plugin" or a registration's pp_altapay_<id>. */
-  subject: string
-  text: string
-}
+export type { CheckLine, CheckStatus } from "./check-line"
 
 export interface CheckRun {
-  /** true: a test set-up (sandbox, test gateway, allowInsecureUrls, no callbackSecret) is a problem. */
+  /** true: a test set-up (sandbox, test gateway, allowInsecureUrls, no callbackSecret, unreachable URLs) is a problem. */
   production?: boolean
   /** false: the configuration only, no call to AltaPay. */
   network?: boolean
+  /** true: send test posts to the store's notification and return URLs (reach.ts). */
+  reach?: boolean
   /** Makes the client for a registration (tests shorten its retries). */
   clientFor?: (options: AltaPayClientOptions) => AltaPayClient
 }
 
 const PLUGIN = "medusa-payment-altapay"
-const TEST_GATEWAY = /^testgateway\.altapaysecure\.com$/i
 
 /** Every check on a loaded medusa-config, in order: the plugin, then each registration. */
 export async function checkStore(configModule: ConfigModule, run: CheckRun = {}): Promise<CheckLine[]> {
@@ -94,99 +84,84 @@ type Entry = ReturnType<typeof findAltaPayProviderEntries>[number]
 async function checkRegistration(entry: Entry, run: CheckRun): Promise<CheckLine[]> {
   const subject = altapayProviderId(entry)
   const line = (status: CheckStatus, text: string): CheckLine => ({ status, subject, text })
-  // As the provider parses them where Medusa loads it: providerId is the entry's id, a different one a problem.
-  const parsed = parseAltaPayOptions(entry.options, { id: entry.id })
+  const production = run.production === true
+  // As the provider parses them where Medusa loads it: providerId is the entry's id, a different one a
+  // problem. What the provider refuses only in production is one of setUpLines' problems here, so
+  // the calls to AltaPay still run and every problem shows at once.
+  const parsed = parseAltaPayOptions(entry.options, { id: entry.id }, { production: false })
   if ("problems" in parsed) return parsed.problems.map((problem) => line("problem", `option ${problem}`))
   const options = parsed.options
-  const lines = [line("ok", "options are valid")]
-  lines.push(...setUpLines(options, run.production === true).map(([status, text]) => line(status, text)))
-  if (run.network === false) return lines
-  const client = (run.clientFor ?? createAltaPayClient)({ ...clientConfigOf(options), maxRetries: 0 })
-  try {
-    lines.push(...(await altapayLines(client, options)).map(([status, text]) => line(status, text)))
-  } finally {
-    await client.close()
-  }
-  return lines
-}
-
-/** What a test set-up has and a live store must not: problems with `production`, else notes. */
-function setUpLines(options: AltaPayOptions, production: boolean): Array<[CheckStatus, string]> {
-  const testOnly: CheckStatus = production ? "problem" : "note"
-  const lines: Array<[CheckStatus, string]> = []
-  if (localSandbox(options)) {
-    lines.push([testOnly, `checkoutUrl and gatewayUrl are a local sandbox (${options.checkoutUrl}), not AltaPay: use https://<shop>.altapaysecure.com to go live`])
-  } else if ([options.checkoutUrl, options.gatewayUrl].some((value) => TEST_GATEWAY.test(new URL(value).hostname))) {
-    lines.push([testOnly, "checkoutUrl or gatewayUrl is AltaPay's test gateway: use https://<shop>.altapaysecure.com to go live"])
-  }
-  if (options.allowInsecureUrls) lines.push([testOnly, "allowInsecureUrls is true (ALTAPAY_ALLOW_INSECURE_URLS): remove it before going live"])
-  if (!options.callbackSecret) {
-    lines.push([testOnly, "no callbackSecret: every callback is confirmed by a look-up at AltaPay; set one here and the same in AltaPay's merchant interface"])
-  }
-  if (!options.terminal && !options.terminals) lines.push(["note", "no terminal or terminals: AltaPay's first card method is used"])
-  return lines
-}
-
-/** The calls to AltaPay: a MERCHANT token, the terminals, the funding files. */
-async function altapayLines(client: AltaPayClient, options: AltaPayOptions): Promise<Array<[CheckStatus, string]>> {
-  const lines: Array<[CheckStatus, string]> = []
-  try {
-    await client.tokens.merchantToken()
-    lines.push(["ok", `Checkout API at ${options.checkoutUrl} accepts the API user ${options.username}`])
-  } catch (error) {
-    lines.push(["problem", `Checkout API at ${options.checkoutUrl}: ${whatWentWrong(error, "the Checkout API")}`])
-  }
-  let terminals: AltaPayTerminal[] | undefined
-  try {
-    terminals = await client.gateway.getTerminals()
-    lines.push(["ok", `merchant API at ${options.gatewayUrl} accepts the API user and lists ${terminals.length} terminal(s)`])
-  } catch (error) {
-    lines.push(["problem", `merchant API at ${options.gatewayUrl}: ${whatWentWrong(error, "the merchant API")}`])
-  }
-  if (terminals) lines.push(...terminalLines(options, terminals))
-  if (options.payouts.enabled) {
+  const findings: Finding[] = [["ok", "options are valid"], ...setUpLines(options, production)]
+  if (run.network === false) {
+    const missing = missingTerminalLine(options, undefined, production)
+    if (missing) findings.push(missing)
+  } else {
+    const client = (run.clientFor ?? createAltaPayClient)({ ...clientConfigOf(options), maxRetries: 0 })
     try {
-      await client.fundings.fundingList({ page: 0 })
-      lines.push(["ok", "funding files can be listed (payouts)"])
-    } catch (error) {
-      lines.push(["problem", `funding files (payouts): ${whatWentWrong(error, "funding files")}; or set payouts: { enabled: false }`])
+      findings.push(...(await altapayLines(client, options, production)))
+    } finally {
+      await client.close()
     }
   }
+  if (run.reach) findings.push(...(await reachLines(options)))
+  return findings.map(([status, text]) => line(status, text))
+}
+
+/** The calls to AltaPay: a MERCHANT token, the terminals, the funding files; what one refusal decides is skipped. */
+async function altapayLines(client: AltaPayClient, options: AltaPayOptions, production: boolean): Promise<Finding[]> {
+  const lines: Finding[] = []
+  const token = await attempt(() => client.tokens.merchantToken())
+  const listed = await attempt(() => client.gateway.getTerminals())
+  const credentialsRefused = refusesCredentials(token) && refusesCredentials(listed)
+  if (credentialsRefused) {
+    lines.push([
+      "problem",
+      `AltaPay refuses the username or password (401) at the Checkout API (${options.checkoutUrl}) and the merchant API (${options.gatewayUrl}): check ALTAPAY_USERNAME and ALTAPAY_PASSWORD, and that both URLs are the environment (test or production) the API user belongs to`,
+    ])
+  } else {
+    lines.push(
+      "error" in token
+        ? ["problem", `Checkout API at ${options.checkoutUrl}: ${whatWentWrong(token.error, "the Checkout API")}`]
+        : ["ok", `Checkout API at ${options.checkoutUrl} accepts the API user ${options.username}`],
+      "error" in listed
+        ? ["problem", `merchant API at ${options.gatewayUrl}: ${whatWentWrong(listed.error, "the merchant API")}`]
+        : ["ok", `merchant API at ${options.gatewayUrl} accepts the API user and lists ${listed.value.length} terminal(s)`]
+    )
+  }
+  const known = "value" in listed ? listed.value : undefined
+  const skip = (what: string): Finding => ["skipped", `${what}: not checked: credentials refused`]
+  if (known) lines.push(...terminalLines(options, known))
+  else if (refusesCredentials(listed) && namedTerminals(options).length > 0) lines.push(skip("terminals"))
+  const missing = missingTerminalLine(options, known, production)
+  if (missing) lines.push(missing)
+  if (!options.payouts.enabled) return lines
+  if (refusesCredentials(listed)) return [...lines, skip("funding files (payouts)")]
+  const fundings = await attempt(() => client.fundings.fundingList({ page: 0 }))
+  lines.push(
+    "error" in fundings
+      ? ["problem", `funding files (payouts): ${whatWentWrong(fundings.error, "funding files")}; or set payouts: { enabled: false }`]
+      : ["ok", "funding files can be listed (payouts)"]
+  )
   return lines
 }
 
-/** Every terminal the options name is one of the API user's, and takes the currency it is named for. */
-export function terminalLines(
-  options: Pick<AltaPayOptions, "terminal" | "terminals" | "acceptedTerminals" | "invoiceTerminals">,
-  known: AltaPayTerminal[]
-): Array<[CheckStatus, string]> {
-  const named: Array<{ option: string; title: string; currency?: string }> = [
-    ...(options.terminal ? [{ option: "terminal", title: options.terminal }] : []),
-    ...Object.entries(options.terminals ?? {}).map(([currency, title]) => ({ option: `terminals.${currency}`, title, currency: currency.toUpperCase() })),
-    ...(options.acceptedTerminals ?? []).map((title) => ({ option: "acceptedTerminals", title })),
-    ...(options.invoiceTerminals ?? []).map((title) => ({ option: "invoiceTerminals", title })),
-  ]
-  const titles = known.map((t) => `"${t.title}"`).join(", ") || "none"
-  return named.map(({ option, title, currency }): [CheckStatus, string] => {
-    const terminal = known.find((t) => t.title === title)
-    if (!terminal) {
-      return [
-        "problem",
-        `${option} "${title}" is not one of the API user's terminals (AltaPay lists ${titles}): correct the name, or ask AltaPay to give the API user this terminal`,
-      ]
-    }
-    if (currency && terminal.currencies.length > 0 && !terminal.currencies.includes(currency)) {
-      return ["problem", `${option} "${title}" does not take ${currency} (AltaPay lists ${terminal.currencies.join(", ")} for it): name a ${currency} terminal`]
-    }
-    return ["ok", `${option} "${title}" is one of the API user's terminals`]
-  })
+type Attempt<T> = { value: T } | { error: unknown }
+
+async function attempt<T>(call: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { value: await call() }
+  } catch (error) {
+    return { error }
+  }
 }
+
+const refusesCredentials = (result: Attempt<unknown>): boolean => "error" in result && result.error instanceof AltaPayAuthError && result.error.status === 401
 
 function whatWentWrong(error: unknown, api: string): string {
   if (error instanceof AltaPayAuthError) {
     return error.status === 403
       ? `AltaPay denies the API user access (403): ask AltaPay to give it access to ${api}`
-      : `AltaPay refuses the username or password (401): check username and password, and that checkoutUrl and gatewayUrl are the environment (test or production) the API user belongs to`
+      : `AltaPay refuses the username or password (401) here only: check that checkoutUrl and gatewayUrl are the same environment (test or production), and ask AltaPay whether the API user may use ${api}`
   }
   if (error instanceof AltaPayTimeoutError || error instanceof AltaPayNetworkError) {
     return `AltaPay could not be reached (${error.message}): check the URL, and that this server reaches it (firewall, proxy, DNS)`

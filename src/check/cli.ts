@@ -1,7 +1,8 @@
 /**
  * `altapay-check`: runs the go-live checks (checks.ts) on the store in the current folder and
- * prints one line per check. Exit code 0 when nothing is a problem, 1 when something is, 2 when
- * the command could not run (bad arguments, a config that does not load).
+ * prints one line per check (`skipped`: what another problem decides). Exit code 0 when nothing
+ * is a problem, 1 when something is, 2 when the command could not run (bad arguments, a config
+ * that does not load).
  */
 import { checkStore, type CheckLine, type CheckRun } from "./checks"
 import { ConfigFileError, findConfigFile, loadConfigFile } from "./config-file"
@@ -10,19 +11,24 @@ export interface CheckCliOptions {
   config?: string
   production: boolean
   network: boolean
+  reach: boolean
 }
 
-export const USAGE = `Usage: altapay-check [--config <medusa-config file>] [--production] [--offline]
+export const USAGE = `Usage: altapay-check [--config <medusa-config file>] [--production] [--offline] [--reach]
 
   Checks the store's AltaPay configuration and that AltaPay answers with its credentials and knows its terminals.
   Run it in the store's folder, with the environment the store runs with.
 
   --config <file>  the medusa-config to check (default: medusa-config.ts, medusa-config.js or .medusa/server/medusa-config.js)
-  --production     a local sandbox, AltaPay's test gateway, allowInsecureUrls or a missing callbackSecret is a problem
-  --offline        check the configuration only; call no AltaPay API`
+  --production     check as for going live (also when NODE_ENV is production): a local sandbox, AltaPay's test gateway,
+                   allowInsecureUrls, a missing callbackSecret, and a backendUrl, successUrl or failureUrl AltaPay or
+                   the customer cannot reach are problems
+  --offline        check the configuration only; call no AltaPay API
+  --reach          send a signed test post to the store's public notification and return URLs, as AltaPay posts,
+                   and say whether it arrived and what stopped it (run it from outside the store's network)`
 
 export function parseCheckArgs(argv: string[]): CheckCliOptions {
-  const options: CheckCliOptions = { production: false, network: true }
+  const options: CheckCliOptions = { production: false, network: true, reach: false }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
@@ -38,6 +44,9 @@ export function parseCheckArgs(argv: string[]): CheckCliOptions {
         break
       case "--offline":
         options.network = false
+        break
+      case "--reach":
+        options.reach = true
         break
       case "--help":
       case "-h":
@@ -69,7 +78,9 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
     const file = findConfigFile(io.cwd, options.config)
     const config = loadConfigFile(file)
     io.print(formatLine({ status: "ok", subject: "config", text: `${file} loaded` }))
-    lines = await checkStore(config, { production: options.production, network: options.network, clientFor: io.clientFor })
+    // The store refuses what cannot work live when NODE_ENV is production: check as it starts.
+    const production = options.production || process.env.NODE_ENV === "production"
+    lines = await checkStore(config, { production, network: options.network, reach: options.reach, clientFor: io.clientFor })
   } catch (error) {
     if (!(error instanceof ConfigFileError) && !(error instanceof Error && error.message.includes(USAGE))) throw error
     io.print(error instanceof ConfigFileError ? formatLine({ status: "problem", subject: "config", text: error.message }) : error.message)

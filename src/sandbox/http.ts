@@ -105,12 +105,14 @@ export interface ParsedForm {
   orderLines?: Record<string, string>[]
   /** captureReservation's `trackingInfo[<index>][<field>]` (and updateOrder's). */
   trackingInfo?: Record<string, string>[]
+  /** `shippingTrackingInfo[<index>][<field>]`, as AltaPay's own clients send tracking (api-php, Magento). */
+  shippingTrackingInfo?: Record<string, string>[]
   /** Keys starting with `orderLines` or `trackingInfo` that are not `<list>[<index>][<field>]`. */
   badKeys: string[]
 }
 
-const LISTS = ["orderLines", "trackingInfo"] as const
-const LIST_ENTRY = /^(orderLines|trackingInfo)\[(\d+)\]\[([A-Za-z_]+)\]$/
+const LISTS = ["orderLines", "trackingInfo", "shippingTrackingInfo"] as const
+const LIST_ENTRY = /^(orderLines|trackingInfo|shippingTrackingInfo)\[(\d+)\]\[([A-Za-z_]+)\]$/
 
 /**
  * Form fields as AltaPay's gateway reads them: `orderLines[0][itemId]=...` becomes
@@ -120,7 +122,11 @@ const LIST_ENTRY = /^(orderLines|trackingInfo)\[(\d+)\]\[([A-Za-z_]+)\]$/
 export function parseForm(text: string): ParsedForm {
   const fields: Record<string, string> = {}
   const badKeys: string[] = []
-  const lists = { orderLines: new Map<number, Record<string, string>>(), trackingInfo: new Map<number, Record<string, string>>() }
+  const lists = {
+    orderLines: new Map<number, Record<string, string>>(),
+    trackingInfo: new Map<number, Record<string, string>>(),
+    shippingTrackingInfo: new Map<number, Record<string, string>>(),
+  }
   for (const [key, value] of new URLSearchParams(text)) {
     const entry = LIST_ENTRY.exec(key)
     if (entry) {
@@ -140,6 +146,7 @@ export function parseForm(text: string): ParsedForm {
     fields,
     ...(lists.orderLines.size > 0 ? { orderLines: inOrder(lists.orderLines) } : {}),
     ...(lists.trackingInfo.size > 0 ? { trackingInfo: inOrder(lists.trackingInfo) } : {}),
+    ...(lists.shippingTrackingInfo.size > 0 ? { shippingTrackingInfo: inOrder(lists.shippingTrackingInfo) } : {}),
     badKeys,
   }
 }

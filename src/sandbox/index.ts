@@ -15,7 +15,7 @@ import { DEFAULT_FUNDING_DELAY_MS, FundingBook, type FundingFileInput, type Gene
 import { payAndNotify } from "./hosted-page/hosted-page"
 import { Ledger, type LedgerEntry } from "./ledger"
 import { settleOpen, type OpenOutcome } from "./open-settlement"
-import { concludeOpenPayment, createPayment, sessionIsSettled, type Outcome } from "./payment-flow"
+import { concludeOpenPayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "./payment-flow"
 import { createSandboxServer } from "./server"
 import { sandboxAgreements, type SandboxAgreements } from "./agreements/sandbox-agreements"
 import { CARD_METHOD, Store, findMethod, invoiceTerminalConfig, type PaymentStatus, type StoredPayment } from "./state"
@@ -37,7 +37,7 @@ export type { TransactionSnapshot } from "./snapshot"
 export { DEFAULT_INVOICE_CAPTURE_DAYS, INVOICE_METHOD, PAYMENT_METHODS } from "./state"
 export type { MoneyOperation, PaymentNature } from "./state"
 export { GatewayErrorCode } from "./gateway/gateway-errors"
-export { TEST_CARDS } from "./agreements/agreements"
+export { TEST_CARDS, TEST_CASES, type TestCase, type TestOutcome } from "./test-cards"
 export type { SandboxAgreements } from "./agreements/sandbox-agreements"
 export type { CardInput } from "./agreements/agreement-page"
 
@@ -118,6 +118,8 @@ export interface SandboxFundings {
 export interface SimulatePaymentOptions {
   outcome?: Outcome
   paymentMethodId?: string
+  /** The card typed in (TEST_CARDS, test-cards.ts): a declined or erroring test card changes an "authorize". No 3-D Secure here: pay on the page for the challenge. */
+  cardNumber?: string
   /** Deliver the notification callback (default: the sandbox's autoCallbacks). */
   callback?: boolean
 }
@@ -179,6 +181,11 @@ export interface Sandbox {
   fundings: SandboxFundings
   /** Agreements (saved cards): submit a set-up page, answer a 3-D Secure challenge, end an agreement. */
   agreements: SandboxAgreements
+  /**
+   * Answers a 3-D Secure page (`/sandbox/3ds/<id>`: a payment's, a set-up's or a charge's) as the
+   * customer's browser does, POSTing it: the status and Location the browser gets next.
+   */
+  challenge(challengeUrlOrId: string, outcome?: "authenticated" | "failed"): Promise<{ status: number; location?: string }>
   setClock(now: () => number): void
   close(): Promise<void>
 }
@@ -236,7 +243,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       .find((p): p is StoredPayment => p?.status === "CREATED" && (!opts.paymentMethodId || p.paymentMethodId === method.id))
     const payment = unpaid ?? createPayment(env, session, method)
     const outcome = opts.outcome ?? "authorize"
-    const { result, callbackStatus } = await payAndNotify(env, payment, outcome, opts.callback ?? env.config.autoCallbacks, (r) => {
+    const details = opts.cardNumber ? { cardNumber: opts.cardNumber } : {}
+    const notify = (r: CompleteResult): void => {
       env.ledger.record({
         at: env.now(),
         api: "hosted",
@@ -248,7 +256,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         status: r.ok ? 200 : 409,
         ...(r.ok ? { effects: r.effects } : {}),
       })
-    })
+    }
+    const { result, callbackStatus } = await payAndNotify(env, payment, outcome, opts.callback ?? env.config.autoCallbacks, notify, details)
     if (!result.ok) throw new Error(result.message)
     return {
       paymentId: payment.paymentId,
@@ -312,32 +321,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     concludeOpenPayment: (transactionId, outcome) => {
       const transaction = concludeOpenPayment(env, transactionId, outcome)
-      env.ledger.record({
-        at: env.now(),
-        api: "hosted",
-        method: "SIMULATE",
-        path: `/sandbox/conclude/${transactionId}`,
-        operation: "payment.conclude",
-        auth: "none",
-        params: { transactionId, outcome },
-        status: 200,
-        effects:
-          outcome === "authorize" ? [{ type: "authorize", transactionId, amountMinor: transaction.reservedMinor, currency: transaction.currency.alpha, result: "Success" }] : [],
-      })
+      const authorized = [{ type: "authorize" as const, transactionId, amountMinor: transaction.reservedMinor, currency: transaction.currency.alpha, result: "Success" }]
+      env.ledger.simulated(env.now(), `/sandbox/conclude/${transactionId}`, "payment.conclude", { transactionId, outcome }, outcome === "authorize" ? authorized : [])
     },
     settleOpen: (transactionId, outcome, reconciliationIdentifier) => {
       const effects = settleOpen(env, transactionId, outcome, reconciliationIdentifier)
-      env.ledger.record({
-        at: env.now(),
-        api: "hosted",
-        method: "SIMULATE",
-        path: `/sandbox/settle/${transactionId}`,
-        operation: "open.settle",
-        auth: "none",
-        params: { transactionId, outcome, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) },
-        status: 200,
-        effects,
-      })
+      const params = { transactionId, outcome, ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}) }
+      env.ledger.simulated(env.now(), `/sandbox/settle/${transactionId}`, "open.settle", params, effects)
     },
     setAutoCallbacks: (on) => {
       env.config.autoCallbacks = on
@@ -354,6 +344,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       list: () => structuredClone(env.fundings.all()),
     },
     agreements: sandboxAgreements(env),
+    challenge: async (challengeUrlOrId, outcome = "authenticated") => {
+      const url = challengeUrlOrId.includes("/") ? challengeUrlOrId : `${env.url}/sandbox/3ds/${challengeUrlOrId}`
+      const answer = await fetch(url, { method: "POST", body: new URLSearchParams({ outcome }), redirect: "manual" })
+      await answer.arrayBuffer()
+      return { status: answer.status, location: answer.headers.get("location") ?? undefined }
+    },
     setClock: (next) => {
       clock = next
     },

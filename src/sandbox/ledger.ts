@@ -76,6 +76,11 @@ export class Ledger {
     return entry
   }
 
+  /** What a test made the sandbox's acquirer do (conclude, settle): recorded like a request to the hosted API. */
+  simulated(at: number, path: string, operation: string, params: Record<string, unknown>, effects: LedgerEffect[]): LedgerEntry {
+    return this.record({ at, api: "hosted", method: "SIMULATE", path, operation, auth: "none", params, status: 200, effects })
+  }
+
   list(): LedgerEntry[] {
     return structuredClone(this.entries)
   }

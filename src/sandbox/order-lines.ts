@@ -44,6 +44,12 @@ export function parseDecimal(value: unknown): Rational | null {
 
 const isBlank = (v: unknown): boolean => v === undefined || v === null || v === ""
 
+/** unitPrice × quantity × taxPercent / 100, exact (rounded with the line's total); null when a factor is missing. */
+function inferredTax(unitPrice: Rational | null, quantity: Rational | null, taxPercent: Rational): Rational | null {
+  if (!unitPrice || !quantity) return null
+  return { n: unitPrice.n * quantity.n * taxPercent.n, d: unitPrice.d * quantity.d * taxPercent.d * 100n }
+}
+
 function checkText(line: Record<string, unknown>, field: string, max: number, required: boolean, at: string, issues: Issue[]): void {
   const value = line[field]
   if (isBlank(value)) {
@@ -65,11 +71,20 @@ function checkNumber(line: Record<string, unknown>, field: string, required: boo
   return parsed
 }
 
+export interface LineRules {
+  /**
+   * A Klarna refund: a `handling` line is a return fee deducted from the other lines, not added
+   * ("Refund a Klarna payment": goods 11.00 and a handling line of 6.40 refund 4.60). A negative
+   * handling line (a share of a promotion) lowers the refund too: each lowers it by its amount.
+   */
+  handlingDeducted?: boolean
+}
+
 /**
  * Validates every line against the reference's limits and returns the lines' total in minor units
  * (undefined when a line is too broken to total). `at` prefixes issue paths, e.g. "order.orderLines".
  */
-export function validateOrderLines(lines: unknown[], currency: string, at: string): { issues: Issue[]; totalMinor?: number } {
+export function validateOrderLines(lines: unknown[], currency: string, at: string, rules: LineRules = {}): { issues: Issue[]; totalMinor?: number } {
   const issues: Issue[] = []
   const exponentScale = 10n ** BigInt(currencyExponent(currency))
   const seenItemIds = new Set<string>()
@@ -99,15 +114,16 @@ export function validateOrderLines(lines: unknown[], currency: string, at: strin
     }
     const quantity = checkNumber(line, "quantity", true, path, issues)
     const unitPrice = checkNumber(line, "unitPrice", true, path, issues)
-    const taxAmount = checkNumber(line, "taxAmount", true, path, issues)
+    const taxPercent = checkNumber(line, "taxPercent", false, path, issues)
+    // "If you provide only one, the other is inferred" (Refund a Klarna payment; its example sends taxPercent alone).
+    const taxAmount = isBlank(line.taxAmount) && taxPercent ? inferredTax(unitPrice, quantity, taxPercent) : checkNumber(line, "taxAmount", true, path, issues)
     // Amounts take at most 2 decimals, whatever the currency (OrderDetails; the Merchant API pages).
     for (const [field, value] of [
       ["unitPrice", unitPrice],
       ["taxAmount", taxAmount],
     ] as const) {
-      if (value && !fitsWireDecimals(String(line[field]))) issues.push({ path: `${path}.${field}`, message: `${field} can have at most 2 decimals` })
+      if (value && !isBlank(line[field]) && !fitsWireDecimals(String(line[field]))) issues.push({ path: `${path}.${field}`, message: `${field} can have at most 2 decimals` })
     }
-    checkNumber(line, "taxPercent", false, path, issues)
     const discount = checkNumber(line, "discount", false, path, issues)
 
     if (quantity && quantity.n <= 0n) issues.push({ path: `${path}.quantity`, message: "quantity must be greater than zero" })
@@ -129,7 +145,9 @@ export function validateOrderLines(lines: unknown[], currency: string, at: strin
     }
     const numerator = gross.n * (100n * d.d - d.n) * exponentScale
     const denominator = gross.d * 100n * d.d
-    total += divRound(numerator, denominator)
+    const lineTotal = divRound(numerator, denominator)
+    const deducted = rules.handlingDeducted && goodsType === "handling"
+    total += deducted ? -(lineTotal < 0n ? -lineTotal : lineTotal) : lineTotal
   })
 
   return totalable ? { issues, totalMinor: Number(total) } : { issues }

@@ -5,7 +5,9 @@
  */
 import { randomUUID } from "node:crypto"
 import type { SandboxEnv } from "./env"
+import type { PaymentDetails } from "./challenges"
 import { reservationLines } from "./gateway/invoice-rules"
+import { fraudRecommendation, paymentOutcome } from "./test-cards"
 import type { LedgerEffect } from "./ledger"
 import {
   DEFAULT_INVOICE_CAPTURE_DAYS,
@@ -43,7 +45,7 @@ export function createPayment(env: SandboxEnv, session: StoredSession, method: P
 
 export type CompleteResult = { ok: true; transaction: StoredTransaction; effects: LedgerEffect[] } | { ok: false; reason: "expired" | "completed"; message: string }
 
-const MESSAGES: Record<Exclude<Outcome, "authorize" | "open">, { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
+const MESSAGES: Record<Exclude<Outcome, "authorize" | "open"> | "challenge", { merchant: string; cardHolder: string; status: TransactionStatus; payment: PaymentStatus }> = {
   decline: {
     merchant: "Card declined by the sandbox acquirer (test outcome).",
     cardHolder: "Your card was declined.",
@@ -56,10 +58,23 @@ const MESSAGES: Record<Exclude<Outcome, "authorize" | "open">, { merchant: strin
     status: "preauth_error",
     payment: "FAILED",
   },
+  challenge: {
+    merchant: "The cardholder did not pass 3-D Secure (sandbox challenge answered Fail).",
+    cardHolder: "The payment was not authenticated.",
+    status: "3dsecure_failed",
+    payment: "DECLINED",
+  },
+}
+
+/** The outcome a card's test number or amount imposes on a payment the customer authorized (test-cards.ts). */
+function cardOutcome(requested: Outcome, nature: string, payment: StoredPayment, details: PaymentDetails): Outcome {
+  if (requested !== "authorize" || nature !== "CreditCard") return requested
+  const outcome = paymentOutcome(details.cardNumber, payment.amountMinor, payment.currency.alpha)
+  return outcome === "declined" ? "decline" : outcome === "error" ? "fail" : "authorize"
 }
 
 /** Performs the customer's outcome on a payment; a payment completes at most once. */
-export function completePayment(env: SandboxEnv, payment: StoredPayment, requested: Outcome): CompleteResult {
+export function completePayment(env: SandboxEnv, payment: StoredPayment, requested: Outcome, details: PaymentDetails = {}): CompleteResult {
   if (payment.status === "EXPIRED") {
     return { ok: false, reason: "expired", message: "This payment expired because its session changed; start a new payment." }
   }
@@ -76,7 +91,8 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
       ? reservationLines(session.body.order.orderLines, env.config.invoiceTerminal?.captureWithinDays ?? DEFAULT_INVOICE_CAPTURE_DAYS)
       : undefined
   const refusal = invoice && "refusal" in invoice ? invoice.refusal : undefined
-  const outcome: Outcome = refusal ? "fail" : requested
+  const failedChallenge = details.threeDSecure === "Declined"
+  const outcome: Outcome = refusal ? "fail" : failedChallenge ? "decline" : cardOutcome(requested, nature, payment, details)
   const transaction: StoredTransaction = {
     transactionId: env.store.newTransactionId(),
     paymentId: payment.paymentId,
@@ -84,13 +100,14 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
     shop: "AltaPay Sandbox Shop",
     terminal: payment.terminal,
     authType: "payment",
-    status: "preauth",
+    status: nature === "Invoice" ? "invoice_initialized" : "preauth",
     currency: payment.currency,
     reservedMinor: 0,
     capturedMinor: 0,
     refundedMinor: 0,
     nature,
     ...(invoice && !("refusal" in invoice) ? { invoice } : {}),
+    ...(details.threeDSecure ? { threeDSecureResult: details.threeDSecure } : {}),
     captures: [],
     refunds: [],
     customer: (session.body.order.customer as Record<string, unknown> | undefined) ?? {},
@@ -117,6 +134,8 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
     payment.status = "PENDING"
   } else if (outcome === "authorize") {
     transaction.reservedMinor = payment.amountMinor
+    const fraud = nature === "CreditCard" ? fraudRecommendation(payment.amountMinor, payment.currency.alpha) : undefined
+    if (fraud) transaction.fraudRecommendation = fraud
     payment.status = "AUTHORIZED"
     payment.authType = "payment"
     payment.maskedPan = "411111******1111"
@@ -136,7 +155,11 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
       effect("capture", payment.amountMinor, "Success", reconciliationId)
     }
   } else {
-    const failure = refusal ? { ...MESSAGES.fail, merchant: refusal, cardHolder: "The invoice payment could not be created." } : MESSAGES[outcome]
+    const failure = refusal
+      ? { ...MESSAGES.fail, merchant: refusal, cardHolder: "The invoice payment could not be created." }
+      : failedChallenge
+        ? MESSAGES.challenge
+        : MESSAGES[outcome]
     transaction.status = failure.status
     transaction.merchantErrorMessage = failure.merchant
     transaction.cardHolderErrorMessage = failure.cardHolder
@@ -153,6 +176,8 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
 const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
   pending: "PENDING",
   preauth: "AUTHORIZED",
+  invoice_initialized: "AUTHORIZED",
+  "3dsecure_failed": "DECLINED",
   captured: "CAPTURED",
   refunded: "REFUNDED",
   released: "RELEASED",
@@ -196,7 +221,7 @@ export function concludeOpenPayment(env: SandboxEnv, transactionId: string, outc
   if (!transaction || transaction.status !== "pending") throw new Error(`Transaction ${transactionId} is not an open payment.`)
   const payment = env.store.payments.get(transaction.paymentId)!
   if (outcome === "authorize") {
-    transaction.status = "preauth"
+    transaction.status = transaction.nature === "Invoice" ? "invoice_initialized" : "preauth"
     transaction.reservedMinor = payment.amountMinor
   } else {
     transaction.status = "epayment_declined"

@@ -5,7 +5,8 @@
 import { randomUUID } from "node:crypto"
 import type { CurrencyInfo } from "../altapay/money"
 import type { SessionBody } from "./checkout/schemas"
-import { AgreementBook, type SandboxCard } from "./agreements/agreements"
+import { AgreementBook, type PendingChallenge, type SandboxCard } from "./agreements/agreements"
+import { ChallengeBook } from "./challenges"
 
 export type PaymentStatus = "CREATED" | "PENDING" | "AUTHORIZED" | "CAPTURED" | "DECLINED" | "FAILED" | "EXPIRED" | "CANCELLED" | "RELEASED" | "REFUNDED"
 
@@ -32,6 +33,8 @@ export interface PaymentMethod {
   name: string
   terminalName: string
   nature: PaymentNature
+  /** The terminal's currencies, as getTerminals lists them (AltaPay's terminals.xml: `Currencies/Currency`). */
+  currencies: readonly string[]
 }
 
 export interface StoredPayment {
@@ -52,7 +55,23 @@ export interface StoredPayment {
   updatedAt: number
 }
 
-export type TransactionStatus = "pending" | "preauth" | "captured" | "refunded" | "released" | "epayment_declined" | "preauth_error" | "recurring_confirmed" | "recurring_failed"
+export type TransactionStatus =
+  | "pending"
+  | "preauth"
+  /** An invoice (Klarna) reservation: AltaPay's createInvoiceReservation sample (api-php invoicereservation.xml). */
+  | "invoice_initialized"
+  | "captured"
+  | "refunded"
+  | "released"
+  | "epayment_declined"
+  | "preauth_error"
+  /** The customer failed the 3-D Secure challenge (api-php CallbackTest.php, sdk-csharp CardHolderMessageMustBeShown*.xml). */
+  | "3dsecure_failed"
+  | "recurring_confirmed"
+  | "recurring_failed"
+
+/** Reserved and not yet captured in full: what captureReservation takes and releaseReservation releases. */
+export const RESERVED_STATUSES: ReadonlySet<TransactionStatus> = new Set(["preauth", "invoice_initialized"])
 
 /** AuthType of a transaction: payments, agreement set-ups and charges on an agreement (api-php fixtures). */
 export type AuthType = "payment" | "paymentAndCapture" | "subscription" | "subscriptionAndReserve" | "subscriptionAndCharge" | "verifyCard" | "subscription_payment"
@@ -97,6 +116,8 @@ export interface MoneyOperation {
   salesTax?: string
   orderLines?: Record<string, string>[]
   trackingInfo?: Record<string, string>[]
+  /** `shippingTrackingInfo[<i>][shippingCompany|trackingNumber]`, the form AltaPay's own clients send (api-php, Magento). */
+  shippingTrackingInfo?: Record<string, string>[]
 }
 
 export interface StoredTransaction {
@@ -111,6 +132,14 @@ export interface StoredTransaction {
   reservedMinor: number
   capturedMinor: number
   refundedMinor: number
+  /** An agreement set-up's amount, charged when a charge gives none (RecurringDefaultAmount; api-php setupsubscription.xml). */
+  recurringDefaultMinor?: number
+  /** The fraud service's recommendation (AltaPay's test amounts 101, 102, 110: Accept, Challenge, Deny). */
+  fraudRecommendation?: "Accept" | "Challenge" | "Deny"
+  /** A charge answered Open, waiting for `sandbox.agreements.settle` (test amount 13.64). */
+  openCharge?: PendingChallenge
+  /** ThreeDSecureResult: `Successful` after a passed challenge, `Declined` after a failed one (AltaPay's values: sdk-java APIResponse.xsd). */
+  threeDSecureResult?: "Successful" | "Declined"
   nature: PaymentNature
   /** Agreements only: the saved card, its token and PaymentSchemeName. */
   card?: SandboxCard
@@ -148,6 +177,7 @@ export const PAYMENT_METHODS: readonly PaymentMethod[] = [
     name: "AltaPay Sandbox Test Terminal",
     terminalName: "AltaPay Sandbox Test Terminal",
     nature: "CreditCard",
+    currencies: ["DKK", "EUR", "SEK", "NOK", "GBP", "USD", "CHF", "PLN"],
   },
   {
     id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0002",
@@ -155,6 +185,7 @@ export const PAYMENT_METHODS: readonly PaymentMethod[] = [
     name: "MobilePay Sandbox",
     terminalName: "MobilePay Sandbox Terminal",
     nature: "Wallet",
+    currencies: ["DKK", "EUR", "NOK"],
   },
 ]
 
@@ -170,6 +201,7 @@ export const INVOICE_METHOD: PaymentMethod = {
   name: "Klarna Sandbox",
   terminalName: "Klarna DKK Sandbox Terminal",
   nature: "Invoice",
+  currencies: ["DKK"],
 }
 
 /** Klarna: "the final capture ... must be completed within twenty-eight days of the original order reservation". */
@@ -195,8 +227,10 @@ export class Store {
   readonly payments = new Map<string, StoredPayment>()
   readonly transactions = new Map<string, StoredTransaction>()
   readonly links = new Map<string, StoredLink>()
-  /** Agreements (saved cards), their set-up requests and 3-D Secure challenges. */
+  /** Agreements (saved cards) and their set-up requests. */
   readonly agreements = new AgreementBook()
+  /** 3-D Secure challenges waiting for the customer (payment page, set-up page, charges). */
+  readonly challenges = new ChallengeBook()
   // Real AltaPay transaction ids are small decimal numbers, which also fit `[0-9a-f]{1,32}`.
   // Numeric like AltaPay's, and different on every start, so a store database reused across
   // sandbox runs (the demo) never meets an old transaction id again.

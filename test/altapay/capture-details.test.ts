@@ -15,7 +15,7 @@ describe("captureReservation details", () => {
   afterAll(() => pair.close())
   const captures = () => pair.sandbox.ledger().filter((e) => e.operation === "captureReservation")
 
-  it("sends trackingInfo as trackingInfo[<i>][<field>] with invoice_number, and the sandbox records both on the capture", async () => {
+  it("sends trackingInfo as trackingInfo[<i>][<field>] and as AltaPay's clients' shippingTrackingInfo, with invoice_number; the sandbox records them on the capture", async () => {
     const { transactionId } = await invoicePayment(pair)
     const trackingInfo: TrackingInfo[] = [
       { trackingId: "1", companyName: "Mærsk", method: "PickUpStore", trackingNumber: "123abc", trackingUri: "https://tracking.example/123abc", type: "SHIPPING" },
@@ -40,6 +40,12 @@ describe("captureReservation details", () => {
     })
     const [recorded] = pair.sandbox.transaction(transactionId)!.captures
     expect(recorded).toMatchObject({ amountMinor: 5500, invoiceNumber: "INV-1001", salesTax: "5.00", trackingInfo: [{ trackingNumber: "123abc" }, { companyName: "ReturnCo" }] })
+    // And in the form AltaPay's own clients send it (api-php CaptureReservation::setTrackingInfo,
+    // Magento's CaptureObserver: shippingTrackingInfo[<i>][shippingCompany|trackingNumber]).
+    expect(recorded.shippingTrackingInfo).toEqual([
+      { shippingCompany: "Mærsk", trackingNumber: "123abc" },
+      { shippingCompany: "ReturnCo", trackingNumber: "456abc" },
+    ])
     expect(recorded.orderLines).toEqual([expect.objectContaining({ itemId: "0001", unitPrice: "50.00" })])
   })
 

@@ -172,10 +172,12 @@ describe("a successful refund response", () => {
       CVVCheckResult: "Matched",
       CreditedAmount: "0.00",
       SurchargeAmount: "0.00",
-      FraudRecommendation: "Accept",
       ChargebackEvents: "",
     })
     expect(transaction.extra).not.toHaveProperty("TransactionId")
+    // FraudRecommendation is read into its own field (AltaPay's schema names it), not kept in extra.
+    expect(transaction.fraudRecommendation).toBe("Accept")
+    expect(transaction.extra).not.toHaveProperty("FraudRecommendation")
     // PaymentSchemeName is read into its own field (an agreement's card scheme), not kept in extra.
     expect(transaction.paymentSchemeName).toBe("Visa")
     expect(transaction.extra).not.toHaveProperty("PaymentSchemeName")

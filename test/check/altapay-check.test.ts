@@ -1,65 +1,19 @@
 /**
  * `altapay-check` against the sandbox over HTTP: a good configuration passes (exit 0); a wrong
- * password, an unknown terminal, an http:// URL without allowInsecureUrls, a providerId that is
- * not the registration's id and a missing plugin entry are each a problem line (exit 1); with
- * --production a sandbox set-up is a problem too. The README's medusa-config.example.ts is
+ * password (one problem, what it decides skipped), an unknown terminal, an http:// URL without
+ * allowInsecureUrls, a providerId that is not the registration's id and a missing plugin entry are
+ * each a problem line (exit 1); with --production a sandbox set-up is a problem too. The README's medusa-config.example.ts is
  * checked as a store would have it (defineConfig), and the bin runs as `npx altapay-check` does.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import path from "node:path"
-import { runCheck } from "../../src/check/cli"
-import { terminalLines } from "../../src/check/checks"
-import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { terminalLines } from "../../src/check/terminals"
+import { linesWith, SANDBOX_TERMINAL as TERMINAL, useCheckCli } from "../helpers/check-cli"
 import { CALLBACK_SECRET, SANDBOX_PASSWORD, SANDBOX_USER } from "../helpers/sandbox"
 
 const ROOT = path.join(__dirname, "..", "..")
-const TERMINAL = "AltaPay Sandbox Test Terminal"
-let sandbox: Sandbox
-let dir: string
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, username: SANDBOX_USER, password: SANDBOX_PASSWORD, callbackSecret: CALLBACK_SECRET })
-  dir = mkdtempSync(path.join(tmpdir(), "altapay-check-"))
-})
-afterAll(async () => {
-  await sandbox.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-function goodOptions(): Record<string, unknown> {
-  return {
-    checkoutUrl: sandbox.checkoutUrl,
-    gatewayUrl: sandbox.gatewayUrl,
-    allowInsecureUrls: true,
-    username: SANDBOX_USER,
-    password: SANDBOX_PASSWORD,
-    terminal: TERMINAL,
-    callbackSecret: CALLBACK_SECRET,
-    backendUrl: "http://localhost:9000",
-  }
-}
-
-let files = 0
-/** A medusa-config.js as written (modules as an array), with one AltaPay registration. */
-function writeConfig(options: Record<string, unknown>, extra: { id?: string; plugin?: boolean } = {}): string {
-  const file = path.join(dir, `medusa-config-${++files}.js`)
-  const config = {
-    plugins: extra.plugin === false ? [] : [{ resolve: "medusa-payment-altapay", options: {} }],
-    modules: [{ resolve: "@medusajs/medusa/payment", options: { providers: [{ resolve: "medusa-payment-altapay/providers/altapay", id: extra.id ?? "altapay", options }] } }],
-  }
-  writeFileSync(file, `module.exports = ${JSON.stringify(config, null, 2)}\n`)
-  return file
-}
-
-async function check(args: string[]): Promise<{ code: number; output: string[] }> {
-  const output: string[] = []
-  const code = await runCheck(args, { cwd: dir, print: (line) => output.push(line) })
-  return { code, output }
-}
-
-const linesWith = (output: string[], status: string): string[] => output.filter((line) => line.startsWith(`${status} `))
+const cli = useCheckCli()
+const { goodOptions, writeConfig, check } = cli
 
 test("a good sandbox configuration: every check ok, the sandbox set-up noted, exit 0", async () => {
   const { code, output } = await check(["--config", writeConfig(goodOptions())])
@@ -68,7 +22,7 @@ test("a good sandbox configuration: every check ok, the sandbox set-up noted, ex
   const ok = linesWith(output, "ok").join("\n")
   expect(ok).toContain("medusa-payment-altapay is in plugins")
   expect(ok).toContain("pp_altapay_altapay   options are valid")
-  expect(ok).toContain(`Checkout API at ${sandbox.checkoutUrl} accepts the API user ${SANDBOX_USER}`)
+  expect(ok).toContain(`Checkout API at ${cli.sandbox().checkoutUrl} accepts the API user ${SANDBOX_USER}`)
   expect(ok).toContain("merchant API at")
   expect(ok).toContain(`terminal "${TERMINAL}" is one of the API user's terminals`)
   expect(ok).toContain("funding files can be listed (payouts)")
@@ -76,15 +30,20 @@ test("a good sandbox configuration: every check ok, the sandbox set-up noted, ex
   expect(output.at(-1)).toBe("No problems found.")
 })
 
-test("a wrong password: the Checkout API, the merchant API and the funding files are each a problem, exit 1", async () => {
+test("a wrong password is one problem, the credentials; what they decide is skipped, not a problem of its own; exit 1", async () => {
   const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), password: "not-the-password" })])
   expect(code).toBe(1)
-  const problems = linesWith(output, "problem")
-  expect(problems).toHaveLength(3)
-  expect(problems[0]).toContain("Checkout API at")
-  expect(problems[1]).toContain("merchant API at")
-  expect(problems[2]).toContain("funding files (payouts)")
-  for (const problem of problems) expect(problem).toContain("AltaPay refuses the username or password (401)")
+  expect(linesWith(output, "problem")).toEqual([
+    expect.stringContaining(
+      `AltaPay refuses the username or password (401) at the Checkout API (${cli.sandbox().checkoutUrl}) and the merchant API (${cli.sandbox().gatewayUrl}): check ALTAPAY_USERNAME and ALTAPAY_PASSWORD`
+    ),
+  ])
+  expect(linesWith(output, "skipped")).toEqual([
+    expect.stringContaining("terminals: not checked: credentials refused"),
+    expect.stringContaining("funding files (payouts): not checked: credentials refused"),
+  ])
+  // Nothing tells the merchant to turn payouts off for a wrong password.
+  expect(output.join("\n")).not.toContain("payouts: { enabled: false }")
   expect(output.join("\n")).not.toContain("not-the-password")
 })
 
@@ -97,12 +56,21 @@ test("an unknown terminal is a problem that lists the API user's terminals, exit
   expect(linesWith(output, "ok").join("\n")).toContain('acceptedTerminals "MobilePay Sandbox Terminal" is one of the API user\'s terminals')
 })
 
+test("a per-currency terminal is checked against the currencies the sandbox lists for it, as AltaPay's getTerminals does", async () => {
+  const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), terminals: { DKK: TERMINAL, JPY: TERMINAL } })])
+  expect(code).toBe(1)
+  expect(linesWith(output, "ok").join("\n")).toContain(`terminals.DKK "${TERMINAL}" is one of the API user's terminals`)
+  expect(linesWith(output, "problem")).toEqual([
+    expect.stringContaining(`terminals.JPY "${TERMINAL}" does not take JPY (AltaPay lists DKK, EUR, SEK, NOK, GBP, USD, CHF, PLN for it)`),
+  ])
+})
+
 test("an http:// URL without allowInsecureUrls is the provider's own problem, and AltaPay is not called", async () => {
-  const before = sandbox.ledger().length
+  const before = cli.sandbox().ledger().length
   const { code, output } = await check(["--config", writeConfig({ ...goodOptions(), allowInsecureUrls: false })])
   expect(code).toBe(1)
   expect(linesWith(output, "problem")).toEqual([expect.stringContaining("option checkoutUrl: must use https://"), expect.stringContaining("option gatewayUrl: must use https://")])
-  expect(sandbox.ledger().length).toBe(before)
+  expect(cli.sandbox().ledger().length).toBe(before)
 })
 
 test("a providerId that is not the registration's id, and a missing plugin entry, are problems", async () => {
@@ -132,7 +100,7 @@ test("--production: the sandbox URLs, allowInsecureUrls and a missing callbackSe
 
 test("medusa-config.example.ts with the README's sandbox environment passes", async () => {
   const env = {
-    ALTAPAY_CHECKOUT_URL: sandbox.checkoutUrl,
+    ALTAPAY_CHECKOUT_URL: cli.sandbox().checkoutUrl,
     ALTAPAY_ALLOW_INSECURE_URLS: "true",
     ALTAPAY_USERNAME: SANDBOX_USER,
     ALTAPAY_PASSWORD: SANDBOX_PASSWORD,
@@ -170,7 +138,7 @@ test("a per-currency terminal that does not take its currency is a problem", () 
 /** bin/altapay-check.js as `npx altapay-check` runs it in a checkout (from the sources). */
 function runBin(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin", "altapay-check.js"), ...args], { cwd: dir, env: { ...process.env, NODE_OPTIONS: "" } })
+    const child = spawn(process.execPath, [path.join(ROOT, "bin", "altapay-check.js"), ...args], { cwd: cli.dir(), env: { ...process.env, NODE_OPTIONS: "" } })
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))

@@ -7,7 +7,7 @@ import path from "node:path"
 
 export const REPO = path.join(__dirname, "..", "..")
 
-/** The store variables the example configs read. */
+/** The store variables the example configs read (NODE_ENV too: production needs STORE_URL). */
 const ENV_KEYS = [
   "ALTAPAY_CHECKOUT_URL",
   "ALTAPAY_GATEWAY_URL",
@@ -23,6 +23,7 @@ const ENV_KEYS = [
   "ALTAPAY_COUNTRY",
   "MEDUSA_BACKEND_URL",
   "STORE_URL",
+  "NODE_ENV",
 ]
 
 /** The local sandbox (`npx altapay-sandbox --port 8787`) and its two terminals, as the README's sandbox lines set the env. */
@@ -35,6 +36,7 @@ export const SANDBOX_ENV = {
   ALTAPAY_MOBILEPAY_TERMINAL: "MobilePay Sandbox Terminal",
   ALTAPAY_CALLBACK_SECRET: "sandbox-callback-secret",
   MEDUSA_BACKEND_URL: "http://localhost:9000",
+  STORE_URL: "http://localhost:8000",
 }
 
 export interface ProviderEntry {

@@ -5,8 +5,8 @@
  * longer-lived key), and refunds of uncertain outcome are dropped after their age.
  */
 import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
-import { UncertainRefunds } from "../../src/providers/altapay/uncertain-refunds"
-import { processStore, processStoreHoldings, type MemoryStore } from "../../src/lib/scale-out/shared-state"
+import { AttemptBook, type Attempt } from "../../src/lib/money-door/attempts"
+import { processStore, processStoreHoldings } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -67,18 +67,31 @@ it("the process store drops expired values behind a longer-lived one (its keys l
   }
 })
 
-it("refunds of uncertain outcome, without a cache module, are dropped after their age rather than kept for ever", async () => {
+it("money attempts, without a cache module, are dropped after their age, the uncertain ones after days, never by count", async () => {
   const realNow = Date.now
   let now = realNow()
   Date.now = () => now
   try {
-    const refunds = new UncertainRefunds(undefined, 60_000)
-    await refunds.remember("tx-1", { reconciliationIdentifier: "r1", amountMinor: 100, refundedBeforeMinor: 0 })
-    now += 120_000
-    await refunds.remember("tx-2", { reconciliationIdentifier: "r2", amountMinor: 100, refundedBeforeMinor: 0 })
-    const store = (refunds as unknown as { store: MemoryStore }).store
-    expect(store.holdings().map((h) => h.key)).toEqual(["altapay:uncertain-refunds:tx-2"])
-    expect(await refunds.list("tx-2")).toEqual([expect.objectContaining({ reconciliationIdentifier: "r2" })])
+    const book = new AttemptBook()
+    const attempt = (id: string, uncertain: boolean): Attempt => ({
+      kind: "refund",
+      id,
+      amountMinor: 100,
+      currency: "DKK",
+      at: now,
+      key: null,
+      ...(uncertain ? { uncertain } : {}),
+    })
+    await book.save("bounded:tx-1", [attempt("r1", false)])
+    await book.save("bounded:tx-2", [attempt("r2", true)])
+    for (let i = 0; i < 10_050; i++) await book.save(`bounded:many-${i}`, [attempt(`m${i}`, false)])
+    // Over the process store's 10,000 entries: an uncertain attempt is still there.
+    expect(await book.list("bounded:tx-2")).toEqual([expect.objectContaining({ id: "r2" })])
+    now += 2 * 60 * 60 * 1000
+    expect(await book.list("bounded:tx-1")).toEqual([])
+    expect(await book.list("bounded:tx-2")).toEqual([expect.objectContaining({ id: "r2" })])
+    now += 8 * 24 * 60 * 60 * 1000
+    expect(await book.list("bounded:tx-2")).toEqual([])
   } finally {
     Date.now = realNow
   }

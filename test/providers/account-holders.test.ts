@@ -1,9 +1,11 @@
 /**
  * Medusa's account-holder and payment-method hooks (issue 32): a signed-in customer gets one holder
  * per registration, of our own making (AltaPay has no customer object), whose data holds nothing
- * secret; saved cards are listed for that holder only; nothing is saved from data a caller hands in.
+ * secret; saved cards are listed for that holder only; savePaymentMethod answers AltaPay's page where
+ * the customer adds the card (issue 40), never a card from data a caller hands in.
  */
 import { AltaPayProviderService } from "../../src/providers/altapay"
+import { startSandbox, type Sandbox } from "../../src/sandbox"
 import type { SavedCardRecord } from "../../src/modules/altapay-saved-cards/types"
 import { savedCardRecord } from "../helpers/saved-cards"
 
@@ -109,12 +111,59 @@ describe("with savedCards on", () => {
     expect(asked).toEqual([])
   })
 
-  it("never saves a card from data a caller hands in: AltaPay's payment page sets up the agreement", async () => {
-    const provider = new AltaPayProviderService({}, options({ enabled: true }))
-    const { data } = await holderFor(provider)
-    await expect(provider.savePaymentMethod({ context: { account_holder: { data } as never }, data: { card_number: "4111111111111111" } })).rejects.toThrow(
-      /only through its payment page/
-    )
+  describe("savePaymentMethod: AltaPay's page where the customer adds the card, as Medusa's Stripe provider answers a SetupIntent", () => {
+    let sandbox: Sandbox
+    beforeAll(async () => {
+      sandbox = await startSandbox({ port: 0, username: "holder-user", password: "holder-password-42" })
+    })
+    afterAll(() => sandbox.close())
+    const onSandbox = (savedCards: { enabled: boolean }) =>
+      new AltaPayProviderService({}, {
+        ...(options(savedCards) as object),
+        checkoutUrl: sandbox.checkoutUrl,
+        gatewayUrl: sandbox.gatewayUrl,
+        terminal: "AltaPay Sandbox Test Terminal",
+        backendUrl: "https://shop.example",
+      } as never)
+
+    it("answers AltaPay's set-up page for the holder's customer: verifyCard, an unscheduled agreement, the plugin's saved-card return", async () => {
+      const provider = onSandbox({ enabled: true })
+      const { data } = await holderFor(provider)
+      const saved = await provider.savePaymentMethod({ context: { account_holder: { data } as never }, data: { currency_code: "dkk" } })
+      expect(saved).toEqual({
+        id: expect.any(String),
+        data: { payment_request_id: saved.id, redirect_url: `${sandbox.url}/sandbox/agreement/${saved.id}`, currency_code: "dkk" },
+      })
+      const sent = sandbox
+        .ledger()
+        .filter((e) => e.operation === "createPaymentRequest")
+        .at(-1)!.params
+      expect(sent).toMatchObject({
+        type: "verifyCard",
+        "agreement[type]": "unscheduled",
+        currency: "DKK",
+        terminal: "AltaPay Sandbox Test Terminal",
+        "config[callback_ok]": "https://shop.example/altapay/saved-card-return/altapay/success",
+        "config[callback_notification]": "https://shop.example/altapay/saved-card-return/altapay/notification",
+        "transaction_info[medusa_customer_id]": CUSTOMER.id,
+        "transaction_info[medusa_saved_card_setup]": "pp_altapay_altapay",
+      })
+    })
+
+    it("never saves a card from data a caller hands in, nor without the customer's holder or with saved cards off", async () => {
+      const provider = onSandbox({ enabled: true })
+      const { data } = await holderFor(provider)
+      const before = sandbox.ledger().length
+      await expect(provider.savePaymentMethod({ context: { account_holder: { data } as never }, data: { currency_code: "dkk", card_number: "4111111111111111" } })).rejects.toThrow(
+        /takes only currency_code, not card_number: AltaPay's page takes the card itself/
+      )
+      await expect(provider.savePaymentMethod({ context: { account_holder: { data } as never }, data: {} })).rejects.toThrow(/currency_code is required/)
+      await expect(provider.savePaymentMethod({ context: {}, data: { currency_code: "dkk" } })).rejects.toThrow(/needs the customer's pp_altapay_altapay account holder/)
+      await expect(onSandbox({ enabled: false }).savePaymentMethod({ context: { account_holder: { data } as never }, data: { currency_code: "dkk" } })).rejects.toThrow(
+        /Saved cards are off/
+      )
+      expect(sandbox.ledger()).toHaveLength(before)
+    })
   })
 
   describe("deletePaymentMethod", () => {

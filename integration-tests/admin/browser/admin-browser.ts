@@ -5,12 +5,14 @@
  */
 import fs from "node:fs"
 import path from "node:path"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
 import { REPO_ROOT } from "../../../tools/test-store/app/config"
 import { CHROMIUM, CHROMIUM_ARGS } from "../../setup/chromium"
 import { buildAdminUi, serveAdminUi, type BuiltAdminUi, type ServedAdminUi } from "./admin-ui"
 
 export const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts")
+/** The merchant docs' screenshots (docs/merchant.md, docs/finance.md link them). */
+export const DOC_IMAGES = path.join(REPO_ROOT, "docs/images")
 
 export interface AdminBrowser {
   /** The served admin: `${ui().url}/app`. */
@@ -81,4 +83,28 @@ export async function withFailureScreenshot(page: Page, errors: string[], name: 
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true })
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })
+}
+
+/** Medusa's toasts (sonner): hidden while a docs picture is taken. */
+const HIDE_TOASTS = "[data-sonner-toaster] { display: none !important; }"
+
+/**
+ * With ALTAPAY_SCREENSHOTS=1 (`npm run docs:screenshots`), writes docs/images/<name>.png of `target`:
+ * an element (the panel, a drawer, a widget) or the page's viewport. The docs' pictures are so taken
+ * by the test that has just checked what they show, and stay current. Without it nothing is
+ * written: a test run leaves the committed images (and the working tree) as they are.
+ * `height`: the viewport's height for the picture (a drawer or a page is as tall as the window), put
+ * back after it. Toasts still showing are left out of the picture, so they do not cover what it shows.
+ */
+export async function docScreenshot(target: Page | Locator, name: string, { height }: { height?: number } = {}): Promise<void> {
+  if (process.env.ALTAPAY_SCREENSHOTS !== "1") return
+  const page = "page" in target ? target.page() : target
+  const viewport = page.viewportSize()
+  if (height && viewport) await page.setViewportSize({ width: viewport.width, height })
+  try {
+    fs.mkdirSync(DOC_IMAGES, { recursive: true })
+    await target.screenshot({ path: path.join(DOC_IMAGES, `${name}.png`), animations: "disabled", style: HIDE_TOASTS })
+  } finally {
+    if (height && viewport) await page.setViewportSize(viewport)
+  }
 }

@@ -34,12 +34,16 @@ export class AgreementsApi {
 
   /** createPaymentRequest for an agreement: AltaPay's hosted page, where the customer enters the card. */
   async setupAgreement(input: AgreementSetupInput): Promise<AgreementSetupRequest> {
-    const { fields, issues } = amountFields(input)
+    const { fields, issues } = amountFields(input, true)
+    // createPaymentRequest takes the currency (the set-up pages' examples); the charges do not.
+    if (fields.amount) fields.currency = currencyInfo(input.currency).alpha
     if (!SHOP_ORDER_ID.test(input.shopOrderId ?? "")) issues.push({ field: "shop_orderid", message: "must match [a-zA-Z0-9-]{1,100}" })
     if (!input.terminal) issues.push({ field: "terminal", message: "is required" })
     const agreement = input.agreement ?? ({} as AgreementSetupInput["agreement"])
     if (!(AGREEMENT_TYPES as readonly string[]).includes(agreement.type)) issues.push({ field: "agreement[type]", message: `must be one of ${AGREEMENT_TYPES.join(", ")}` })
-    checkUnscheduled(agreement.type === "unscheduled", agreement.unscheduledType, issues)
+    // AltaPay's own set-up example has agreement[type]=unscheduled and no unscheduled_type (Setup
+    // Agreement page, setupSubscription); it is mandatory on the charges, not here.
+    checkUnscheduled(agreement.unscheduledType, issues)
     for (const [key, value] of [
       ["expiry", agreement.expiry],
       ["next_charge_date", agreement.nextChargeDate],
@@ -92,9 +96,11 @@ export class AgreementsApi {
   }
 
   private async charge(method: "chargeSubscription" | "reserveSubscriptionCharge", input: AgreementChargeInput): Promise<AgreementChargeResult> {
-    const { fields, issues } = amountFields(input)
+    // No `currency` on the wire: no method page and no AltaPay client sends one (the agreement has it);
+    // without an amount AltaPay charges the agreement's RecurringDefaultAmount (chargeSubscription page).
+    const { fields, issues } = amountFields(input, false)
     if (!TRANSACTION_ID.test(input.agreementId ?? "")) issues.push({ field: "agreement[id]", message: "must match [0-9a-f]{1,32}" })
-    checkUnscheduled(false, input.unscheduledType, issues)
+    checkUnscheduled(input.unscheduledType, issues)
     if (input.reconciliationIdentifier !== undefined && [...input.reconciliationIdentifier].length > 100) {
       issues.push({ field: "reconciliation_identifier", message: "must be at most 100 characters" })
     }
@@ -142,20 +148,28 @@ function outcomeError(method: string, action: string, result: string | undefined
   return new AltaPayBadResponseError(`AltaPay answered ${method} without a known Result ("${result ?? ""}").`, { operation, mayHaveReachedAltaPay: true })
 }
 
-function amountFields(input: { amountMinor: number; currency: string; orderLines?: OrderLine[] }): { fields: Record<string, string>; issues: ValidationIssue[] } {
+/** `amount` (required or not) and `orderLines`, formatted in the input's currency; the currency itself is the caller's to send. */
+function amountFields(
+  input: { amountMinor?: number; currency?: string; orderLines?: OrderLine[] },
+  amountRequired: boolean
+): { fields: Record<string, string>; issues: ValidationIssue[] } {
   const fields: Record<string, string> = {}
   const issues: ValidationIssue[] = []
+  const hasAmount = input.amountMinor !== undefined || amountRequired
+  if (!hasAmount && !input.orderLines?.length) return { fields, issues }
   let currency: string | undefined
   try {
-    currency = currencyInfo(input.currency).alpha
+    currency = currencyInfo(input.currency ?? "").alpha
   } catch {
-    issues.push({ field: "currency", message: `unknown ISO 4217 currency ${String(input.currency)}` })
+    issues.push({ field: "currency", message: `unknown ISO 4217 currency ${String(input.currency)} (needed to write the amounts)` })
   }
-  if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) issues.push({ field: "amount", message: "must be greater than zero (an integer in minor units)" })
+  if (hasAmount && (!Number.isSafeInteger(input.amountMinor) || (input.amountMinor ?? 0) <= 0)) {
+    issues.push({ field: "amount", message: "must be greater than zero (an integer in minor units)" })
+  }
   if (!currency || issues.length > 0) return { fields, issues }
-  assertWireAmounts([["amount", input.amountMinor], ...orderLineWireAmounts(input.orderLines ?? [])], currency)
-  fields.amount = minorToWireDecimal(input.amountMinor, currency)
-  fields.currency = currency
+  const amount: Array<[string, number]> = input.amountMinor === undefined ? [] : [["amount", input.amountMinor]]
+  assertWireAmounts([...amount, ...orderLineWireAmounts(input.orderLines ?? [])], currency)
+  if (input.amountMinor !== undefined) fields.amount = minorToWireDecimal(input.amountMinor, currency)
   if (input.orderLines?.length) {
     try {
       validateOrderLines(input.orderLines, { currency, expectedTotalMinor: input.amountMinor })
@@ -168,9 +182,9 @@ function amountFields(input: { amountMinor: number; currency: string; orderLines
   return { fields, issues }
 }
 
-function checkUnscheduled(required: boolean, value: string | undefined, issues: ValidationIssue[]): void {
-  if (value === undefined ? required : !(UNSCHEDULED_TYPES as readonly string[]).includes(value)) {
-    issues.push({ field: "agreement[unscheduled_type]", message: `must be one of ${UNSCHEDULED_TYPES.join(", ")}${required ? " for an unscheduled agreement" : ""}` })
+function checkUnscheduled(value: string | undefined, issues: ValidationIssue[]): void {
+  if (value !== undefined && !(UNSCHEDULED_TYPES as readonly string[]).includes(value)) {
+    issues.push({ field: "agreement[unscheduled_type]", message: `must be one of ${UNSCHEDULED_TYPES.join(", ")}` })
   }
 }
 

@@ -2,6 +2,7 @@
 import { parseCallback, type AltaPayCallback } from "../callbacks"
 import type { GatewayTransaction } from "../gateway-types"
 import { latestTransaction, parseGatewayResponse } from "../xml"
+import { resolveCurrency } from "../xml-readers"
 import { secretTokenOf } from "./secret-token"
 import type { AgreementCard } from "./types"
 
@@ -18,7 +19,8 @@ export function agreementCardOf(transaction: GatewayTransaction): AgreementCard 
     expiry: expiry?.month && expiry.year ? { month: expiry.month, year: expiry.year } : undefined,
     scheme: transaction.paymentSchemeName ?? info?.scheme,
     terminal: transaction.terminal,
-    currency: transaction.merchantCurrencyAlpha,
+    // Older answers give only the numeric code (sdk-php CallbackXML_subscriptionAndCharge_released.xml: 978).
+    currency: resolveCurrency(transaction.merchantCurrencyAlpha, transaction.merchantCurrency).alpha || undefined,
     transactionStatus: transaction.transactionStatus,
     token: transaction.creditCardToken ?? info?.token,
   }

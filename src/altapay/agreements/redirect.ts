@@ -1,9 +1,11 @@
 /**
  * A charge's `Result=Redirect`: the 3-D Secure page the customer must be sent to. Its shape is
- * AltaPay's example on "VerifyCard as unscheduled Charges": `<RedirectResponse><Url/><Method/><Data/></RedirectResponse>`.
+ * AltaPay's example on "VerifyCard as unscheduled Charges" (`<RedirectResponse><Url/><Method/><Data/></RedirectResponse>`);
+ * a filled Data holds the form fields as `<Item key="PaReq">…</Item>` (AltaPay's schema: sdk-java
+ * `APIResponse.xsd` RedirectResponseData, sdk-csharp `RedirectResponseDataItem`, api-php `Embeds/Item`).
  */
 import { z } from "zod"
-import { isRecord, textOf } from "../xml-readers"
+import { attr, isRecord, list, textOf } from "../xml-readers"
 import type { ThreeDSecureRedirect } from "./types"
 
 const redirectSchema = z.object({
@@ -16,8 +18,16 @@ export function redirectOf(body: Record<string, unknown>): ThreeDSecureRedirect 
   if (!isRecord(node)) return undefined
   const checked = redirectSchema.safeParse({ url: textOf(node.Url), method: textOf(node.Method) || "GET" })
   if (!checked.success) return undefined
-  // Data's children are the form fields to post (our assumption: AltaPay's example has an empty Data).
-  const data: Record<string, string> = {}
-  if (isRecord(node.Data)) for (const [key, value] of Object.entries(node.Data)) if (!key.startsWith("@_") && key !== "#text") data[key] = textOf(value) ?? ""
-  return { url: checked.data.url, method: checked.data.method.toUpperCase(), data }
+  return { url: checked.data.url, method: checked.data.method.toUpperCase(), data: formFields(node.Data) }
+}
+
+/** Data's Items by their `key` attribute; an Item without a key names no field and is skipped. */
+function formFields(data: unknown): Record<string, string> {
+  const fields: Record<string, string> = {}
+  if (!isRecord(data)) return fields
+  for (const item of list(data.Item)) {
+    const key = attr(item, "key")
+    if (key) fields[key] = textOf(item) ?? ""
+  }
+  return fields
 }

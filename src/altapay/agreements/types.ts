@@ -30,7 +30,7 @@ export interface AgreementSetupInput {
   type?: AgreementSetupType
   agreement: {
     type: AgreementType
-    /** Required with type `unscheduled`. */
+    /** Optional on the set-up (AltaPay's set-up example has none); the charges of an unscheduled agreement need one. */
     unscheduledType?: UnscheduledType
     /** `agreement[expiry]`, YYYYMMDD (the plugins send `date("Ymd")`). */
     expiry?: string
@@ -62,8 +62,10 @@ export interface AgreementSetupRequest {
 export interface AgreementChargeInput {
   /** `agreement[id]`: the TransactionId of the set-up transaction. */
   agreementId: string
-  amountMinor: number
-  currency: string
+  /** Omitted: AltaPay charges the agreement's RecurringDefaultAmount (chargeSubscription page: `amount` is optional). */
+  amountMinor?: number
+  /** The agreement's currency, to write the amount and order lines; never sent (the charge pages take none). Required with either. */
+  currency?: string
   /** Required for an unscheduled agreement. `charge` is a customer buying with the saved card (may need 3-D Secure); the others are merchant-initiated. */
   unscheduledType?: UnscheduledType
   /** 0-100 characters; lets a lost answer be found again with `payments`. */

@@ -258,7 +258,7 @@ class SessionFollowUp {
       const captured = (transaction.capturedAmount?.minor ?? 0) > 0 || statusIn(transaction.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
       if (!captured) {
         await this.registration.store.set(releaseReasonKey(transaction.transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
-        await this.registration.scaleOut.paymentLock(paymentLockKey(transaction.transactionId), () => releaseReservation(this.registration.client, transaction.transactionId))
+        await this.registration.scaleOut.paymentLock(paymentLockKey(transaction.transactionId), () => releaseReservation(this.registration, transaction))
       }
       await this.tell(session, transaction, captured ? "captured" : "released", why)
       await this.retire(session)

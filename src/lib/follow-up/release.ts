@@ -1,18 +1,21 @@
-/**
- * Releases a reservation no Medusa payment owns. The gateway has no idempotency key, so a refusal
- * or a lost answer is settled by AltaPay's own record: already released counts as done.
- */
-import { AltaPayDeclinedError, AltaPayError, RELEASED_STATUSES, statusIn, type AltaPayClient } from "../../altapay"
-import { pickTransaction } from "../medusa-mapping/status"
+import type { GatewayTransaction } from "../../altapay"
+import { moneyDoorFor } from "../money-door/door"
+import { releaseThroughDoor } from "../money-door/release"
+import type { AltaPayRegistration } from "../registrations/registrations"
 
-export async function releaseReservation(client: AltaPayClient, transactionId: string): Promise<void> {
-  try {
-    await client.gateway.releaseReservation({ transactionId })
-  } catch (error) {
-    if (!(error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay))) throw error
-    const transaction = pickTransaction(await client.gateway.payments({ transactionId }))
-    if (!statusIn(transaction?.transactionStatus, RELEASED_STATUSES)) throw error
-  }
+/**
+ * Releases a reservation no Medusa payment owns, through the money door. The caller has checked it
+ * is not captured; AltaPay showing it captured after all refuses.
+ */
+export async function releaseReservation(registration: Pick<AltaPayRegistration, "client" | "scaleOut" | "options">, transaction: GatewayTransaction): Promise<void> {
+  const { transactionId } = transaction
+  const door = moneyDoorFor(registration.scaleOut, registration.options.headersTimeoutMs)
+  await releaseThroughDoor(door, registration.client, {
+    transactionId,
+    amountMinor: transaction.reservedAmount?.minor ?? 0,
+    currency: transaction.reservedAmount?.currency?.toUpperCase() ?? "",
+    captured: () => new Error(`AltaPay shows transaction ${transactionId} captured: it is not released.`),
+  })
 }
 
 /** Why a reservation was released, kept until the merchant has been told (a run may stop in between). */

@@ -138,7 +138,7 @@ class StrandedFollowUp {
         await this.registration.store.set(releaseReasonKey(latest.transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
         // A Medusa payment no order holds is canceled through Medusa (its provider releases it), so Medusa's record agrees.
         if (orphan) await this.container.resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(orphan)
-        else await this.registration.scaleOut.paymentLock(paymentLockKey(latest.transactionId), () => releaseReservation(this.registration.client, latest.transactionId))
+        else await this.registration.scaleOut.paymentLock(paymentLockKey(latest.transactionId), () => releaseReservation(this.registration, latest))
       }
       await this.tell(note, latest, captured ? "captured" : "released", why)
       return this.drop(note.sessionId, captured ? "retired session: captured without order" : "retired session: released")

@@ -1,14 +1,14 @@
 /**
- * What an order still waits to be paid, and the payment collection it is paid into: the order's
- * unpaid collection (Medusa opens one for the difference of an order edit, claim or exchange), or
- * a new one for the order summary's pending difference. Payment links and merchant-started
+ * What an order still waits to be paid (Medusa's own pending difference, read when money moves),
+ * and the payment collection it is paid into: the order's unpaid collection (Medusa opens one for
+ * the difference of an order edit, claim or exchange) brought to that difference, or a new one. Payment links and merchant-started
  * charges on a saved card both pay it, with the order's lines when they pay the whole order, else
  * one line for the amount due.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { createOrderPaymentCollectionWorkflow } from "@medusajs/medusa/core-flows"
-import { minorToNumber, proportionalAdjustmentLine, type OrderLine } from "../../altapay"
+import { createOrUpdateOrderPaymentCollectionWorkflow } from "@medusajs/medusa/core-flows"
+import { minorToDecimal, proportionalAdjustmentLine, type OrderLine } from "../../altapay"
 import { toMinorUnits } from "./amounts"
 import { cartOrderLines } from "./cart-lines"
 import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./order-of-session"
@@ -44,10 +44,16 @@ export interface OrderDue {
   order: OrderWithDue
   /** "#12" (or the order id), for messages. */
   name: string
-  /** The collection the order waits on, when Medusa opened one. */
+  /** The collection the order waits on, when Medusa opened one (its amount may be stale: see dueCollection). */
   collection?: DueCollectionRow
-  /** Its amount, else the summary's pending difference (0 when nothing is due), in minor units. */
+  /**
+   * Medusa's own pending difference, in minor units, never less than 0: what the order still waits
+   * for. Never a collection's amount: Medusa 2.21 leaves an unpaid collection's amount as it was when
+   * a later order edit makes the difference negative (the customer is owed money then).
+   */
   dueMinor: number
+  /** What the customer is owed (a negative pending difference), in minor units; 0 otherwise. */
+  owedMinor: number
   /**
    * A collection is authorized but not captured: Medusa's pending difference still counts that
    * money (it counts captures), so it is not due again; capturing it settles the order.
@@ -84,23 +90,42 @@ export async function loadOrderDue(container: MedusaContainer, orderId: string):
   if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found.`)
   const collections = (order.payment_collections ?? []).filter((c): c is DueCollectionRow => !!c)
   const collection = collections.find((c) => UNPAID.has(c.status))
-  const dueMinor = collection ? toMinorUnits(collection.amount, order.currency_code) : Math.max(toMinorUnits(order.summary?.pending_difference ?? 0, order.currency_code), 0)
+  const pendingMinor = toMinorUnits(order.summary?.pending_difference ?? 0, order.currency_code)
   return {
     order,
     name: order.display_id ? `#${order.display_id}` : order.id,
     collection,
-    dueMinor,
+    dueMinor: Math.max(pendingMinor, 0),
+    owedMinor: Math.max(-pendingMinor, 0),
     awaitingCapture: !collection && collections.some((c) => RESERVED.has(c.status)),
   }
 }
 
-/** The order's unpaid collection, or a new one for the amount due (which must be more than 0). */
+/** Why an order with nothing due takes no payment: fully paid, or the customer is owed money. */
+export function nothingDue(due: OrderDue): string {
+  const currency = due.order.currency_code.toUpperCase()
+  return due.owedMinor > 0
+    ? `Order ${due.name} has nothing outstanding: the customer is owed ${minorToDecimal(due.owedMinor, currency)} ${currency} (refund it from the order).`
+    : `Order ${due.name} has nothing outstanding.`
+}
+
+/**
+ * The collection that pays what is due now (which must be more than 0): the order's unpaid
+ * collection when its amount is the pending difference; else Medusa's own workflow brings the
+ * unpaid collection to the pending difference, or opens one for it.
+ */
 export async function dueCollection(container: MedusaContainer, due: OrderDue): Promise<DueCollectionRow> {
-  if (due.collection) return due.collection
-  const { order } = due
-  const { result } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id, amount: minorToNumber(due.dueMinor, order.currency_code) } })
-  const created = result[0]
-  return { id: created.id, status: created.status, amount: created.amount as Amount, currency_code: created.currency_code, payment_sessions: [] }
+  const { order, collection } = due
+  if (collection && toMinorUnits(collection.amount, order.currency_code) === due.dueMinor) return collection
+  await createOrUpdateOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id } })
+  const fresh = await loadOrderDue(container, order.id)
+  if (!fresh.collection || toMinorUnits(fresh.collection.amount, order.currency_code) !== fresh.dueMinor) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Medusa did not open a payment collection of ${minorToDecimal(fresh.dueMinor, order.currency_code)} for order ${due.name}'s amount due.`
+    )
+  }
+  return fresh.collection
 }
 
 /** The whole order's lines when the payment is for the whole order, else one line for the amount due, split like the order's net and tax. */

@@ -107,6 +107,12 @@ const COUNTRY_LANGUAGES: Record<string, string> = {
   sg: "en",
 }
 
+/** The language a country's code stands for (`dk` -> `da`), where AltaPay has it: see COUNTRY_LANGUAGES. */
+export function countryLanguage(countryCode: string): string | undefined {
+  const code = countryCode.toLowerCase()
+  return Object.hasOwn(COUNTRY_LANGUAGES, code) ? COUNTRY_LANGUAGES[code] : undefined
+}
+
 export interface CartLanguageHints {
   /** The cart's BCP 47 locale, e.g. "da-DK" (carts have one since Medusa's cart migration 20251208130704). */
   locale?: string | null

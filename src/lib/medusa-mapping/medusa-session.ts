@@ -64,3 +64,10 @@ export async function orderOfCart(query: Query, cartId: string): Promise<string 
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   return (data[0] as { order_id?: string } | undefined)?.order_id ?? undefined
 }
+
+/** The customer of the cart a payment session pays for now (a cart may change hands), or null. */
+export async function cartCustomerOfSession(query: Query, sessionId: string): Promise<string | null> {
+  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.customer_id"], filters: { id: sessionId } })
+  const row = data[0] as { id?: string; payment_collection?: { cart?: { customer_id?: string | null } | null } | null } | undefined
+  return row?.id === sessionId ? (row.payment_collection?.cart?.customer_id ?? null) : null
+}

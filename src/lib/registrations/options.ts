@@ -4,7 +4,10 @@
  */
 import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
+import { altapayLanguageOf } from "../medusa-mapping/language"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
+import { languageProblem, notSetMessage } from "./option-hints"
+import { productionUrlFindings, usesTestGateway } from "./production-urls"
 
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const positiveMs = z.number().int().positive()
@@ -189,10 +192,13 @@ export const altapayOptionsSchema = z
       .string()
       .regex(/^https?:\/\/.*\{handle\}/, "must be an absolute URL containing {handle}")
       .optional(),
-    /** ISO 639-1 language of the payment page, e.g. "da". */
+    /** ISO 639-1 language of the payment page, e.g. "da": one of AltaPay's (language.ts); nb and nn become no, ee et. */
     language: z
       .string()
       .regex(/^[a-z]{2}$/, "must be an ISO 639-1 code such as da or en")
+      // AltaPay's own PHP client refuses any other value before sending (api-php PaymentRequest.php).
+      .refine((value) => !/^[a-z]{2}$/.test(value) || altapayLanguageOf(value) !== undefined, { error: (issue) => languageProblem(issue.input) })
+      .transform((value) => altapayLanguageOf(value) ?? value)
       .default("en"),
     /** ISO 3166-1 alpha-2 country, e.g. "DK". */
     country: z
@@ -305,25 +311,37 @@ export function providerIdProblems(raw: unknown, registration: RegistrationOf): 
   ]
 }
 
+/** Where the options are parsed: `production` (default: NODE_ENV is production) refuses what cannot work live. */
+export interface ParseContext {
+  production?: boolean
+}
+
 /**
  * Parses options or returns every problem as `field: message` (never echoing a secret's value).
  * With `registration` (the medusa-config entry the options belong to), `providerId` is that
  * entry's id, and a providerId option that differs from it is a problem (providerIdProblems).
+ * In production, against AltaPay's own gateway (not a local sandbox, not its test gateway), URLs
+ * AltaPay or the customer cannot reach are problems too (production-urls.ts).
  */
-export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf): { options: AltaPayOptions } | { problems: string[] } {
+export function parseAltaPayOptions(raw: unknown, registration?: RegistrationOf, context: ParseContext = {}): { options: AltaPayOptions } | { problems: string[] } {
   const idProblems = registration ? providerIdProblems(raw, registration) : []
   const input = registration?.id !== undefined && raw && typeof raw === "object" ? { ...raw, providerId: registration.id } : (raw ?? {})
   const parsed = altapayOptionsSchema.safeParse(input)
-  if (!parsed.success || idProblems.length > 0) {
+  const production = context.production ?? process.env.NODE_ENV === "production"
+  const live = parsed.success && production && !localSandbox(parsed.data) && !usesTestGateway(parsed.data)
+  const urlProblems = live ? productionUrlFindings(parsed.data).refuse : []
+  if (!parsed.success || idProblems.length > 0 || urlProblems.length > 0) {
     return {
       problems: [
         ...idProblems,
+        ...urlProblems,
         ...(parsed.success
           ? []
           : parsed.error.issues.map((issue) => {
               const field = issue.path.join(".") || "options"
               if (issue.code === "unrecognized_keys") return `unknown option(s) ${issue.keys.join(", ")}`
-              const message = SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message
+              const missing = issue.path.length === 1 && (input as Record<string, unknown>)[field] === undefined ? notSetMessage(field) : undefined
+              const message = missing ?? (SECRET_FIELDS.has(String(issue.path[0])) ? issue.message.replace(/received .*/i, "") : issue.message)
               return `${field}: ${message}`
             })),
       ],

@@ -1,33 +1,22 @@
 /**
  * Adding a card from the customer's account page (issue 32), without a purchase: AltaPay's hosted
- * page with createPaymentRequest `verifyCard` and an unscheduled agreement (AltaPay's way to save a
- * card for later charges, "VerifyCard as unscheduled Charges"; Magento's plugin does the same). The
+ * page (setup-request.ts: createPaymentRequest `verifyCard`, an unscheduled agreement). The
  * page's callbacks come to the plugin's saved-card return (src/api/altapay/saved-card-return), which
  * keeps the card only as AltaPay's own record of the set-up shows it: the customer it names in its
  * transaction_info (written here, for the signed-in customer), confirmed, a card set up by
  * `verifyCard`. Nothing the post says is taken as it stands.
  */
-import { randomBytes } from "node:crypto"
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { currencyInfo, statusIn, type GatewayTransaction } from "../../altapay"
+import { statusIn, type GatewayTransaction } from "../../altapay"
 import { anonymousTransaction } from "../customer-return/confirm"
 import { toMedusaError } from "../medusa-mapping/errors"
 import { altapayFromConfig } from "../registrations/from-config"
-import { terminalFor } from "../registrations/options"
 import { keepAgreementCard } from "./keep-card"
 import { registeredSavedCardsModule } from "./module"
+import { requestCardSetup, SETUP_CUSTOMER, SETUP_MARK, type CardReturnKind } from "./setup-request"
 
-/** transaction_info marking a set-up started from the account page, and for whom. */
-const SETUP_MARK = "medusa_saved_card_setup"
-const CUSTOMER = "medusa_customer_id"
-export const CARD_RETURN_KINDS = ["success", "failure", "notification"] as const
-export type CardReturnKind = (typeof CARD_RETURN_KINDS)[number]
-
-/** The plugin's saved-card return of one registration. */
-export function cardReturnUrl(backendUrl: string, providerId: string, kind: CardReturnKind): string {
-  return `${backendUrl.replace(/\/+$/, "")}/altapay/saved-card-return/${encodeURIComponent(providerId)}/${kind}`
-}
+export { CARD_RETURN_KINDS, cardReturnUrl, type CardReturnKind } from "./setup-request"
 
 /** Starts AltaPay's page where the signed-in customer adds a card; answers where to send them. */
 export async function startCardSetup(scope: MedusaContainer, customerId: string, input: { providerId?: string; currency: string }): Promise<{ redirectUrl: string }> {
@@ -35,27 +24,9 @@ export async function startCardSetup(scope: MedusaContainer, customerId: string,
   const { options } = registration
   if (!options.savedCards.enabled) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved cards are off for pp_altapay_${options.providerId}.`)
   if (!registeredSavedCardsModule(scope)) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This store has no saved-cards module (the plugin's modules are not loaded).")
-  const currency = currencyInfo(input.currency)
-  const terminal = terminalFor(options, currency.alpha)
-  if (!terminal) throw new MedusaError(MedusaError.Types.INVALID_DATA, `No AltaPay terminal is configured for ${currency.alpha}.`)
   const logger = scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-  const provider = `pp_altapay_${options.providerId}`
   try {
-    const request = await registration.client.agreements.setupAgreement({
-      terminal,
-      shopOrderId: `card-${randomBytes(12).toString("hex")}`,
-      // "The amount has to be positive" (setupSubscription page): one unit of the currency, verified, not charged.
-      amountMinor: 10 ** currency.exponent,
-      currency: currency.alpha,
-      type: "verifyCard",
-      agreement: { type: "unscheduled", unscheduledType: "charge" },
-      callbacks: {
-        success: cardReturnUrl(options.backendUrl, options.providerId, "success"),
-        failure: cardReturnUrl(options.backendUrl, options.providerId, "failure"),
-        notification: cardReturnUrl(options.backendUrl, options.providerId, "notification"),
-      },
-      transactionInfo: { [SETUP_MARK]: provider, [CUSTOMER]: customerId },
-    })
+    const request = await requestCardSetup(registration.client, options, { customerId, currency: input.currency })
     return { redirectUrl: request.url }
   } catch (error) {
     throw toMedusaError(error, "saved-card set-up", logger)
@@ -103,5 +74,5 @@ async function keepFromRecord(scope: MedusaContainer, registration: ReturnType<t
 function accountSetUpCustomer(transaction: GatewayTransaction, providerId: string): string | undefined {
   const info = (name: string) => transaction.paymentInfos.find((i) => i.name === name)?.value
   if (transaction.authType !== "verifyCard" || !statusIn(transaction.transactionStatus, ["recurring_confirmed"]) || info(SETUP_MARK) !== providerId) return undefined
-  return info(CUSTOMER) || undefined
+  return info(SETUP_CUSTOMER) || undefined
 }

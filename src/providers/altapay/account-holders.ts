@@ -11,6 +11,11 @@
  *
  * With the option off, createAccountHolder answers nothing, which Medusa takes as "no holder"
  * without the warning it logs for a provider lacking the hook, and no cards are listed.
+ *
+ * savePaymentMethod answers as Medusa's Stripe provider does (a SetupIntent the customer completes):
+ * AltaPay's page where the customer adds the card, the same set-up as POST /store/altapay/saved-cards
+ * (lib/saved-cards/setup-request.ts); the card is kept when AltaPay confirms it, at the plugin's
+ * saved-card return. A card is never saved from card data handed to Medusa.
  */
 import type {
   CreateAccountHolderInput,
@@ -31,11 +36,16 @@ import type {
   UpdateAccountHolderOutput,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import type { AltaPayClient } from "../../altapay"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../modules/altapay-saved-cards"
 import type AltaPaySavedCardsService from "../../modules/altapay-saved-cards/service"
 import { queryCustomerCards } from "../../lib/saved-cards/query"
 import { storeSavedCard } from "../../lib/saved-cards/views"
 import type { AltaPayOptions } from "../../lib/registrations/options"
+import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
+import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import { requestCardSetup } from "../../lib/saved-cards/setup-request"
 
 /** An account holder's data: whose it is and for which registration. Nothing secret. */
 export interface AltaPayHolderData extends Record<string, unknown> {
@@ -44,8 +54,21 @@ export interface AltaPayHolderData extends Record<string, unknown> {
   provider_id: string
 }
 
+/** savePaymentMethod's data: the currency of the terminal the card is for, as POST /store/altapay/saved-cards takes it; nothing else (no card data). */
+const saveDataSchema = z.strictObject(
+  { currency_code: z.string({ error: "is required: the currency (ISO 4217) of the payments the card is for" }).regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 code such as dkk") },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `takes only currency_code, not ${issue.keys.join(", ")}: AltaPay's page takes the card itself` : "must be an object") }
+)
+
+/** What savePaymentMethod answers: where the customer goes to add the card (the payment method's id is AltaPay's PaymentRequestId). */
+export interface AltaPayCardSetupData extends Record<string, unknown> {
+  payment_request_id: string
+  redirect_url: string
+  currency_code: string
+}
+
 interface Deps {
-  options: Pick<AltaPayOptions, "providerId" | "savedCards">
+  options: AltaPayOptions
   query: Pick<RemoteQueryFunction, "graph"> | undefined
   /**
    * The saved-cards module, only when the merchant lists it in the Payment module's dependencies.
@@ -53,6 +76,8 @@ interface Deps {
    */
   savedCards: () => AltaPaySavedCardsService | undefined
   logger: Logger | undefined
+  /** The provider's client; without it, the registration's shared client. */
+  client?: AltaPayClient
 }
 
 export class AccountHolders {
@@ -115,12 +140,30 @@ export class AccountHolders {
     return cards.map((card) => ({ id: card.id, data: { ...storeSavedCard(card) } }))
   }
 
-  /** A card is saved by AltaPay's payment page setting up an agreement, never from data a caller hands Medusa. */
-  async savePaymentMethod(_input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "AltaPay saves a card only through its payment page (an agreement set up while the customer pays); it cannot be saved from card data."
-    )
+  /**
+   * Medusa's payment-method save: AltaPay's page where the holder's customer adds a card (data
+   * `{ currency_code }`). Answers the page as `data.redirect_url`; nothing is saved until AltaPay
+   * confirms the card at the plugin's saved-card return, which keeps it for this customer.
+   */
+  async savePaymentMethod({ context, data }: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+    if (!this.enabled) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved cards are off for ${this.providerId} (option savedCards.enabled).`)
+    const holder = this.holderData(context?.account_holder?.data)
+    if (!holder) throw new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay: saving a card needs the customer's ${this.providerId} account holder (a signed-in customer).`)
+    const parsed = saveDataSchema.safeParse(data ?? {})
+    if (!parsed.success) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay: savePaymentMethod data ${parsed.error.issues.map((i) => [i.path.join("."), i.message].filter(Boolean).join(" ")).join("; ")}.`
+      )
+    }
+    try {
+      const client = this.deps.client ?? sharedAltaPayClient(this.deps.options)
+      const request = await requestCardSetup(client, this.deps.options, { customerId: holder.customer_id, currency: parsed.data.currency_code })
+      const setUp: AltaPayCardSetupData = { payment_request_id: request.paymentRequestId, redirect_url: request.url, currency_code: request.currency.toLowerCase() }
+      return { id: request.paymentRequestId, data: setUp }
+    } catch (error) {
+      throw toMedusaError(error, "saved-card set-up", this.deps.logger)
+    }
   }
 
   /** Deletes one of the holder's cards (another customer's is "not found"). Needs the module in the Payment module's dependencies. */

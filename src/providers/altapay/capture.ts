@@ -1,12 +1,17 @@
 /**
- * capturePayment: one capture at AltaPay, never twice. Each carries a reconciliation identifier
- * derived from Medusa's capture id; a decline or a lost answer is settled by AltaPay's own record.
+ * capturePayment: one capture at AltaPay, never twice, through the money door (lib/money-door): a
+ * lost answer is settled by AltaPay's record, and a retry under a new capture id adopts an earlier
+ * attempt AltaPay made instead of capturing again. Each carries a reconciliation identifier
+ * derived from Medusa's capture id.
  */
 import type { CapturePaymentInput } from "@medusajs/framework/types"
-import { AltaPayDeclinedError, AltaPayError } from "../../altapay"
+import { z } from "zod"
+import { AltaPayDeclinedError } from "../../altapay"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
-import type { AltaPayPaymentData } from "../../lib/payment-data/data"
-import { hasReconciliation, withTransaction } from "../../lib/payment-data/transaction-state"
+import { happenedOn, recordedIn, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
+import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
+import { withTransaction } from "../../lib/payment-data/transaction-state"
+import { paymentLockKey } from "../../lib/scale-out/shared-state"
 import { medusaCaptureAmount } from "./capture-amount"
 import { captureLines, type CaptureLines } from "./capture-lines"
 import type { ProviderContext } from "./context"
@@ -26,31 +31,64 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
     return { data }
   }
   const chosen = await captureLines(ctx, data, amountMinor)
+  const detail: CaptureDetail = { lines: chosen.lines, ...(chosen.items ? { items: chosen.items } : {}), ...(chosen.fulfillmentId ? { fulfillmentId: chosen.fulfillmentId } : {}) }
   try {
-    const result = await ctx.client.gateway.captureReservation({
-      transactionId,
-      amountMinor,
-      currency: data.currency,
-      orderLines: chosen.lines,
-      reconciliationIdentifier,
-      ...(chosen.trackingInfo ? { trackingInfo: chosen.trackingInfo } : {}),
+    return await ctx.door.move<TransactionRecord, { data: AltaPayPaymentData }>({
+      kind: "capture",
+      subject: transactionSubject(transactionId),
+      lockKey: paymentLockKey(transactionId),
+      attempt: { id: reconciliationIdentifier, amountMinor, currency: data.currency, key: captureId ?? null },
+      lookFirst: false,
+      recorded: (a) => recordedIn(data, a),
+      look: async () => ({ transaction: await ctx.lookupOne(transactionId, "capture check") }),
+      happened: happenedOn,
+      adopt: (a, record) => {
+        // What AltaPay captured is the attempt's lines and items; this request's pending lines are used up by it.
+        const sent = a.detail ? captureDetailSchema.parse(a.detail) : detail
+        const captured = withCapture(data, {
+          captureId,
+          reconciliationIdentifier: a.id,
+          amountMinor: a.amountMinor,
+          chosen: { lines: sent.lines, items: sent.items, fulfillmentId: sent.fulfillmentId, fromPending: chosen.fromPending },
+        })
+        return { data: withTransaction(captured, record.transaction) }
+      },
+      prepare: () => ({ beforeMinor: alreadyCaptured, detail: { ...detail }, send }),
     })
-    if (result.result === "Open") ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
-    const captured = withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen, status: result.result === "Open" ? "open" : undefined })
-    return { data: withTransaction(captured, result.transaction) }
   } catch (error) {
-    // Declined because it is captured already, or the answer was lost: AltaPay's state decides.
-    if (error instanceof AltaPayDeclinedError || (error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
-      const transaction = await ctx.lookupOne(transactionId, "capture check").catch(() => undefined)
-      if (transaction && hasReconciliation(transaction, reconciliationIdentifier, "captured")) {
-        // This capture went through and only its answer was lost: keep its record.
-        return { data: withTransaction(withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen }), transaction) }
-      }
-      if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
-    }
     throw toMedusaError(error, "capture", ctx.logger)
   }
+
+  async function send(): Promise<{ data: AltaPayPaymentData }> {
+    try {
+      const result = await ctx.client.gateway.captureReservation({
+        transactionId,
+        amountMinor,
+        currency: data.currency,
+        orderLines: chosen.lines,
+        reconciliationIdentifier,
+        ...(chosen.trackingInfo ? { trackingInfo: chosen.trackingInfo } : {}),
+      })
+      if (result.result === "Open") ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier} is Open: the open-results job follows it up.`)
+      const captured = withCapture(data, { captureId, reconciliationIdentifier, amountMinor, chosen, status: result.result === "Open" ? "open" : undefined })
+      return { data: withTransaction(captured, result.transaction) }
+    } catch (error) {
+      if (!(error instanceof AltaPayDeclinedError)) throw error
+      // Declined because it is captured in full already (elsewhere, or auto-capture): AltaPay's state decides.
+      const transaction = await ctx.lookupOne(transactionId, "capture check").catch(() => undefined)
+      if (transaction && (transaction.capturedAmount?.minor ?? 0) >= data.amount_minor) return { data: withTransaction(data, transaction) }
+      throw error
+    }
+  }
 }
+
+/** What an attempt sent, kept with it so a retry that adopts it records the capture in full. */
+const captureDetailSchema = z.object({
+  lines: z.array(orderLineSchema),
+  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  fulfillmentId: z.string().optional(),
+})
+type CaptureDetail = z.infer<typeof captureDetailSchema>
 
 /**
  * Exactly what Medusa recorded for this capture (a partial capture from the admin), read through

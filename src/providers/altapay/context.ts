@@ -21,6 +21,7 @@ import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys
 import { sharedAltaPayClient } from "../../lib/registrations/shared-client"
 import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedStore } from "../../lib/scale-out/shared-state"
 import { StrandedSessions } from "../../lib/follow-up/stranded"
+import { moneyDoorFor, type MoneyDoor } from "../../lib/money-door/door"
 import { RefundFlow } from "./refund-flow"
 import { returnUrlsFor } from "./return-urls"
 import { SessionLines } from "./session-lines"
@@ -36,6 +37,8 @@ export class ProviderContext {
   readonly store: SharedStore
   readonly sessionLines: SessionLines
   readonly refunds: RefundFlow
+  /** Every capture, refund, release and saved-card charge goes through it (lib/money-door/door.ts). */
+  readonly door: MoneyDoor
   readonly sealKeys: ServerKeys
   readonly arrivalKeys: ServerKeys
   /** Sessions Medusa no longer has whose payment the follow-up job decides on (lib/follow-up/stranded.ts). */
@@ -56,7 +59,8 @@ export class ProviderContext {
     this.stranded = new StrandedSessions(this.store, this.scaleOut.paymentLock, options.providerId)
     this.journal = new PaymentJournal(this.sealKeys, this.store, (m) => this.logger?.warn(m))
     this.client = sharedAltaPayClient(options, { debug: (m) => this.logger?.debug(m), warn: (m) => this.logger?.warn(m) }, this.scaleOut)
-    this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.scaleOut.store)
+    this.door = moneyDoorFor(this.scaleOut, options.headersTimeoutMs, this.logger)
+    this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.door)
   }
 
   seal(data: AltaPayPaymentData): SealedPaymentData {

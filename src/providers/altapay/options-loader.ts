@@ -9,12 +9,14 @@
  * Only here does the provider see its medusa-config entry: it notes the entry's id for the
  * constructor (../../lib/registrations/registration-id.ts) and refuses a providerId that differs
  * from it. And it checks that the store loads the plugin's routes (plugin-entry.ts): refused when
- * AltaPay is given the plugin's return endpoints, a warning otherwise.
+ * AltaPay is given the plugin's return endpoints, a warning otherwise. What runs but should not go
+ * live (start-up-warnings.ts) is a warning.
  */
 import type { ConfigModule, LoaderOptions, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { findPluginRoutes, missingPluginMessage, needsOfPlugin } from "../../lib/registrations/plugin-entry"
 import { noteRegistration, registrationOf } from "../../lib/registrations/registration-id"
+import { startUpWarnings } from "../../lib/registrations/start-up-warnings"
 import { AltaPayProviderService } from "./service"
 
 /** What Medusa passes a provider's loader, with the Payment module's own options (not in LoaderOptions' type). */
@@ -24,6 +26,7 @@ export default async function validateAltaPayOptions({ options, moduleOptions, c
   const registration = registrationOf(options, moduleOptions?.providers)
   if (options && registration) noteRegistration(options, registration)
   const parsed = AltaPayProviderService.parseOptions(options ?? {}, registration)
+  for (const warning of startUpWarnings(parsed, process.env.NODE_ENV === "production")) logger?.warn(`AltaPay: ${warning}`)
   await checkPluginEntry(container, parsed, logger)
 }
 

@@ -1,23 +1,25 @@
 /**
- * A Medusa refund at AltaPay, never twice and never lost. AltaPay has no idempotency key, so each
- * refund carries a reconciliation identifier derived from Medusa's refund id; the payment is looked
- * up before sending (a retried call, live refundable amount) and again after any lost answer.
- * Attempts whose outcome stayed unknown are remembered, and the next refund of the payment first
- * asks AltaPay whether they happened (adopting one instead of refunding again). However a refund is
- * learned of (answered, found after a lost answer, adopted), it is recorded in full: amount, lines,
- * items and note. The caller holds the payment's lock: the before/after comparisons rely on it.
+ * A Medusa refund at AltaPay, never twice and never lost, through the money door (lib/money-door):
+ * each refund carries a reconciliation identifier derived from Medusa's refund id; the payment is
+ * looked up before sending (a retried call, the live refundable amount), an earlier attempt whose
+ * answer was lost is adopted instead of refunding again, whatever id Medusa gave the retry.
+ * However a refund is learned of (answered, found after a lost answer, adopted), it is recorded in
+ * full: amount, lines, items and note.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { AltaPayError, proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
+import { z } from "zod"
+import { proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
 import { toBigNumber } from "../../lib/medusa-mapping/amounts"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
+import type { Attempt } from "../../lib/money-door/attempts"
+import type { MoneyDoor } from "../../lib/money-door/door"
+import { happenedOn, recordedIn, totalMinor, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
 import type { AltaPayOptions } from "../../lib/registrations/options"
-import type { AltaPayPaymentData, PendingRefund, RefundRecord } from "../../lib/payment-data/data"
+import { orderLineSchema, type AltaPayPaymentData, type PendingRefund, type RefundRecord } from "../../lib/payment-data/data"
 import { reconciliationId } from "./reconciliation"
-import { hasReconciliation, withTransaction } from "../../lib/payment-data/transaction-state"
-import type { SharedStore } from "../../lib/scale-out/shared-state"
-import { UncertainRefunds } from "./uncertain-refunds"
+import { withTransaction } from "../../lib/payment-data/transaction-state"
+import { paymentLockKey } from "../../lib/scale-out/shared-state"
 
 export interface RefundRequest {
   data: AltaPayPaymentData
@@ -32,17 +34,13 @@ export interface RefundRequest {
 type Lookup = (transactionId: string, action: string) => Promise<GatewayTransaction | undefined>
 
 export class RefundFlow {
-  private readonly uncertainRefunds: UncertainRefunds
-
   constructor(
     private readonly client: AltaPayClient,
     private readonly options: AltaPayOptions,
     private readonly logger: Logger | undefined,
     private readonly lookupOne: Lookup,
-    store?: SharedStore
-  ) {
-    this.uncertainRefunds = new UncertainRefunds(store)
-  }
+    private readonly door: MoneyDoor
+  ) {}
 
   async run({ data, transactionId, amountMinor, medusaAmount, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
     if (amountMinor <= 0) {
@@ -52,127 +50,86 @@ export class RefundFlow {
       )
     }
     const reconciliationIdentifier = reconciliationId("refund", refundId ?? undefined)
-
-    // Look first: a refund with this identifier may already have gone through (a retried call).
-    const before = await this.lookupOne(transactionId, "refund check")
-    const current = withTransaction(data, before)
-    if (hasReconciliation(before, reconciliationIdentifier, "refunded")) return { data: current }
     // Item-level refunds leave their exact lines in data for this amount; they are used once.
-    const pending = isPendingRefundFor(current.pending_refund, amountMinor) ? current.pending_refund! : undefined
+    const pending = isPendingRefundFor(data.pending_refund, amountMinor) ? data.pending_refund! : undefined
     const consumed = (data: AltaPayPaymentData): AltaPayPaymentData => (pending ? { ...data, pending_refund: null } : data)
-    const adopted = await this.adoptUncertainRefund(transactionId, before, amountMinor)
-    if (adopted) {
-      this.logger?.warn(
-        `AltaPay refund ${adopted.reconciliation_identifier} had gone through without an answer; recorded now as Medusa refund ${refundId ?? "(no id)"} instead of refunding again.`
-      )
-      // The lines are what AltaPay got; the items and note are what this refund is for, else the attempt's.
-      const record: RefundRecord = {
-        ...adopted,
-        refund_id: refundId,
-        ...(pending?.items ? { items: pending.items } : {}),
-        ...(pending?.note ? { note: pending.note } : {}),
-      }
-      return { data: consumed({ ...current, refunds: withRefundRecord(data.refunds, current.refunds, record) }) }
-    }
-
-    const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
-    if (amountMinor > refundable && !this.options.allowOverRefund) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
-      )
-    }
-    const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
-    const record: RefundRecord = {
+    const recordOf = (attempt: Attempt, orderLines: OrderLine[] | undefined, status: RefundRecord["status"]): RefundRecord => ({
       refund_id: refundId,
-      reconciliation_identifier: reconciliationIdentifier,
-      amount_minor: amountMinor,
+      reconciliation_identifier: attempt.id,
+      amount_minor: attempt.amountMinor,
       ...(medusaAmount !== undefined ? { medusa_amount: medusaAmount } : {}),
-      status: "succeeded",
-      created_at: new Date().toISOString(),
-      order_lines: orderLines,
+      status,
+      created_at: new Date(attempt.at).toISOString(),
+      ...(orderLines ? { order_lines: orderLines } : {}),
       ...(pending?.items ? { items: pending.items } : {}),
       ...(pending?.note ? { note: pending.note } : {}),
-    }
+    })
     try {
-      const result = await this.client.gateway.refundCapturedReservation({
-        transactionId,
-        amountMinor,
-        currency: data.currency,
-        reconciliationIdentifier,
-        orderLines,
-        ...(this.options.allowOverRefund ? { allowOverRefund: true } : {}),
+      return await this.door.move<TransactionRecord, { data: AltaPayPaymentData }>({
+        kind: "refund",
+        subject: transactionSubject(transactionId),
+        lockKey: paymentLockKey(transactionId),
+        attempt: { id: reconciliationIdentifier, amountMinor, currency: data.currency, key: refundId },
+        // Looked up first: a retried call may have gone through, and AltaPay's refundable amount is live.
+        lookFirst: true,
+        recorded: (a) => recordedIn(data, a),
+        look: async () => ({ transaction: await this.lookupOne(transactionId, "refund check") }),
+        happened: happenedOn,
+        adopt: (a, record) => {
+          // The lines are what AltaPay got; the items and note are what this refund is for, else the attempt's.
+          const sent = refundDetailSchema.safeParse(a.detail ?? {})
+          const attempted = sent.success ? sent.data : {}
+          const adopted = { ...recordOf(a, attempted.order_lines, "succeeded"), ...(pending ? {} : pickDefined({ items: attempted.items, note: attempted.note })) }
+          return { data: consumed(recorded(data, record.transaction, adopted)) }
+        },
+        prepare: (record) => {
+          const current = withTransaction(data, record?.transaction)
+          const refundable = (current.captured_minor ?? 0) - (current.refunded_minor ?? 0)
+          if (amountMinor > refundable && !this.options.allowOverRefund) {
+            throw new MedusaError(
+              MedusaError.Types.INVALID_DATA,
+              `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
+            )
+          }
+          const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
+          const detail: RefundDetail = { order_lines: orderLines, ...pickDefined({ items: pending?.items, note: pending?.note }) }
+          return {
+            beforeMinor: totalMinor(record?.transaction, "refunded"),
+            detail,
+            send: async () => {
+              const result = await this.client.gateway.refundCapturedReservation({
+                transactionId,
+                amountMinor,
+                currency: data.currency,
+                reconciliationIdentifier,
+                orderLines,
+                ...(this.options.allowOverRefund ? { allowOverRefund: true } : {}),
+              })
+              const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
+              if (status === "open") this.logger?.warn(`AltaPay refund ${reconciliationIdentifier} is Open: it settles when AltaPay reports it.`)
+              return {
+                data: consumed(recorded(current, result.transaction, recordOf({ id: reconciliationIdentifier, amountMinor, at: Date.now() } as Attempt, orderLines, status))),
+              }
+            },
+          }
+        },
       })
-      const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
-      if (status === "open") this.logger?.warn(`AltaPay refund ${reconciliationIdentifier} is Open: it settles when AltaPay reports it.`)
-      return { data: consumed(recorded(current, result.transaction, { ...record, status })) }
     } catch (error) {
-      if (error instanceof AltaPayError && error.mayHaveReachedAltaPay) {
-        const after = await this.lookupOne(transactionId, "refund reconciliation").catch(() => undefined)
-        if (after && hasReconciliation(after, reconciliationIdentifier, "refunded")) {
-          this.logger?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost but AltaPay shows the refund; recorded once.`)
-          return { data: consumed(recorded(current, after, record)) }
-        }
-        if (after && refundedMinor(after) - refundedMinor(before) === amountMinor) {
-          // Refunds of this payment are serialized (the caller holds its lock), so exactly this
-          // much more refunded is this attempt, even where AltaPay did not keep the identifier.
-          this.logger?.warn(`AltaPay refund ${reconciliationIdentifier}: the answer was lost; AltaPay's refunded amount grew by exactly this refund, so it is recorded once.`)
-          return { data: consumed(recorded(current, after, record)) }
-        }
-        // Not seen (yet): a slow AltaPay may still complete it, so the next refund checks again first.
-        await this.uncertainRefunds.remember(transactionId, {
-          reconciliationIdentifier,
-          amountMinor,
-          refundedBeforeMinor: refundedMinor(before),
-          record: { order_lines: orderLines, ...(record.items ? { items: record.items } : {}), ...(record.note ? { note: record.note } : {}) },
-        })
-        throw new MedusaError(
-          MedusaError.Types.UNEXPECTED_STATE,
-          after
-            ? `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay (${error.message}), and AltaPay shows no such refund yet. Trying again is safe: the plugin checks AltaPay for this attempt before sending another.`
-            : `AltaPay refund ${reconciliationIdentifier}: no answer from AltaPay and the payment could not be checked. The refund may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${reconciliationIdentifier} in AltaPay.`
-        )
-      }
       throw toMedusaError(error, "refund", this.logger)
     }
   }
+}
 
-  /**
-   * An earlier refund of this amount whose answer was lost and which AltaPay shows as done: the
-   * record to attribute to the refund being asked for now. Attempts AltaPay never made are forgotten.
-   */
-  private async adoptUncertainRefund(transactionId: string, transaction: GatewayTransaction | undefined, amountMinor: number): Promise<RefundRecord | undefined> {
-    for (const attempt of await this.uncertainRefunds.list(transactionId)) {
-      const happened =
-        hasReconciliation(transaction, attempt.reconciliationIdentifier, "refunded") ||
-        (transaction !== undefined && refundedMinor(transaction) - attempt.refundedBeforeMinor === attempt.amountMinor)
-      if (!happened) {
-        // A request AltaPay may still be working on: refunding again now could refund twice.
-        const waitMs = attempt.at + 2 * this.options.headersTimeoutMs - Date.now()
-        if (waitMs > 0) {
-          // NOT_ALLOWED, not CONFLICT: Medusa's error handler replaces a CONFLICT's message.
-          throw new MedusaError(
-            MedusaError.Types.NOT_ALLOWED,
-            `AltaPay refund: an earlier refund attempt (${attempt.reconciliationIdentifier}) got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`
-          )
-        }
-        await this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
-        continue
-      }
-      if (attempt.amountMinor === amountMinor) {
-        await this.uncertainRefunds.settle(transactionId, attempt.reconciliationIdentifier)
-        return {
-          refund_id: null,
-          reconciliation_identifier: attempt.reconciliationIdentifier,
-          amount_minor: amountMinor,
-          status: "succeeded",
-          created_at: new Date(attempt.at).toISOString(),
-          ...attempt.record,
-        }
-      }
-    }
-    return undefined
-  }
+/** What a refund attempt sent and was for, kept with it so a refund that adopts it records it in full. */
+const refundDetailSchema = z.object({
+  order_lines: z.array(orderLineSchema).optional(),
+  items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
+  note: z.string().optional(),
+})
+type RefundDetail = z.infer<typeof refundDetailSchema>
+
+function pickDefined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
 }
 
 /** `data` with AltaPay's live figures and this refund's record (see withRefundRecord). */
@@ -193,10 +150,6 @@ function withRefundRecord(known: RefundRecord[], refunds: RefundRecord[], record
   const added = refunds.findIndex((r) => !knownIds.has(r.reconciliation_identifier) && r.refund_id === null && r.amount_minor === record.amount_minor)
   if (added >= 0) return refunds.map((r, i) => (i === added ? { ...record, reconciliation_identifier: r.reconciliation_identifier, status: r.status } : r))
   return [...refunds, record]
-}
-
-function refundedMinor(transaction: GatewayTransaction | undefined): number {
-  return transaction?.refundedAmount?.minor ?? 0
 }
 
 /**

@@ -101,6 +101,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.client = this.ctx.client
     this.holders = new AccountHolders({
       options: this.options_,
+      client: this.client,
       query: this.ctx.query,
       savedCards: () => optionalDependency(cradle, ALTAPAY_SAVED_CARDS_MODULE),
       logger: this.logger_,
@@ -182,10 +183,23 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     return { data: this.ctx.seal(withTransaction(data, await this.ctx.liveTransaction(data))) }
   }
 
+  /**
+   * Releases a Medusa payment's reservation. Medusa also calls this, with no payment id, to undo an
+   * authorization it could not record (its payment row failed, typically because another
+   * authorization of the same session, a callback beside the customer's return, recorded it first):
+   * that reservation is then the other payment's, or one the session follow-up will place an order
+   * with, so it is never released on that call.
+   */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = await this.ctx.paymentData(input.data, "cancel")
     if (!data?.transaction_id) return { data: data ? this.ctx.seal(data) : input.data } // never paid: nothing reserved at AltaPay
     const transactionId = data.transaction_id
+    if (!input.context?.idempotency_key) {
+      this.ctx.logger?.info(
+        `AltaPay ${data.order_id}: Medusa undid an authorization it could not record; transaction ${transactionId} is not released (another authorization recorded it, or the follow-up will).`
+      )
+      return { data: this.ctx.seal(data) }
+    }
     return { data: await this.ctx.serialized(transactionId, data, (latest) => releaseReservation(this.ctx, latest, transactionId)) }
   }
 

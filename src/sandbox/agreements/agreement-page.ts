@@ -1,20 +1,24 @@
 /**
- * The hosted page of an agreement's set-up (createPaymentRequest's Url) and the 3-D Secure page of
- * a customer-initiated charge. Submitting the set-up page makes the agreement, posts the signed
+ * The hosted page of an agreement's set-up (createPaymentRequest's Url), and what follows a charge's
+ * 3-D Secure challenge. Submitting the set-up page makes the agreement (after a 3-D Secure challenge
+ * where the card or amount asks for one: setting an agreement up is customer-initiated, where
+ * AltaPay's Agreements page says Strong Customer Authentication takes place), posts the signed
  * callback (notification, then callback_ok or callback_fail, carrying credit_card_token and the
  * masked card) and relays the shop's redirect to the browser, as the checkout's page does.
  */
 import { minorToDecimal } from "../../altapay/money"
+import { challengeUrl } from "../challenges"
 import { unixSeconds } from "../clock"
 import { legacyChecksum, outcomeStatus, post, recordDelivery, signatureHeader, type PostAnswer } from "../callbacks/callbacks"
 import type { Exchange, SandboxEnv } from "../env"
 import { paymentsResponse } from "../gateway/gateway-xml"
 import { escapeHtml, html, redirect, type Reply } from "../http"
 import type { StoredTransaction } from "../state"
-import { cardFrom, isExpired, TEST_CARDS, type PendingChallenge, type StoredAgreement } from "./agreements"
+import { needsChallenge, setupOutcome, TEST_CARDS } from "../test-cards"
+import { cardFrom, isExpired, type PendingChallenge, type SandboxCard, type SetupRequest, type StoredAgreement } from "./agreements"
 import { chargeTransaction, setupTransaction } from "./charges"
 
-const page = (status: number, title: string, content: string): Reply =>
+export const page = (status: number, title: string, content: string): Reply =>
   html(status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${content}</body></html>`)
 
 export function showAgreementPage(ex: Exchange, requestId: string): Reply {
@@ -39,30 +43,60 @@ export interface CardInput {
   outcome?: "authorize" | "decline"
 }
 
+export interface SetupResult {
+  reply: Reply
+  agreement?: StoredAgreement
+  transaction?: StoredTransaction
+  /** The 3-D Secure page the customer was sent to; nothing is set up until it is answered. */
+  challengeUrl?: string
+}
+
 /** Submits the set-up page (also `sandbox.agreements.submit`): the agreement, its callbacks, the customer's way on. */
-export async function submitAgreement(
-  env: SandboxEnv,
-  requestId: string,
-  input: CardInput
-): Promise<{ reply: Reply; agreement?: StoredAgreement; transaction?: StoredTransaction }> {
+export async function submitAgreement(env: SandboxEnv, requestId: string, input: CardInput): Promise<SetupResult> {
   const request = env.store.agreements.requests.get(requestId)
   if (!request) return { reply: page(404, "Payment request not found", "<p>This payment request does not exist.</p>") }
-  if (request.transactionId) return { reply: page(409, "Already submitted", "<p>This card has already been submitted.</p>") }
-  const card = cardFrom(input.cardNumber ?? TEST_CARDS.visa, input.expiryMonth ?? "12", input.expiryYear ?? "2030", requestId)
+  if (request.transactionId || request.challengeId) return { reply: page(409, "Already submitted", "<p>This card has already been submitted.</p>") }
+  const cardNumber = input.cardNumber ?? TEST_CARDS.visa
+  const card = cardFrom(cardNumber, input.expiryMonth ?? "12", input.expiryYear ?? "2030", requestId)
   if (typeof card === "string") return { reply: page(400, "Card refused", `<p>${escapeHtml(card)}</p>`) }
-  const declined = input.outcome === "decline" ? "Card declined" : isExpired(card, env.now()) ? "Card expired" : undefined
+  const declined = input.outcome === "decline" ? "Card declined" : isExpired(card, env.now()) ? "Card expired" : setupRefusal(cardNumber, request)
+  if (!declined && needsChallenge(cardNumber, request.amountMinor, request.currency.alpha)) {
+    request.challengeId = env.store.challenges.open({ kind: "setup", requestId, card })
+    const url = challengeUrl(env.url, request.challengeId)
+    return { reply: redirect(303, url), challengeUrl: url }
+  }
+  return finishSetup(env, request, card, { declined })
+}
+
+/** Why AltaPay's TestAcquirer refuses this set-up (test-cards.ts), or undefined. */
+function setupRefusal(cardNumber: string, request: SetupRequest): string | undefined {
+  const outcome = setupOutcome(cardNumber, request.amountMinor, request.currency.alpha, request.type)
+  if (outcome === "declined") return "Card declined (TestAcquirer test card or amount)"
+  if (outcome === "error") return "The acquirer failed to process the card (TestAcquirer test card or amount)"
+  return undefined
+}
+
+/** The set-up page's result once the card is known (and any challenge answered): the transaction, the agreement, the callbacks. */
+export async function finishSetup(
+  env: SandboxEnv,
+  request: SetupRequest,
+  card: SandboxCard & { threeDSecure: boolean },
+  { declined, threeDSecure }: { declined?: string; threeDSecure?: "Successful" | "Declined" }
+): Promise<SetupResult> {
   const t = setupTransaction(env, request, card, declined)
+  if (threeDSecure) t.threeDSecureResult = threeDSecure
   request.transactionId = t.transactionId
   let agreement: StoredAgreement | undefined
   if (!declined) {
     agreement = {
       id: t.transactionId,
-      paymentRequestId: requestId,
+      paymentRequestId: request.paymentRequestId,
       type: request.agreementType,
       unscheduledType: request.unscheduledType,
       card,
       terminal: request.terminal,
       currency: request.currency,
+      amountMinor: request.amountMinor,
       shopOrderId: request.shopOrderId,
       status: "active",
       callbacks: request.callbacks,
@@ -75,7 +109,7 @@ export async function submitAgreement(
   const charge =
     agreement && alsoCharged
       ? chargeTransaction(env, agreement, {
-          id: requestId,
+          id: request.paymentRequestId,
           agreementId: agreement.id,
           method: request.type === "subscriptionAndCharge" ? "chargeSubscription" : "reserveSubscriptionCharge",
           amountMinor: request.amountMinor,
@@ -168,55 +202,45 @@ async function deliver(env: SandboxEnv, { setUp, charge, type, amountMinor, tran
   return answer
 }
 
-export function showChallenge(ex: Exchange, challengeId: string): Reply {
-  const challenge = ex.env.store.agreements.challenges.get(challengeId)
-  if (!challenge) return page(404, "Challenge not found", "<p>No such 3-D Secure challenge.</p>")
-  if (challenge.transactionId) return page(409, "Already answered", "<p>This challenge was already answered.</p>")
-  return page(
-    200,
-    "3-D Secure (sandbox)",
-    `<form method="post"><button name="outcome" value="authenticated" id="authenticate">Authenticate</button><button name="outcome" value="failed" id="fail">Fail</button></form>`
-  )
-}
-
-/** Answers a 3-D Secure challenge (also `sandbox.agreements.completeChallenge`): the charge goes through, or nothing is charged. */
-export function completeChallenge(
+/**
+ * A charge's challenge answered (also `sandbox.agreements.completeChallenge`): the charge is made,
+ * or nothing is charged. Callbacks are the page's (answerChargeChallenge).
+ */
+export function completeChargeChallenge(
   env: SandboxEnv,
   challengeId: string,
   outcome: "authenticated" | "failed"
-): { status: number; challenge?: PendingChallenge; transaction?: StoredTransaction } {
-  const challenge = env.store.agreements.challenges.get(challengeId)
-  if (!challenge) return { status: 404 }
-  if (challenge.transactionId) return { status: 409, challenge }
-  const agreement = env.store.agreements.agreements.get(challenge.agreementId)
-  if (!agreement || outcome === "failed") {
-    env.store.agreements.challenges.delete(challengeId)
-    return { status: 200, challenge }
-  }
-  return { status: 200, challenge, transaction: chargeTransaction(env, agreement, challenge) }
+): { status: number; charge?: PendingChallenge; transaction?: StoredTransaction } {
+  const challenge = env.store.challenges.get(challengeId)
+  if (!challenge) return { status: env.store.challenges.wasAnswered(challengeId) ? 409 : 404 }
+  if (challenge.kind !== "charge") return { status: 409 }
+  env.store.challenges.close(challengeId)
+  const agreement = env.store.agreements.agreements.get(challenge.charge.agreementId)
+  if (!agreement || outcome === "failed") return { status: 200, charge: challenge.charge }
+  const transaction = chargeTransaction(env, agreement, challenge.charge)
+  transaction.threeDSecureResult = "Successful"
+  return { status: 200, charge: challenge.charge, transaction }
 }
 
 /**
- * The customer answers the 3-D Secure page. Where AltaPay then sends the customer is not documented
- * (our assumption): to the agreement's set-up request's callback_ok / callback_fail, posted signed
- * like every callback, with the charge's transaction (its PaymentInfos name the shop's payment),
- * and the shop's redirect relayed. Without such callbacks the page says what happened.
+ * The customer answered a charge's 3-D Secure page. Where AltaPay then sends the customer is not
+ * documented (our assumption): to the agreement set-up request's callback_ok / callback_fail,
+ * posted signed like every callback, with the charge's transaction (its PaymentInfos name the
+ * shop's payment), and the shop's redirect relayed. Without such callbacks the page says what happened.
  */
-export async function answerChallenge(ex: Exchange, challengeId: string): Promise<Reply> {
-  const outcome = new URLSearchParams(ex.rawBody).get("outcome") === "failed" ? "failed" : "authenticated"
-  ex.params = { challengeId, outcome }
-  const { status, challenge, transaction } = completeChallenge(ex.env, challengeId, outcome)
+export async function answerChargeChallenge(env: SandboxEnv, challengeId: string, outcome: "authenticated" | "failed"): Promise<Reply> {
+  const { status, charge, transaction } = completeChargeChallenge(env, challengeId, outcome)
   if (status !== 200) return page(status, "Challenge not found", "<p>No open 3-D Secure challenge with that id.</p>")
-  const agreement = challenge && ex.env.store.agreements.agreements.get(challenge.agreementId)
-  const setUp = agreement && ex.env.store.transactions.get(agreement.id)
-  if (agreement && setUp && challenge) {
-    const relayed = await deliverOutcome(ex.env, agreement.callbacks, {
+  const agreement = charge && env.store.agreements.agreements.get(charge.agreementId)
+  const setUp = agreement && env.store.transactions.get(agreement.id)
+  if (agreement && setUp && charge) {
+    const relayed = await deliverOutcome(env, agreement.callbacks, {
       setUp,
       charge: transaction,
       type: "subscription_payment",
       failed: !transaction,
-      amountMinor: challenge.amountMinor,
-      transactionInfo: challenge.transactionInfo,
+      amountMinor: charge.amountMinor,
+      transactionInfo: charge.transactionInfo,
     })
     if (relayed) return relayed
   }
@@ -225,4 +249,18 @@ export async function answerChallenge(ex: Exchange, challengeId: string): Promis
     "3-D Secure done",
     `<p id="result" data-status="${transaction ? "succeeded" : "failed"}" data-transaction="${escapeHtml(transaction?.transactionId ?? "")}">${transaction ? "Authenticated" : "Not authenticated"}.</p>`
   )
+}
+
+/** A set-up page's challenge answered: the agreement is set up, or the set-up fails (3dsecure_failed is for payments; a set-up is recurring_failed). */
+export async function answerSetupChallenge(
+  env: SandboxEnv,
+  requestId: string,
+  card: SandboxCard & { threeDSecure: boolean },
+  outcome: "authenticated" | "failed"
+): Promise<SetupResult> {
+  const request = env.store.agreements.requests.get(requestId)
+  if (!request) return { reply: page(404, "Payment request not found", "<p>This payment request does not exist.</p>") }
+  return outcome === "authenticated"
+    ? finishSetup(env, request, card, { threeDSecure: "Successful" })
+    : finishSetup(env, request, card, { declined: "3-D Secure authentication failed", threeDSecure: "Declined" })
 }

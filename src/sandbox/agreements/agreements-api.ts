@@ -3,7 +3,7 @@
  * hosted page), chargeSubscription (reserve and capture) and reserveSubscriptionCharge (reserve).
  * Structural problems answer a non-zero ErrorCode; declines (ended agreement, expired card) answer
  * Result Failed with AltaPay's merchant and cardholder messages; a customer-initiated charge on a
- * 3-D Secure card answers Result Redirect.
+ * 3-D Secure card answers Result Redirect; a charge of 13.64 stays open (test-cards.ts).
  */
 import { randomUUID } from "node:crypto"
 import { currencyInfo, decimalToMinor, fitsWireDecimals, minorToDecimal } from "../../altapay/money"
@@ -14,7 +14,9 @@ import { cdataEl, el, textEl } from "../gateway/xml"
 import { xml, type Reply } from "../http"
 import { validateOrderLines } from "../order-lines"
 import { AGREEMENT_KINDS, isExpired, SETUP_TYPES, UNSCHEDULED_KINDS, type AgreementKind, type PendingChallenge, type SetupType, type StoredAgreement } from "./agreements"
-import { chargeTransaction } from "./charges"
+import { challengeUrl } from "../challenges"
+import { chargeStaysOpen } from "../test-cards"
+import { chargeTransaction, openChargeTransaction } from "./charges"
 
 export const AGREEMENT_METHODS: ReadonlySet<string> = new Set(["createPaymentRequest", "chargeSubscription", "reserveSubscriptionCharge"])
 
@@ -50,7 +52,9 @@ function createPaymentRequest(ex: Exchange, { fields, orderLines }: Form): Reply
   const agreementType = fields["agreement[type]"] ?? "unscheduled"
   if (!AGREEMENT_KINDS.includes(agreementType))
     throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, `agreement[type] ${agreementType} is not one of ${AGREEMENT_KINDS.join(", ")}.`)
-  const unscheduledType = unscheduled(fields, agreementType === "unscheduled")
+  // Optional here: AltaPay's set-up example (Setup Agreement, setupSubscription) has
+  // agreement[type]=unscheduled and no unscheduled_type; the charges must name one.
+  const unscheduledType = unscheduled(fields, false)
   for (const name of ["terminal", "shop_orderid", "amount", "currency"]) if (!fields[name]) throw new Refusal(GatewayErrorCode.MISSING_PARAMETER, `${name} is required.`)
   if (!/^[a-zA-Z0-9-]{1,100}$/.test(fields.shop_orderid)) throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, "shop_orderid must match [a-zA-Z0-9-]{1,100}.")
   let currency
@@ -101,8 +105,9 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
   const agreement = ex.env.store.agreements.agreements.get(id)
   if (!agreement) throw new Refusal(GatewayErrorCode.UNKNOWN_TRANSACTION, `No agreement with agreement[id] ${id}.`)
   const unscheduledType = unscheduled(fields, agreement.type === "unscheduled")
-  if (!fields.amount) throw new Refusal(GatewayErrorCode.MISSING_PARAMETER, "amount is required (the sandbox has no default charge amount).")
-  const amountMinor = amountOf(fields.amount, agreement.currency.alpha)
+  // amount is optional (chargeSubscription page; api-php's ChargeSubscriptionTest sends only
+  // transaction_id): the agreement's RecurringDefaultAmount, its set-up's amount, is charged.
+  const amountMinor = fields.amount ? amountOf(fields.amount, agreement.currency.alpha) : agreement.amountMinor
   const reconciliationIdentifier = fields.reconciliation_identifier || undefined
   if (reconciliationIdentifier && reconciliationIdentifier.length > 100)
     throw new Refusal(GatewayErrorCode.INVALID_PARAMETER, "reconciliation_identifier is longer than 100 characters.")
@@ -124,22 +129,26 @@ function charge(ex: Exchange, method: PendingChallenge["method"], { fields, orde
   }
   const pending: PendingChallenge = { id: randomUUID(), agreementId: id, method, amountMinor, reconciliationIdentifier, orderLines, transactionInfo }
   // Merchant-initiated charges never ask for 3-D Secure; a customer buying with the saved card may.
+  // The answer is AltaPay's example (VerifyCard as unscheduled Charges): GET, an empty Data.
   if (agreement.card.threeDSecure && unscheduledType === "charge") {
-    ex.env.store.agreements.challenges.set(pending.id, pending)
-    const redirect = el("RedirectResponse", [textEl("Url", `${ex.env.url}/sandbox/3ds/${pending.id}`), textEl("Method", "GET"), el("Data")])
+    const challengeId = ex.env.store.challenges.open({ kind: "charge", charge: pending })
+    const redirect = el("RedirectResponse", [textEl("Url", challengeUrl(ex.env.url, challengeId)), textEl("Method", "GET"), el("Data")])
     return xml(200, apiResponse(method, ex.env.now(), [textEl("Result", "Redirect"), redirect]))
   }
-  const t = chargeTransaction(ex.env, agreement, pending)
+  const setUp = ex.env.store.transactions.get(id)
+  // AltaPay's test amount 13.64 stays pending; any other charge goes through at once.
+  const open = chargeStaysOpen(amountMinor, agreement.currency.alpha)
+  const t = open ? openChargeTransaction(ex.env, agreement, pending) : chargeTransaction(ex.env, agreement, pending)
+  const result = open ? "Open" : "Success"
   ex.effects.push({
     type: method === "chargeSubscription" ? "capture" : "authorize",
     transactionId: t.transactionId,
     amountMinor,
     currency: t.currency.alpha,
-    result: "Success",
-    ...(reconciliationIdentifier ? { reconciliationIdentifier } : {}),
+    result,
+    ...(reconciliationIdentifier && !open ? { reconciliationIdentifier } : {}),
   })
-  const setUp = ex.env.store.transactions.get(id)
-  return xml(200, apiResponse(method, ex.env.now(), [textEl("Result", "Success"), transactionsXml(setUp ? [setUp, t] : [t])]))
+  return xml(200, apiResponse(method, ex.env.now(), [textEl("Result", result), transactionsXml(setUp ? [setUp, t] : [t])]))
 }
 
 function checkOrderLines(orderLines: Record<string, string>[], currency: string, amountMinor: number): void {

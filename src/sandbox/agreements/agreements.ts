@@ -1,9 +1,10 @@
 /**
- * The sandbox's agreements (saved cards): set-up requests waiting on the hosted page, agreements
- * made there, and charges waiting on a 3-D Secure challenge. Test cards decide what a card does.
+ * The sandbox's agreements (saved cards): set-up requests waiting on the hosted page and agreements
+ * made there. Test cards (test-cards.ts) decide what a card does; challenges wait in challenges.ts.
  */
 import { createHash } from "node:crypto"
 import type { CurrencyInfo } from "../../altapay/money"
+import { TEST_CARDS } from "../test-cards"
 
 /** The card of an agreement's transactions (others show the sandbox's fixed test card). */
 export interface SandboxCard {
@@ -17,17 +18,6 @@ export interface SandboxCard {
 export type AgreementKind = "unscheduled" | "recurring" | "instalment"
 export const AGREEMENT_KINDS: readonly string[] = ["unscheduled", "recurring", "instalment"]
 export const UNSCHEDULED_KINDS: readonly string[] = ["incremental", "resubmission", "delayedCharges", "reauthorisation", "noShow", "charge"]
-
-/**
- * Test cards. Any other 12-19 digit number behaves like the plain Visa. Which unscheduled charges
- * are customer-initiated (and so may ask for 3-D Secure) is our assumption: `charge` only.
- */
-export const TEST_CARDS = {
-  visa: "4111111111111111",
-  /** Asks for 3-D Secure on every customer-initiated charge (Result=Redirect). */
-  visaThreeDSecure: "4000000000003220",
-  mastercard: "5555555555554444",
-} as const
 
 /** createPaymentRequest types that set an agreement up (api-php src/Types/PaymentTypes.php). */
 export const SETUP_TYPES = ["subscription", "verifyCard", "subscriptionAndReserve", "subscriptionAndCharge"] as const
@@ -50,6 +40,8 @@ export interface SetupRequest {
   orderLines?: Record<string, string>[]
   /** The set-up transaction once the page was submitted. */
   transactionId?: string
+  /** The 3-D Secure challenge the page is waiting on (test-cards.ts: the 3-D Secure card, 5.68). */
+  challengeId?: string
 }
 
 export interface StoredAgreement {
@@ -61,12 +53,14 @@ export interface StoredAgreement {
   card: SandboxCard & { threeDSecure: boolean }
   terminal: string
   currency: CurrencyInfo
+  /** The set-up's amount: RecurringDefaultAmount, what a charge without `amount` charges. */
+  amountMinor: number
   shopOrderId: string
   status: "active" | "ended"
   callbacks: Record<string, string>
 }
 
-/** A customer-initiated charge waiting for the customer to pass 3-D Secure. */
+/** A charge on an agreement: made at once, or (customer-initiated, 3-D Secure card) once the customer passes the challenge. */
 export interface PendingChallenge {
   id: string
   agreementId: string
@@ -83,7 +77,6 @@ export interface PendingChallenge {
 export class AgreementBook {
   readonly requests = new Map<string, SetupRequest>()
   readonly agreements = new Map<string, StoredAgreement>()
-  readonly challenges = new Map<string, PendingChallenge>()
 
   /** Ends an agreement (the customer deleted the card): later charges are declined. */
   end(agreementId: string): boolean {

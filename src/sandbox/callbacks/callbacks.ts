@@ -11,7 +11,7 @@ import { unixSeconds } from "../clock"
 import type { Exchange, SandboxEnv } from "../env"
 import { paymentsResponse } from "../gateway/gateway-xml"
 import { json, jsonError, type Reply } from "../http"
-import type { StoredPayment, StoredTransaction } from "../state"
+import { RESERVED_STATUSES, type StoredPayment, type StoredTransaction } from "../state"
 
 export type SignatureMode = "valid" | "forged" | "none"
 
@@ -37,7 +37,7 @@ const TIMEOUT_MS = 5000
 /** The `status` AltaPay reports to the shop for a payment: in the callback and in the redirect. */
 export function outcomeStatus(t: StoredTransaction): string {
   if (t.status === "epayment_declined") return "declined"
-  if (t.status === "preauth_error" || t.status === "recurring_failed") return "failed"
+  if (t.status === "preauth_error" || t.status === "recurring_failed" || t.status === "3dsecure_failed") return "failed"
   if (t.status === "pending") return "open"
   return "succeeded"
 }
@@ -68,7 +68,7 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
   fields.set("payment_id", t.paymentId)
   fields.set("status", outcomeStatus(t))
   fields.set("payment_status", t.status)
-  fields.set("require_capture", String(t.status === "preauth"))
+  fields.set("require_capture", String(RESERVED_STATUSES.has(t.status)))
   fields.set("nature", t.nature)
   if (t.merchantErrorMessage) {
     fields.set("error_message", t.cardHolderErrorMessage ?? t.merchantErrorMessage)
@@ -102,8 +102,8 @@ export interface ChargebackInput {
 
 /**
  * The chargeback notification AltaPay posts (Scenarios: Chargebacks): the payment's callback form
- * with status ChargebackEvent, its xml's Transaction carrying the ChargebackEvents, signed like
- * every callback.
+ * with status ChargebackEvent, its xml's Transaction carrying the ChargebackEvents (sdk-csharp
+ * Unit/txt/ChargebackEvent.xml), signed like every callback.
  */
 export function buildChargebackCallback(
   env: SandboxEnv,
@@ -127,7 +127,13 @@ export function buildChargebackCallback(
     "</ChargebackEvent></ChargebackEvents>",
   ].join("")
   fields.set("status", "ChargebackEvent")
-  fields.set("xml", (fields.get("xml") ?? "").replace("</Transaction>", `${events}</Transaction>`))
+  // The whole notification's xml as sdk-csharp's ChargebackEvent.xml has it: Result ChargebackEvent,
+  // an empty Path, the events inside the payment's Transaction.
+  const xml = (fields.get("xml") ?? "")
+    .replace("</Transaction>", `${events}</Transaction>`)
+    .replace(/<Path>[^<]*<\/Path>/, "<Path/>")
+    .replace("<Result>Success</Result>", "<Result>ChargebackEvent</Result>")
+  fields.set("xml", xml)
   const rawBody = fields.toString()
   const mode = options.signature ?? "valid"
   const signingKey = mode === "forged" ? randomBytes(16).toString("hex") : env.config.callbackSecret

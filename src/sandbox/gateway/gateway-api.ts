@@ -14,9 +14,9 @@ import { AGREEMENT_METHODS, agreementMethod } from "../agreements/agreements-api
 import { apiResponse, transactionsXml } from "./gateway-xml"
 import { parseForm, xml, type Reply } from "../http"
 import type { LedgerEffect } from "../ledger"
-import { validateOrderLines } from "../order-lines"
+import { validateOrderLines, type LineRules } from "../order-lines"
 import { syncPayment } from "../payment-flow"
-import { offeredMethods, type StoredTransaction } from "../state"
+import { offeredMethods, RESERVED_STATUSES, type StoredTransaction } from "../state"
 import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund } from "./invoice-rules"
 import { cdataEl, el, textEl } from "./xml"
 
@@ -33,6 +33,7 @@ interface GatewayRequest {
   fields: Record<string, string>
   orderLines?: Record<string, string>[]
   trackingInfo?: Record<string, string>[]
+  shippingTrackingInfo?: Record<string, string>[]
 }
 
 class StructuralError extends Error {
@@ -56,11 +57,12 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
   if (!basicAuth(ex)) return unauthorizedReply()
   // A POST takes its parameters from the form body only; the query string is for GET.
   const form = parseForm(ex.method === "POST" ? ex.rawBody : ex.query.toString())
-  const request: GatewayRequest = { ex, method, fields: form.fields, orderLines: form.orderLines, trackingInfo: form.trackingInfo }
+  const request: GatewayRequest = { ex, method, fields: form.fields, orderLines: form.orderLines, trackingInfo: form.trackingInfo, shippingTrackingInfo: form.shippingTrackingInfo }
   ex.params = {
     ...request.fields,
     ...(request.orderLines ? { orderLines: request.orderLines } : {}),
     ...(request.trackingInfo ? { trackingInfo: request.trackingInfo } : {}),
+    ...(request.shippingTrackingInfo ? { shippingTrackingInfo: request.shippingTrackingInfo } : {}),
   }
   try {
     if (form.badKeys.length > 0) {
@@ -131,9 +133,9 @@ function reconciliationId(request: GatewayRequest): string | undefined {
 }
 
 /** Total of the order lines in minor units, after checking each line's fields (undefined without lines). */
-function linesTotal(request: GatewayRequest, t: StoredTransaction): number | undefined {
+function linesTotal(request: GatewayRequest, t: StoredTransaction, rules: LineRules = {}): number | undefined {
   if (!request.orderLines) return undefined
-  const { issues, totalMinor } = validateOrderLines(request.orderLines, t.currency.alpha, "orderLines")
+  const { issues, totalMinor } = validateOrderLines(request.orderLines, t.currency.alpha, "orderLines", rules)
   if (issues.length > 0 || totalMinor === undefined) {
     throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, issues.map((i) => `${i.path}: ${i.message}`).join("; ") || "orderLines are invalid.")
   }
@@ -203,7 +205,8 @@ function capture(request: GatewayRequest): Reply {
     effect(request, t, "capture", amount, "Failed", reconciliation)
     return outcomeReply(request, t, "Capture", "Failed", amount, message)
   }
-  if (!["preauth", "captured", "refunded"].includes(t.status)) return refuse(`The transaction is ${t.status}; only authorized transactions can be captured.`)
+  if (!RESERVED_STATUSES.has(t.status) && !["captured", "refunded"].includes(t.status))
+    return refuse(`The transaction is ${t.status}; only authorized transactions can be captured.`)
   if (remaining <= 0) return refuse("The transaction is already fully captured.")
   if (amount > remaining) {
     return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
@@ -224,7 +227,8 @@ function refund(request: GatewayRequest): Reply {
   if (overRefund !== undefined && overRefund !== "0" && overRefund !== "1") {
     throw new StructuralError(GatewayErrorCode.INVALID_PARAMETER, "allow_over_refund must be 1 or 0.")
   }
-  const lines = linesTotal(request, t)
+  // A Klarna refund deducts its handling lines, a return fee the shop keeps (invoice-rules.ts).
+  const lines = linesTotal(request, t, { handlingDeducted: t.invoice !== undefined })
   const refundable = t.capturedMinor - t.refundedMinor
   const amount = requested ?? refundable
   if (request.ex.fault?.kind === "open") return openReply(request, t, "Refund", "refund", amount, reconciliation)
@@ -270,6 +274,7 @@ function moveMoney(request: GatewayRequest, t: StoredTransaction, kind: "capture
     ...(salesTax !== undefined ? { salesTax } : {}),
     ...(request.orderLines ? { orderLines: request.orderLines } : {}),
     ...(request.trackingInfo ? { trackingInfo: request.trackingInfo } : {}),
+    ...(request.shippingTrackingInfo ? { shippingTrackingInfo: request.shippingTrackingInfo } : {}),
   })
   touch(request, t)
   effect(request, t, kind, amount, "Success", id)
@@ -285,7 +290,7 @@ function release(request: GatewayRequest): Reply {
     return outcomeReply(request, t, "Release", "Failed", undefined, message)
   }
   if (t.status === "released") return refuse("The reservation is already released.")
-  if (t.status !== "preauth" || t.capturedMinor > 0) {
+  if (!RESERVED_STATUSES.has(t.status) || t.capturedMinor > 0) {
     return refuse(`The transaction is ${t.status}; only a reservation with nothing captured can be released.`)
   }
   t.status = "released"
@@ -313,11 +318,20 @@ function payments(request: GatewayRequest): Reply {
 
 /**
  * The API user's terminals, one per method the sandbox offers, as AltaPay's getTerminals page
- * shows them. No Currencies: the sandbox takes every ISO 4217 currency on every terminal.
+ * and api-php's terminals.xml show them: Title, Country, Natures, Currencies.
  */
 function getTerminals(request: GatewayRequest): Reply {
   const terminals = offeredMethods(request.ex.env.config).map((method) =>
-    el("Terminal", [cdataEl("Title", method.terminalName), cdataEl("ShopName", "AltaPay Sandbox"), textEl("Country", "DK"), el("Natures", [textEl("Nature", method.nature)])])
+    el("Terminal", [
+      cdataEl("Title", method.terminalName),
+      cdataEl("ShopName", "AltaPay Sandbox"),
+      textEl("Country", "DK"),
+      el("Natures", [textEl("Nature", method.nature)]),
+      el(
+        "Currencies",
+        method.currencies.map((code) => textEl("Currency", code))
+      ),
+    ])
   )
   return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), el("Terminals", terminals)]))
 }

@@ -112,7 +112,7 @@ export function transactionXml(t: StoredTransaction): string {
     textEl("TransactionStatus", t.status),
     textEl("ReasonCode", t.status === "epayment_declined" ? "CARD_DECLINED" : "NONE"),
     ...cardXml(t),
-    textEl("ThreeDSecureResult", "Not_Applicable"),
+    textEl("ThreeDSecureResult", t.threeDSecureResult ?? "Not_Applicable"),
     textEl("LiableForChargeback", "Merchant"),
     textEl("MerchantCurrency", t.currency.numeric),
     textEl("MerchantCurrencyAlpha", t.currency.alpha),
@@ -121,17 +121,24 @@ export function transactionXml(t: StoredTransaction): string {
     textEl("ReservedAmount", amount(t, t.reservedMinor)),
     textEl("CapturedAmount", amount(t, t.capturedMinor)),
     textEl("RefundedAmount", amount(t, t.refundedMinor)),
-    textEl("RecurringDefaultAmount", amount(t, 0)),
+    // An agreement's set-up carries the amount charges default to (api-php setupsubscription.xml, reservesubscription.xml).
+    textEl("RecurringDefaultAmount", amount(t, t.recurringDefaultMinor ?? 0)),
     textEl("CreatedDate", gatewayDate(t.createdAt)),
     textEl("UpdatedDate", gatewayDate(t.updatedAt)),
     textEl("PaymentNature", t.nature),
+    textEl("PaymentSource", "eCommerce"),
     el(
       "PaymentNatureService",
       [textEl("SupportsRefunds", "true"), textEl("SupportsRelease", "true"), textEl("SupportsMultipleCaptures", "true"), textEl("SupportsMultipleRefunds", "true")],
       { name: "SoapTestAcquirer" }
     ),
     textEl("FraudRiskScore", "13.37"),
-    cdataEl("FraudExplanation", "The sandbox fraud service always scores 13.37."),
+    cdataEl(
+      "FraudExplanation",
+      t.fraudRecommendation ? `The sandbox fraud service recommends ${t.fraudRecommendation} (test amount).` : "The sandbox fraud service always scores 13.37."
+    ),
+    // After FraudExplanation, as AltaPay's schema orders it (sdk-java APIResponse.xsd, sdk-csharp APIResponse.cs).
+    ...(t.fraudRecommendation ? [textEl("FraudRecommendation", t.fraudRecommendation)] : []),
     el(
       "PaymentInfos",
       Object.entries(t.paymentInfos).map(([name, value]) => el("PaymentInfo", value ? cdata(value) : "", { name }))

@@ -2,14 +2,18 @@
  * The hosted test payment page (where the checkout API sends the customer) and payment links.
  * Submitting the page performs the outcome, sends the notification callback, then returns the
  * customer through the session's success or failure URL as AltaPay does (return-delivery.ts).
+ * The card typed in (or the amount) picks the outcome as AltaPay's test cards do (test-cards.ts),
+ * a 3-D Secure one after the challenge page (three-d-secure.ts).
  */
 import { minorToDecimal } from "../../altapay/money"
+import { challengeUrl, type PaymentDetails } from "../challenges"
 import { deliverCallback, outcomeStatus } from "../callbacks/callbacks"
 import type { Exchange, SandboxEnv } from "../env"
 import { escapeHtml, html, redirect, type Reply } from "../http"
 import { customerReturn, returnDelayOf } from "../callbacks/return-delivery"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "../payment-flow"
-import { CARD_METHOD, type StoredPayment } from "../state"
+import { CARD_METHOD, findMethod, type StoredPayment } from "../state"
+import { needsChallenge, TEST_CARDS } from "../test-cards"
 
 const OUTCOMES: ReadonlySet<string> = new Set(["authorize", "decline", "fail"])
 
@@ -40,6 +44,7 @@ export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
       `<dt>Amount</dt><dd id="amount">${escapeHtml(amountText(payment))}</dd>` +
       `<dt>Terminal</dt><dd>${escapeHtml(payment.terminal)}</dd></dl>` +
       `<form method="post" action="${escapeHtml(action)}">` +
+      `<p><label>Card number <input name="card_number" value="${TEST_CARDS.visa}" autocomplete="off"></label></p>` +
       `<button type="submit" id="authorize" name="outcome" value="authorize">Authorize</button>` +
       `<button type="submit" id="decline" name="outcome" value="decline">Decline</button>` +
       `</form>`
@@ -52,8 +57,15 @@ export interface PayResult {
 }
 
 /** Completes a payment and, when asked and configured, delivers its notification callback. */
-export async function payAndNotify(env: SandboxEnv, payment: StoredPayment, outcome: Outcome, callback: boolean, onEffects?: (r: CompleteResult) => void): Promise<PayResult> {
-  const result = completePayment(env, payment, outcome)
+export async function payAndNotify(
+  env: SandboxEnv,
+  payment: StoredPayment,
+  outcome: Outcome,
+  callback: boolean,
+  onEffects?: (r: CompleteResult) => void,
+  details: PaymentDetails = {}
+): Promise<PayResult> {
+  const result = completePayment(env, payment, outcome, details)
   onEffects?.(result)
   if (!result.ok || !callback) return { result }
   const session = env.store.sessions.get(payment.sessionId)
@@ -69,15 +81,35 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
   const payment = ex.env.store.payments.get(paymentId)
   if (!payment) return page(404, "Payment not found", "<p>This payment does not exist.</p>")
   if (!OUTCOMES.has(outcome)) return page(400, "Unknown outcome", "<p>Choose authorize or decline.</p>")
-  const { result } = await payAndNotify(ex.env, payment, outcome as Outcome, ex.env.config.autoCallbacks, (r) => {
-    if (r.ok) ex.effects.push(...r.effects)
-  })
+  const details: PaymentDetails = { cardNumber: form.get("card_number")?.trim() || undefined }
+  const card = findMethod(payment.paymentMethodId, ex.env.config)?.nature === "CreditCard"
+  // AltaPay's page asks for 3-D Secure where the card or amount does (test-cards.ts): nothing is
+  // reserved, and nothing posted, until the customer answers the challenge.
+  if (card && outcome === "authorize" && payment.status === "CREATED" && needsChallenge(details.cardNumber, payment.amountMinor, payment.currency.alpha)) {
+    const id = ex.env.store.challenges.open({ kind: "payment", paymentId, details, returnDelayMs: returnDelayOf(form) })
+    return redirect(303, challengeUrl(ex.env.url, id))
+  }
+  return completeOnPage(ex, payment, outcome as Outcome, details, returnDelayOf(form))
+}
+
+/** The payment page's (or its challenge's) outcome: the payment, its notification, the customer's return. */
+export async function completeOnPage(ex: Exchange, payment: StoredPayment, outcome: Outcome, details: PaymentDetails, returnDelayMs: number): Promise<Reply> {
+  const { result } = await payAndNotify(
+    ex.env,
+    payment,
+    outcome,
+    ex.env.config.autoCallbacks,
+    (r) => {
+      if (r.ok) ex.effects.push(...r.effects)
+    },
+    details
+  )
   if (!result.ok) {
     return result.reason === "expired" ? page(410, "Payment expired", `<p>${escapeHtml(result.message)}</p>`) : page(409, "Already paid", `<p>${escapeHtml(result.message)}</p>`)
   }
   const t = result.transaction
   const status = outcomeStatus(t)
-  const back = await customerReturn(ex.env, payment, t, returnDelayOf(form))
+  const back = await customerReturn(ex.env, payment, t, returnDelayMs)
   if (back) return back
   return page(
     200,

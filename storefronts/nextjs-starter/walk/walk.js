@@ -51,7 +51,7 @@ const SCENARIOS = [
   { name: "decline, then pay again", option: "Card", terminal: "AltaPay Sandbox Test Terminal", callbackFirst: false, declineFirst: true },
   { name: "saved-card", option: "Card", savedCards: true },
 ]
-/** The sandbox's test cards (src/sandbox/agreements/agreements.ts): no 3-D Secure, and 3-D Secure on every charge. */
+/** The sandbox's test cards (src/sandbox/test-cards.ts): no 3-D Secure, and 3-D Secure on the set-up page and every customer-initiated charge. */
 const CARDS = { visa: "4111111111111111", visaThreeDSecure: "4000000000003220" }
 const PASSWORD = "walk-password-1"
 
@@ -343,11 +343,17 @@ async function payOnAltaPay(page, step, card) {
     await page.waitForURL((url) => url.origin !== STOREFRONT, { timeout: STEP_TIMEOUT_MS })
     await page.locator("#authorize").waitFor({ timeout: STEP_TIMEOUT_MS })
   })
-  return step(`card ${card.slice(-4)} -> back in the store -> order confirmed`, async () => {
+  const threeDSecure = card === CARDS.visaThreeDSecure
+  return step(`card ${card.slice(-4)}${threeDSecure ? " -> the 3-D Secure page -> authenticate" : ""} -> back in the store -> order confirmed`, async () => {
     await page.locator('input[name="card_number"]').fill(card)
     await page.locator('input[name="expiry_month"]').fill("12")
     await page.locator('input[name="expiry_year"]').fill("2030")
     await page.locator("#authorize").click()
+    // Setting the card up asks for 3-D Secure on this card, as AltaPay's set-up page does.
+    if (threeDSecure) {
+      await page.locator("#authenticate").waitFor({ timeout: STEP_TIMEOUT_MS })
+      await page.locator("#authenticate").click()
+    }
     return confirmedOrder(page)
   })
 }

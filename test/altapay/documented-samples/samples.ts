@@ -245,3 +245,77 @@ export const chargebackStatus: Sample<string> = {
   source: `${DOCS}/Content/Ecom/Payment%20Pages/ Payment Notification (callback_notification): "A chargeback occurs. These will have a status of \\"ChargebackEvent\\""`,
   value: "ChargebackEvent",
 }
+
+// --- Agreements (issue 40) ----------------------------------------------------------------------
+
+/** VerifyCard as unscheduled Charges: "Redirect response example" of a reserveSubscriptionCharge (the whole XML). */
+export const verifyCardRedirectXml: Sample<string> = {
+  source: `${DOCS}/Content/Ecom/Scenarios/VerifyCard%20as%20Unscheduled%20Charges.htm`,
+  value: `<?xml version="1.0" encoding="utf-8" ?>
+<APIResponse version="20170228">
+    <Header>
+        <Date>2021-11-16T08:19:10+00:00</Date>
+        <Path>API/reserveSubscriptionCharge</Path>
+        <ErrorCode>0</ErrorCode>
+        <ErrorMessage/>
+    </Header>
+    <Body>
+        <Result>Redirect</Result>
+        <RedirectResponse>
+          <Url>https://testgateway.altapaysecure.com/eCommerce/API/3ds/737f04f7-2eeb-46c6-b003-a1a623cd2443/input?callback=https%3A%2F%2Ftestgateway.altapaysecure.com%2FeCommerce%2FAPI%2FValidatePaymentAuthenticationCollect3DSDataCallback%2Fdf176859-e715-4104-b101-6841ce14a042</Url>
+          <Method>GET</Method>
+          <Data/>
+        </RedirectResponse>
+    </Body>
+</APIResponse>`,
+}
+
+/**
+ * A RedirectResponse whose Data is filled, as AltaPay's schema writes it. The one sample here we
+ * composed, because AltaPay publishes no filled example: the example above with its Data given the shape of sdk-java's
+ * `src/main/resources/xsd/APIResponse.xsd` (RedirectResponseData: `Item` elements,
+ * RedirectResponseDataItem: text with a `key` attribute; sdk-csharp `Generated/APIResponse.cs`
+ * RedirectResponseDataItem and api-php `src/Response/Embeds/Item.php` read the same), POST, and
+ * the PaReq value and testbank `/ThreeDSecure` Url that sdk-java's
+ * `src/integrationTest/java/com/pensio/api/PensioProcessorAPITest.java` asserts
+ * (`getRedirectResponseDataItem(result, "PaReq")` is "WorkingPaReq"). A second Item, MD (3-D Secure
+ * 1's merchant data beside PaReq; its value a PaymentId of api-php's fixtures), shows a list.
+ */
+export const redirectWithItemsXml: Sample<string> = {
+  source: "sdk-java src/main/resources/xsd/APIResponse.xsd (RedirectResponse, RedirectResponseData, RedirectResponseDataItem); values from sdk-java PensioProcessorAPITest.java",
+  value: verifyCardRedirectXml.value
+    .replace(/<Url>[^<]*<\/Url>/, "<Url>https://testbank.altapaysecure.com/ThreeDSecure</Url>")
+    .replace("<Method>GET</Method>", "<Method>POST</Method>")
+    .replace("<Data/>", '<Data><Item key="PaReq">WorkingPaReq</Item><Item key="MD">5387ebc9-f5d9-49f1-8b4d-44746369977a</Item></Data>'),
+}
+
+/** Set up an agreement: the setupSubscription example's agreement fields (an unscheduled agreement without unscheduled_type). */
+export const setupAgreementExample: Sample<Record<string, string>> = {
+  source: `${DOCS}/Content/Ecom/Scenarios/Setup%20Agreement.htm (setupSubscription curl example)`,
+  value: { type: "subscription", "agreement[type]": "unscheduled", terminal: "Pensio Terminal", shop_orderid: "abc123", amount: "50", currency: "EUR" },
+}
+
+/**
+ * Refund a Klarna payment: "Return with refund fee specified example". It refunds 4.60: the item,
+ * 10 + 10 % tax = 11.00, less the return fee, a handling line of 5.12 + 25 % tax = 6.40 ("Return fee
+ * is deducted from rest of the order lines").
+ */
+export const klarnaReturnFeeRefund: Sample<Record<string, string>> = {
+  source: `${DOCS}/Content/Ecom/Scenarios/Refund%20a%20Klarna%20payment.htm`,
+  value: {
+    transaction_id: "13",
+    amount: "4.60",
+    "orderLines[0][goodsType]": "physical",
+    "orderLines[0][description]": "test",
+    "orderLines[0][quantity]": "1",
+    "orderLines[0][taxPercent]": "10",
+    "orderLines[0][unitPrice]": "10",
+    "orderLines[0][itemId]": "123981231",
+    "orderLines[1][goodsType]": "handling",
+    "orderLines[1][description]": "cost of return",
+    "orderLines[1][quantity]": "1",
+    "orderLines[1][itemId]": "901209381",
+    "orderLines[1][unitPrice]": "5.12",
+    "orderLines[1][taxPercent]": "25",
+  },
+}

@@ -1,27 +1,18 @@
 /**
- * A merchant-started charge on an agreement, at AltaPay only (no Medusa): never made twice. The
- * charges of the agreement that name the payment collection are looked up first (a retry, or a
- * charge whose answer was lost), and one that took exactly this amount is used instead of charging;
- * after a lost answer AltaPay is asked again, and an attempt it does not show yet blocks another
- * for twice the answer timeout, as refunds do (src/providers/altapay/uncertain-refunds.ts). The
- * caller holds the order's lock (charge.ts), so the look-up and the charge are one decision.
+ * A merchant-started charge on an agreement, at AltaPay only (no Medusa): never made twice, through
+ * the money door (lib/money-door). The charges of the agreement that name the payment collection are
+ * looked up first (a retry, or a charge whose answer was lost), and one that took exactly this
+ * amount is used instead of charging; an attempt AltaPay does not show yet blocks another for twice
+ * the answer timeout. The caller holds the order's lock (charge.ts), so the look-up and the charge
+ * are one decision.
  */
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import {
-  AltaPayError,
-  DECLINED_STATUSES,
-  minorToDecimal,
-  RELEASED_STATUSES,
-  statusIn,
-  type AltaPayClient,
-  type GatewayTransaction,
-  type OrderLine,
-  type UnscheduledType,
-} from "../../../altapay"
+import { DECLINED_STATUSES, minorToDecimal, RELEASED_STATUSES, statusIn, type AltaPayClient, type GatewayTransaction, type OrderLine, type UnscheduledType } from "../../../altapay"
 import { toMedusaError } from "../../medusa-mapping/errors"
-import type { SharedStore } from "../../scale-out/shared-state"
-import { CHARGE_INFO, chargeReconciliationId, chargeTookMoney, isChargeFor } from "./context"
+import { collectionSubject } from "../../money-door/attempts"
+import type { MoneyDoor } from "../../money-door/door"
+import { CHARGE_INFO, chargeLockKey, chargeReconciliationId, chargeTookMoney, isChargeFor } from "./context"
 
 export interface ChargeAtAltaPayInput {
   agreementId: string
@@ -36,6 +27,14 @@ export interface ChargeAtAltaPayInput {
   orderLines: OrderLine[]
 }
 
+/** A merchant charge attempt's detail, as the money door keeps it. */
+export interface MerchantChargeDetail extends Record<string, unknown> {
+  order_id: string
+  agreement_id: string
+  capture: boolean
+  unscheduled_type: Exclude<UnscheduledType, "charge">
+}
+
 export interface ChargedAtAltaPay {
   transaction: GatewayTransaction
   /** The agreement set-up's shop_orderid, which its charges keep. */
@@ -47,9 +46,8 @@ export interface ChargedAtAltaPay {
 
 export interface ChargeAtAltaPayDeps {
   client: AltaPayClient
-  /** Where attempts with a lost answer are remembered: Medusa's cache module, shared by every server. */
-  store: SharedStore
-  headersTimeoutMs: number
+  /** The money door (lib/money-door), on Medusa's cache and locks as the provider has them. */
+  door: MoneyDoor
   logger?: Pick<Logger, "error" | "warn">
 }
 
@@ -59,45 +57,54 @@ export async function chargeAtAltaPay(deps: ChargeAtAltaPayDeps, input: ChargeAt
   const agreementOrderId = await agreementOrderIdOf(client, input.agreementId, logger)
   const charges = new ChargesOf(client, agreementOrderId, input, logger)
   const done = (transaction: GatewayTransaction, found: boolean): ChargedAtAltaPay => ({ transaction, agreementOrderId, reconciliationIdentifier, found })
-
-  const existing = await charges.decide()
-  if (existing) return done(existing, true)
-  const uncertain = new UncertainCharges(deps.store, deps.headersTimeoutMs)
-  await uncertain.refuseWhileOpen(input.paymentCollectionId)
-
-  const request = {
-    agreementId: input.agreementId,
-    amountMinor: input.amountMinor,
-    currency: input.currency,
-    unscheduledType: input.unscheduledType,
-    reconciliationIdentifier,
-    orderLines: input.orderLines,
-    transactionInfo: { [CHARGE_INFO.collection]: input.paymentCollectionId, [CHARGE_INFO.order]: input.orderId },
-  }
-  let result
   try {
-    result = input.capture ? await client.agreements.chargeSubscription(request) : await client.agreements.reserveSubscriptionCharge(request)
+    return await deps.door.move<GatewayTransaction[], ChargedAtAltaPay>({
+      kind: "merchant-charge",
+      subject: collectionSubject(input.paymentCollectionId),
+      lockKey: chargeLockKey(input.orderId),
+      attempt: { id: reconciliationIdentifier, amountMinor: input.amountMinor, currency: input.currency, key: input.paymentCollectionId },
+      // The collection's charges at AltaPay decide: a retry, or a charge whose answer was lost, is used instead of charging.
+      lookFirst: true,
+      recorded: () => false,
+      look: () => charges.live(),
+      happened: (record, attempt) => charges.same(record, attempt.amountMinor) !== undefined,
+      adopt: (attempt, record, found) => {
+        const transaction = charges.same(record, attempt.amountMinor)!
+        if (found === "after a lost answer")
+          logger?.warn(`AltaPay charge ${reconciliationIdentifier}: the answer was lost but AltaPay shows the charge (transaction ${transaction.transactionId}); recorded once.`)
+        return done(transaction, found !== "after a lost answer")
+      },
+      prepare: (record) => {
+        charges.refuseOther(record ?? [])
+        // What the follow-up needs to record a charge whose answer never came (lib/follow-up/uncertain-money.ts).
+        const detail: MerchantChargeDetail = { order_id: input.orderId, agreement_id: input.agreementId, capture: input.capture, unscheduled_type: input.unscheduledType }
+        return { detail, send: async () => done(await send(), false) }
+      },
+    })
   } catch (error) {
-    if (!(error instanceof AltaPayError && error.mayHaveReachedAltaPay)) throw toMedusaError(error, "agreement charge", logger)
-    const after = await charges.decide().catch(() => undefined)
-    if (after) {
-      logger?.warn(`AltaPay charge ${reconciliationIdentifier}: the answer was lost but AltaPay shows the charge (transaction ${after.transactionId}); recorded once.`)
-      return done(after, false)
+    throw toMedusaError(error, "agreement charge", logger)
+  }
+
+  async function send(): Promise<GatewayTransaction> {
+    const request = {
+      agreementId: input.agreementId,
+      amountMinor: input.amountMinor,
+      currency: input.currency,
+      unscheduledType: input.unscheduledType,
+      reconciliationIdentifier,
+      orderLines: input.orderLines,
+      transactionInfo: { [CHARGE_INFO.collection]: input.paymentCollectionId, [CHARGE_INFO.order]: input.orderId },
     }
-    await uncertain.remember(input.paymentCollectionId)
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `AltaPay charge ${reconciliationIdentifier}: no answer from AltaPay, and AltaPay shows no such charge yet. Trying again is safe: the plugin checks AltaPay for this charge before sending another.`
-    )
+    const result = input.capture ? await client.agreements.chargeSubscription(request) : await client.agreements.reserveSubscriptionCharge(request)
+    if (result.outcome === "redirect") {
+      // Merchant-initiated charges never ask for it; an issuer that does needs the customer.
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `AltaPay asks for the cardholder's 3-D Secure authentication: the merchant cannot charge agreement ${input.agreementId} alone.`
+      )
+    }
+    return result.transaction
   }
-  if (result.outcome === "redirect") {
-    // Merchant-initiated charges never ask for it; an issuer that does needs the customer.
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `AltaPay asks for the cardholder's 3-D Secure authentication: the merchant cannot charge agreement ${input.agreementId} alone.`
-    )
-  }
-  return done(result.transaction, false)
 }
 
 /** The agreement set-up's shop_orderid, which its charges keep: what AltaPay finds them by. */
@@ -121,23 +128,28 @@ class ChargesOf {
     private readonly logger?: Pick<Logger, "error">
   ) {}
 
-  /**
-   * The charge to use instead of charging: one that took exactly this amount. Any other charge of
-   * the collection AltaPay may still take money on (another amount, or still pending) refuses.
-   */
-  async decide(): Promise<GatewayTransaction | undefined> {
-    const { paymentCollectionId, amountMinor, currency } = this.expected
+  /** The collection's charges AltaPay may still take money on or took (not declined or released). */
+  async live(): Promise<GatewayTransaction[]> {
     let transactions: GatewayTransaction[]
     try {
       transactions = await this.client.gateway.payments({ shopOrderId: this.agreementOrderId })
     } catch (error) {
       throw toMedusaError(error, "agreement charge check", this.logger)
     }
-    const live = transactions.filter((t) => isChargeFor(t, paymentCollectionId) && !statusIn(t.transactionStatus, [...DECLINED_STATUSES, ...RELEASED_STATUSES]))
-    const same = live.find((t) => chargeTookMoney(t) && t.reservedAmount?.minor === amountMinor && t.reservedAmount?.currency?.toUpperCase() === currency)
-    if (same) return same
+    return transactions.filter((t) => isChargeFor(t, this.expected.paymentCollectionId) && !statusIn(t.transactionStatus, [...DECLINED_STATUSES, ...RELEASED_STATUSES]))
+  }
+
+  /** A charge that took exactly this amount: the one to use instead of charging. */
+  same(live: GatewayTransaction[], amountMinor: number): GatewayTransaction | undefined {
+    const { currency } = this.expected
+    return live.find((t) => chargeTookMoney(t) && t.reservedAmount?.minor === amountMinor && t.reservedAmount?.currency?.toUpperCase() === currency)
+  }
+
+  /** Any other charge of the collection AltaPay may still take money on (another amount, or still pending) refuses. */
+  refuseOther(live: GatewayTransaction[]): void {
+    const { paymentCollectionId, amountMinor, currency } = this.expected
     const other = live[0]
-    if (!other) return undefined
+    if (!other) return
     const held = other.reservedAmount ? `${other.reservedAmount.decimal} ${other.reservedAmount.currency ?? ""}`.trim() : "an amount AltaPay does not state"
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
@@ -145,29 +157,3 @@ class ChargesOf {
     )
   }
 }
-
-/** Charges whose answer was lost and which AltaPay did not show right after. */
-class UncertainCharges {
-  constructor(
-    private readonly store: SharedStore,
-    private readonly headersTimeoutMs: number
-  ) {}
-
-  async refuseWhileOpen(collectionId: string): Promise<void> {
-    const at = await this.store.get<number>(key(collectionId))
-    if (typeof at !== "number") return
-    // AltaPay may still be working on it: charging now could charge twice.
-    const waitMs = at + 2 * this.headersTimeoutMs - Date.now()
-    if (waitMs <= 0) return this.store.delete(key(collectionId))
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `AltaPay: an earlier charge for payment collection ${collectionId} got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`
-    )
-  }
-
-  remember(collectionId: string): Promise<void> {
-    return this.store.set(key(collectionId), Date.now(), 24 * 60 * 60)
-  }
-}
-
-const key = (collectionId: string) => `altapay:uncertain-charge:${collectionId}`

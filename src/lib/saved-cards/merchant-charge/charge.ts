@@ -2,20 +2,22 @@
  * A charge the merchant starts on a customer's saved card (an AltaPay agreement) for what an order
  * still waits to be paid: chargeSubscription (captured) or reserveSubscriptionCharge (reserved,
  * captured later through Medusa). Medusa's side: the card must be the order's customer's, in the
- * order's currency, on a registration with saved cards on; the amount is the order's unpaid
- * collection (made for the pending difference when Medusa has none). Decided and charged under the
- * order's lock; AltaPay's side, never twice, is at-altapay.ts.
+ * order's currency, on a registration with saved cards on; the amount is Medusa's pending difference
+ * read now (its collection brought to it), and no payment of the order may be under way
+ * (open-payments.ts). Decided and charged under the order's lock; AltaPay's side, never twice, is
+ * at-altapay.ts (through the money door).
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { UnscheduledType } from "../../../altapay"
-import { dueCollection, dueOrderLines, loadOrderDue } from "../../medusa-mapping/amount-due"
+import { dueCollection, dueOrderLines, loadOrderDue, nothingDue } from "../../medusa-mapping/amount-due"
+import { openPaymentOf } from "../../medusa-mapping/open-payments"
 import { toMinorUnits } from "../../medusa-mapping/amounts"
 import { altapayFromConfig } from "../../registrations/from-config"
-import { processStore } from "../../scale-out/shared-state"
+import { moneyDoorFor } from "../../money-door/door"
 import { savedCardById } from "../customer-cards"
 import { chargeAtAltaPay } from "./at-altapay"
-import type { MerchantChargeContext } from "./context"
+import { chargeLockKey, type MerchantChargeContext } from "./context"
 
 /** Merchant-initiated kinds of an unscheduled charge: `charge` is the customer buying (and may need 3-D Secure). */
 export const MERCHANT_UNSCHEDULED_TYPES = ["incremental", "resubmission", "delayedCharges", "reauthorisation", "noShow"] as const satisfies ReadonlyArray<
@@ -47,9 +49,6 @@ export interface AgreementCharge {
   context: MerchantChargeContext
 }
 
-/** One charge decision per order at a time, on every server sharing Medusa's locking module. */
-export const chargeLockKey = (orderId: string) => `altapay:merchant-charge:${orderId}`
-
 export async function chargeOrderOnSavedCard(container: MedusaContainer, request: AgreementChargeRequest): Promise<AgreementCharge> {
   const card = await savedCardById(container, request.saved_card_id)
   const { options, client, scaleOut, providerId } = altapayFromConfig(container, card.provider_id)
@@ -71,15 +70,22 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
             : due.awaitingCapture
               ? `Order ${name} has a payment authorized but not captured: capture it; nothing is charged on top of it.`
               : due.dueMinor <= 0
-                ? `Order ${name} has nothing outstanding: there is nothing to charge.`
+                ? `${nothingDue(due)} There is nothing to charge.`
                 : undefined
     if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
+    const open = await openPaymentOf(container, due)
+    if (open) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Order ${name} has a payment under way: ${open}. Nothing was charged: wait until it is paid or lapses, then charge what is still outstanding.`
+      )
+    }
 
     const collection = await dueCollection(container, due)
     const amountMinor = toMinorUnits(collection.amount, currency)
     const orderLines = dueOrderLines(order, amountMinor, options)
     const charged = await chargeAtAltaPay(
-      { client, store: scaleOut.store ?? processStore(), headersTimeoutMs: options.headersTimeoutMs, logger },
+      { client, door: moneyDoorFor(scaleOut, options.headersTimeoutMs, logger), logger },
       {
         agreementId: card.agreement_id,
         paymentCollectionId: collection.id,

@@ -4,7 +4,7 @@
  * no payment collection is made until a charge is.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { loadOrderDue } from "../../medusa-mapping/amount-due"
+import { loadOrderDue, nothingDue } from "../../medusa-mapping/amount-due"
 import { altapayOptionsFromConfig, altapayProviderIds } from "../../registrations/from-config"
 import { customerSavedCards } from "../customer-cards"
 import type { SavedCardRecord } from "../../../modules/altapay-saved-cards/types"
@@ -41,7 +41,7 @@ export async function chargeableOrder(container: MedusaContainer, orderId: strin
       : due.awaitingCapture
         ? `Order ${name} has a payment authorized but not captured: capture it.`
         : due.dueMinor <= 0
-          ? `Order ${name} has nothing outstanding.`
+          ? nothingDue(due)
           : autoCapture.size === 0
             ? "No AltaPay registration of this store has saved cards enabled (option savedCards.enabled)."
             : cards.length === 0
@@ -52,7 +52,7 @@ export async function chargeableOrder(container: MedusaContainer, orderId: strin
     customer_id: order.customer_id ?? null,
     currency,
     outstanding_minor: order.status === "canceled" || due.awaitingCapture ? 0 : due.dueMinor,
-    payment_collection_id: due.collection?.id ?? null,
+    payment_collection_id: due.dueMinor > 0 ? (due.collection?.id ?? null) : null,
     reason,
     cards,
   }

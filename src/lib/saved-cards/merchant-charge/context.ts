@@ -30,6 +30,9 @@ export const merchantChargeContextSchema = z.object({
 })
 export type MerchantChargeContext = z.infer<typeof merchantChargeContextSchema>
 
+/** One charge decision per order at a time, on every server sharing Medusa's locking module. */
+export const chargeLockKey = (orderId: string) => `altapay:merchant-charge:${orderId}`
+
 /** The context a payment session for a merchant-started charge is created with. */
 export function merchantChargeSessionContext(charge: MerchantChargeContext): { altapay: { merchant_charge: MerchantChargeContext } } {
   return { altapay: { merchant_charge: charge } }

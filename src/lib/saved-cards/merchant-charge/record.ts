@@ -11,8 +11,8 @@ import { createPaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs
 import { openPaymentData, provenSessionData } from "../../payment-data/data"
 import { altapayFromConfig } from "../../registrations/from-config"
 import { serverKeys, type ServerKeys } from "../../registrations/server-keys"
-import { chargeLockKey, type AgreementCharge } from "./charge"
-import { merchantChargeSessionContext } from "./context"
+import type { AgreementCharge } from "./charge"
+import { chargeLockKey, merchantChargeSessionContext } from "./context"
 
 export interface RecordedAgreementCharge {
   payment_id: string

@@ -6,7 +6,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { OrderLine } from "../../../../src/altapay"
 import { chargeAtAltaPay, type ChargeAtAltaPayInput } from "../../../../src/lib/saved-cards/merchant-charge/at-altapay"
-import { memoryStore } from "../../../../src/lib/scale-out/shared-state"
+import { moneyDoorFor } from "../../../../src/lib/money-door/door"
+import { memoryStore, paymentLockOn } from "../../../../src/lib/scale-out/shared-state"
 import { startSandboxAndClient, type SandboxPair } from "../../../helpers/sandbox"
 
 const TIMEOUT_MS = 150
@@ -62,7 +63,8 @@ function input(agreementId: string, overrides: Partial<ChargeAtAltaPayInput> = {
 }
 
 const warnings: string[] = []
-const deps = (store = memoryStore()) => ({ client: pair.client, store, headersTimeoutMs: TIMEOUT_MS, logger: { warn: (m: string) => warnings.push(m), error: () => undefined } })
+const logger = { warn: (m: string) => warnings.push(m), error: () => undefined }
+const deps = (store = memoryStore()) => ({ client: pair.client, door: moneyDoorFor({ store, paymentLock: paymentLockOn(undefined) }, TIMEOUT_MS, logger), logger })
 const charges = (agreementId: string) =>
   pair.sandbox
     .ledger()

@@ -11,7 +11,8 @@ import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { minorToDecimal } from "../../../../altapay"
-import { dueCollection, dueOrderLines, loadOrderDue, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
+import { collectionSubject, uncertainAttemptOn, type AttemptBook } from "../../../../lib/money-door/attempts"
+import { dueCollection, dueOrderLines, loadOrderDue, nothingDue, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
 import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
 import { currenciesWithTerminal, type AltaPayOptions } from "../../../../lib/registrations/options"
 import { provenSessionData } from "../../../../lib/payment-data/data"
@@ -29,6 +30,8 @@ export interface LinkSession {
 export interface LinkTarget {
   providerId: string
   options: AltaPayOptions
+  /** The money door's record of attempts (a charge on the order's collection may be uncertain). */
+  attempts: AttemptBook
 }
 
 type Amount = DueSessionRow["amount"]
@@ -71,8 +74,15 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
   const { order, name } = due
   if (order.status === "canceled") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is canceled: it takes no payment.`)
   const currency = order.currency_code
-  if (!due.collection && due.dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is fully paid: there is nothing to pay by link.`)
+  if (due.dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `${nothingDue(due)} There is nothing to pay by link.`)
   const collection = await dueCollection(container, due)
+  const uncertain = await uncertainAttemptOn(target.attempts, collectionSubject(collection.id))
+  if (uncertain) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `A charge of order ${name} (${uncertain.id}) got no answer from AltaPay and may have been made. No link was created: charge the saved card again first (the plugin asks AltaPay for that charge before sending anything).`
+    )
+  }
 
   const amountMinor = toMinorUnits(collection.amount, currency)
   // Only sessions the provider provably wrote: a browser can write session data too.

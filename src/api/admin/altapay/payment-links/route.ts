@@ -10,6 +10,9 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { altapayFromConfig } from "../../../../lib/registrations/from-config"
 import { toMedusaError } from "../../../../lib/medusa-mapping/errors"
+import { AttemptBook } from "../../../../lib/money-door/attempts"
+import { notePaymentLink } from "../../../../lib/medusa-mapping/open-payments"
+import { processStore } from "../../../../lib/scale-out/shared-state"
 import { terminalFor } from "../../../../lib/registrations/options"
 import { sessionForCart, sessionForOrder, type LinkSession } from "../_lib/link-sessions"
 import { parseBody } from "../_lib/parse-body"
@@ -56,8 +59,8 @@ export interface AdminAltaPayPaymentLinkResponse {
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<AdminAltaPayPaymentLinkResponse>) => {
   const body = parseBody(AdminCreateAltaPayPaymentLink, req.body)
-  const { client, options, providerId } = altapayFromConfig(req.scope, body.provider_id)
-  const target = { providerId, options }
+  const { client, options, providerId, scaleOut } = altapayFromConfig(req.scope, body.provider_id)
+  const target = { providerId, options, attempts: new AttemptBook(scaleOut.store) }
   const session: LinkSession = body.cart_id ? await sessionForCart(req.scope, body.cart_id, target) : await sessionForOrder(req.scope, body.order_id as string, target)
 
   // AltaPay counts validityTime in minutes (CreatePaymentLink); its answer carries no expiry, so
@@ -72,12 +75,15 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   }
   if (!link.paymentLink) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "AltaPay created the payment link but returned no URL.")
 
+  // A merchant charge on the order waits while the link can be paid (lib/medusa-mapping/open-payments.ts).
+  const expiresAt = new Date(requestedAt + validityMinutes * 60_000)
+  await notePaymentLink(scaleOut.store ?? processStore(), session.payment_session_id, expiresAt)
   res.setHeader("Cache-Control", "no-store")
   res.status(200).json({
     payment_link: {
       id: link.id ?? null,
       url: link.paymentLink,
-      expires_at: new Date(requestedAt + validityMinutes * 60_000).toISOString(),
+      expires_at: expiresAt.toISOString(),
       qr_code: link.qrCode ?? null,
     },
     amount: session.amount,

@@ -9,6 +9,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sharedCache } from "../helpers/cache"
 
 const USER = "uncertain-user"
 const PASSWORD = "uncertain-password-42"
@@ -22,19 +23,6 @@ function freshSandbox(options: { keepReconciliationIdentifiers: boolean }) {
     sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, ...options })
   })
   afterEach(() => sandbox.close())
-}
-
-/** Medusa's cache module contract (what the in-memory and Redis modules both offer). */
-function sharedCache(): ICacheService {
-  const values = new Map<string, { value: unknown; until: number }>()
-  return {
-    get: async <T>(key: string) => {
-      const entry = values.get(key)
-      return entry && entry.until > Date.now() ? (structuredClone(entry.value) as T) : null
-    },
-    set: async (key: string, value: unknown, ttl = 3600) => void values.set(key, { value: structuredClone(value), until: Date.now() + ttl * 1000 }),
-    invalidate: async (key: string) => void values.delete(key),
-  }
 }
 
 function server(cache?: ICacheService): AltaPayProviderService {
@@ -90,12 +78,27 @@ describe("an AltaPay that keeps the reconciliation identifier", () => {
 
   it("a cache module that fails to store after the refund does not fail a refund AltaPay made", async () => {
     const data = await capturedPayment(server())
-    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+    const cache = sharedCache()
+    // The attempt is recorded; only the payment's newest data (written after AltaPay answered) cannot be.
+    const broken: ICacheService = {
+      ...cache,
+      set: async (key, value, ttl) => (key.startsWith("altapay:money:") ? cache.set(key, value, ttl) : Promise.reject(new Error("cache down"))),
+    }
 
     const { data: after } = await server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })
 
     expect(refundsMoved(data.transaction_id!)).toHaveLength(1)
     expect(after).toMatchObject({ refunded_minor: 400, refunds: [expect.objectContaining({ amount_minor: 400 })] })
+  })
+
+  it("a cache module that cannot record the attempt refuses the refund before anything is sent", async () => {
+    const data = await capturedPayment(server())
+    const broken: ICacheService = { ...sharedCache(), set: async () => Promise.reject(new Error("cache down")) }
+
+    await expect(server(broken).refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })).rejects.toThrow(
+      /could not record the attempt before sending it \(cache down\); nothing was sent/
+    )
+    expect(refundsMoved(data.transaction_id!)).toHaveLength(0)
   })
 
   it("the same retry on the same server adopts it without a cache module", async () => {
