@@ -4,14 +4,19 @@
  * a plain browser GET, only name a payment session AltaPay is then asked about; without AltaPay's
  * confirmation nothing changes. With it (the customer really paid), the same request completes the cart.
  */
+import { asValue } from "@medusajs/framework/awilix"
+import type { INotificationModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import Medusa from "@medusajs/js-sdk"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { signCallbackBody } from "../../src/altapay"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
+import { handleCustomerReturn } from "../../src/lib/customer-return/handle"
 
 jest.setTimeout(180_000)
 
@@ -189,6 +194,79 @@ medusaIntegrationTestRunner({
       expect(store.sandbox().transaction(paid.transactionId!)!.status).toBe("preauth")
     })
 
+    describe("a session Medusa deletes while its return is handled (issue 39, item 10)", () => {
+      /**
+       * The container the return handler gets, whose `query` deletes the session (as a shopper's new
+       * session does: Medusa's workflow, without the cart's lock) right after the `nth` read of it
+       * has been answered: deterministically between a read and what follows it.
+       */
+      function deletingAfterRead(sessionId: string, nth: number): MedusaContainer {
+        const container = getContainer()
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        let reads = 0
+        const graph = async (...args: Parameters<typeof query.graph>) => {
+          const answer = await query.graph(...args)
+          const [{ entity, filters }] = args as unknown as [{ entity: string; filters?: { id?: unknown } }]
+          if (entity === "payment_session" && filters?.id === sessionId && ++reads === nth) {
+            await deletePaymentSessionsWorkflow(container).run({ input: { ids: [sessionId] } })
+          }
+          return answer
+        }
+        const scope = container.createScope()
+        scope.register(ContainerRegistrationKeys.QUERY, asValue(Object.assign(Object.create(query), { graph })))
+        return scope as MedusaContainer
+      }
+
+      /** Another customer's cart, made first, with a payment session of Medusa's own provider: it completes whenever anything asks. */
+      async function strangersCart(): Promise<string> {
+        const cart = await starterCartAtPayment(sdk, seed, ADDRESS)
+        await sdk.store.payment.initiatePaymentSession(cart, { provider_id: "pp_system_default" })
+        return cart.id
+      }
+
+      async function paidReturn(cartId: string, paymentSessionId: string, scope: MedusaContainer) {
+        const paid = await store.sandbox().simulatePayment(await altapaySessionOf(cartId), { callback: false })
+        const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
+        return handleCustomerReturn({
+          scope,
+          registration: "altapay",
+          kind: "success",
+          shopOrderId: shopOrderIdFor(paymentSessionId),
+          rawBody: Buffer.from(rawBody),
+          signatureHeader: headers["altapay-signature"],
+        })
+      }
+
+      it.each([
+        ["before the return reads it under the cart's lock", 1],
+        ["after that read, while the cart is being completed", 2],
+      ])("deleted %s: no cart is completed, not even another customer's", async (_when, nth) => {
+        const stranger = await strangersCart()
+        const mine = await unpaidSession()
+
+        const answer = await paidReturn(mine.cartId, mine.paymentSessionId, deletingAfterRead(mine.paymentSessionId, nth))
+
+        expect(answer).toMatchObject({ status: 303 })
+        expect(await orderForCart(getContainer(), stranger)).toBeUndefined()
+        expect(await orderForCart(getContainer(), mine.cartId)).toBeUndefined()
+        const { data: sessions } = await getContainer()
+          .resolve(ContainerRegistrationKeys.QUERY)
+          .graph({ entity: "payment_session", fields: ["id"], filters: { id: mine.paymentSessionId } })
+        expect(sessions).toEqual([])
+      })
+
+      it("not deleted: the same return completes its own cart, once", async () => {
+        const stranger = await strangersCart()
+        const mine = await unpaidSession()
+        const answer = await paidReturn(mine.cartId, mine.paymentSessionId, getContainer())
+        const order = await orderForCart(getContainer(), mine.cartId)
+        expect(order).toBeDefined()
+        expect("location" in answer && new URL(answer.location).searchParams.get("outcome")).toBe("paid")
+        expect(await orderForCart(getContainer(), stranger)).toBeUndefined()
+        expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
+      })
+    })
+
     /** The AltaPay session behind the cart's payment session. */
     async function altapaySessionOf(cartId: string): Promise<string> {
       const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
@@ -238,6 +316,33 @@ medusaIntegrationTestRunner({
       expect(order).toBeDefined()
       expect(answer.landing?.searchParams.get("outcome")).toBe("paid")
       expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
+    })
+
+    it("an open payment AltaPay declines after the customer left is told to the merchant; a decline during checkout is not (issue 39, item 11)", async () => {
+      const feed = () => getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      const { cartId, paymentSessionId } = await unpaidSession()
+      const open = await store.sandbox().simulatePayment(await altapaySessionOf(cartId), { outcome: "open", callback: false })
+      const first = store.sandbox().callbackFor(open.paymentId)
+      const told = await postReturn("success", first.rawBody, { "altapay-signature": first.headers["altapay-signature"] })
+      expect(told.landing?.searchParams.get("outcome")).toBe("review")
+
+      // The customer has left, told the order follows; the acquirer declines; AltaPay notifies the store.
+      store.sandbox().concludeOpenPayment(open.transactionId!, "decline")
+      const notified = await store.sandbox().sendCallback(open.paymentId)
+      expect([notified.status, new URLSearchParams(store.sandbox().callbackFor(open.paymentId).rawBody).get("status")]).toEqual([200, "declined"])
+      const notices = await eventually(feed, (found) => found.length > 0, WEBHOOK_PROCESSING_DELAY_MS + 15_000)
+      expect(notices).toHaveLength(1)
+      expect(notices[0].data).toMatchObject({ title: "AltaPay payment declined after review: no order" })
+      expect(String(notices[0].data!.description)).toContain(
+        `for cart ${cartId} (karen@example.com) after the customer was told it was being reviewed (AltaPay order ${shopOrderIdFor(paymentSessionId)})`
+      )
+      expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+
+      // A card declined while its customer is still paying: they saw it, nobody else needs to.
+      const paying = await unpaidSession()
+      expect((await store.sandbox().simulatePayment(await altapaySessionOf(paying.cartId), { outcome: "decline", callback: true })).callbackStatus).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, WEBHOOK_PROCESSING_DELAY_MS + 2_000))
+      expect(await feed()).toHaveLength(1)
     })
 
     it("an anonymous GET names no cart: a session id never becomes a cart id, paid or not, AltaPay up or down", async () => {

@@ -5,20 +5,21 @@
  * AltaPay account holder instead of logging that the provider "does not support creating account
  * holders". Store answers carry only the listed fields.
  */
-import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import type { INotificationModuleService, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
+import altapaySavedCardOnOrder from "../../src/subscribers/altapay-saved-card-on-order"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import { TEST_CARDS } from "../../src/sandbox"
 import { addSavedCard, listSavedCards, type MedusaConnection } from "../../src/storefront"
 import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
 import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types"
-import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
-import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createCart, createCustomer, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { savedCardSteps, type Customer } from "./saved-card-steps"
 
 jest.setTimeout(180_000)
 
@@ -182,61 +183,22 @@ medusaIntegrationTestRunner({
     })
 
     describe("paying with saved cards", () => {
-      type Customer = { id: string; email: string; token: string }
       const answers: unknown[] = []
       const heard = <R extends { data: any }>(response: R): R => {
         answers.push(response.data)
         return response
       }
       const query = () => getContainer().resolve(ContainerRegistrationKeys.QUERY)
-      /** The agreement's charges (they keep its set-up's shop_orderid), as AltaPay lists them. */
-      const chargesOn = async (shopOrderId: string): Promise<GatewayTransaction[]> => {
-        const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
-        return (await client.gateway.payments({ shopOrderId })).filter((t) => t.authType === "subscription_payment")
-      }
-      const sessionFor = async (customer: Customer, data: Record<string, unknown>) => {
-        const headers = storeHeaders(seed, customer.token)
-        const cart = await createCart(api, seed, { customerToken: customer.token, email: customer.email })
-        const { data: created } = heard(await api.post("/store/payment-collections", { cart_id: cart.id }, { headers }))
-        const session = heard(
-          await api.post(`/store/payment-collections/${created.payment_collection.id}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers, ...anyStatus })
-        )
-        const altapay = (session.data as any).payment_collection?.payment_sessions?.find((s: { provider_id: string }) => s.provider_id === PROVIDER_ID)
-        return { cart, headers, session, altapay }
-      }
-      const complete = async (cartId: string, headers: Record<string, string>) => heard(await api.post(`/store/carts/${cartId}/complete`, {}, { headers, ...anyStatus }))
-      const eventually = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
-        for (let i = 0; i < 100; i++) {
-          const value = await read()
-          if (value !== undefined) return value
-          await new Promise((resolve) => setTimeout(resolve, 100))
-        }
-        throw new Error(`never happened: ${what}`)
-      }
-      const storeCards = async (customer: Customer) =>
-        (heard(await api.get("/store/altapay/saved-cards", asCustomer(customer))).data as any).saved_cards as Array<{ id: string; masked_pan: string }>
-      /** The agreement a set-up under this shop_orderid made (its set-up transaction's id), as AltaPay lists it. */
-      const agreementUnder = async (shopOrderId: string): Promise<string> => {
-        const client = createAltaPayClient({ checkoutUrl: store.sandbox().checkoutUrl, gatewayUrl: store.sandbox().gatewayUrl, username: API_USER, password: API_PASSWORD })
-        const setUp = (await client.gateway.payments({ shopOrderId })).find((t) => t.authType !== "subscription_payment")
-        return setUp!.transactionId
-      }
-      /** Pays a cart on the hosted page with "save this card" (passing the 3-D Secure page the card asks for); answers the saved card. */
-      const saveWhilePaying = async (customer: Customer, cardNumber: string) => {
-        const { cart, altapay } = await sessionFor(customer, { save_card: true })
-        expect(altapay).toMatchObject({ status: "pending", data: { redirect_url: expect.stringMatching(/\/sandbox\/agreement\//), agreement: { mode: "setup" } } })
-        const page = await store.sandbox().agreements.submit(altapay.data.altapay_session_id, { cardNumber })
-        const submitted = page.challengeUrl ? await store.sandbox().challenge(page.challengeUrl) : page
-        expect(submitted.status).toBe(303)
-        expect(submitted.location).toMatch(/outcome=paid/)
-        expect(await orderOfCart(query(), cart.id)).toEqual(expect.any(String))
-        const agreementId = page.agreementId ?? (await agreementUnder(altapay.data.order_id))
-        const saved = await eventually(async () => (await savedCards().listAltapaySavedCards({ agreement_id: agreementId }))[0], "the card saved with the order")
-        // The shopper sees it among their cards, masked as AltaPay masks it.
-        const card = (await storeCards(customer)).find((c) => c.id === saved.id)
-        expect(card).toMatchObject({ masked_pan: `${cardNumber.slice(0, 6)}******${cardNumber.slice(-4)}`, scheme: "Visa" })
-        return { card: card!, agreementId }
-      }
+      const { chargesOn, sessionFor, complete, eventually, storeCards, saveWhilePaying, cardReturn, addFromAccount, liveOn } = savedCardSteps({
+        api,
+        seed: () => seed,
+        store,
+        query,
+        savedCards,
+        asCustomer,
+        heard,
+        cardsPage: CARDS_PAGE,
+      })
 
       it("saves a card while paying, pays the next order with it in one step, and nobody else can", async () => {
         const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
@@ -412,8 +374,6 @@ medusaIntegrationTestRunner({
         })
 
         // Replayed, the return keeps the one card; a transaction that is no account set-up saves nothing.
-        const cardReturn = (transactionId: string | undefined) =>
-          fetch(`${store.medusaUrl()}/altapay/saved-card-return/altapay/success?transaction_id=${transactionId}`, { redirect: "manual" })
         const replay = await cardReturn(submitted.transactionId)
         expect(replay.status).toBe(303)
         expect(await savedCards().listAltapaySavedCards({ agreement_id: submitted.agreementId })).toHaveLength(1)
@@ -427,6 +387,100 @@ medusaIntegrationTestRunner({
         const declined = await store.sandbox().agreements.submit(String(again.data.redirect_url).split("/").at(-1)!, { outcome: "decline" })
         expect(declined.location).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
         expect((await storeCards(karen)).length).toBe(before.length + 1)
+      })
+
+      it("a deleted card stays deleted: replaying AltaPay's set-up post, a second order.placed or a deleted customer's set-up restores nothing (issue 39, item 7)", async () => {
+        const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const info = jest.spyOn(logger, "info")
+        try {
+          // Added from the account page, then deleted by the customer: the set-up posted again, as
+          // AltaPay's GET and POST, by anyone who knows its transaction id.
+          const added = await addFromAccount(karen)
+          expect(added.card.customer_id).toBe(karen.id)
+          expect((await api.delete(`/store/altapay/saved-cards/${added.card.id}`, asCustomer(karen))).status).toBe(200)
+          for (const method of ["GET", "POST"] as const) {
+            const replayed = await cardReturn(added.transactionId, method)
+            expect(replayed.headers.get("location")).toBe(CARDS_PAGE.replace("{outcome}", "failed"))
+          }
+          expect(await liveOn(added.card.agreement_id)).toEqual([])
+          expect((await storeCards(karen)).map((c) => c.id)).not.toContain(added.card.id)
+
+          // Saved while paying, deleted by the admin, then the order.placed subscriber runs again.
+          const { card, agreementId, cartId } = await saveWhilePaying(karen, TEST_CARDS.visa)
+          expect((await api.delete(`/admin/altapay/saved-cards/${card.id}`, asAdmin())).status).toBe(200)
+          const orderId = (await orderOfCart(query(), cartId))!
+          await altapaySavedCardOnOrder({ event: { name: "order.placed", data: { id: orderId } }, container: getContainer(), pluginOptions: {} } as never)
+          expect(await liveOn(agreementId)).toEqual([])
+          expect(await storeCards(karen)).toEqual(expect.not.arrayContaining([expect.objectContaining({ id: card.id })]))
+
+          // A customer the admin deletes: their cards go, and their set-up posted again brings none back.
+          const mallorys = await addFromAccount(mallory)
+          expect((await api.delete(`/admin/customers/${mallory.id}`, asAdmin())).status).toBe(200)
+          await eventually(async () => ((await liveOn(mallorys.card.agreement_id)).length === 0 ? true : undefined), "the deleted customer's card deleted")
+          await cardReturn(mallorys.transactionId, "POST")
+          expect(await liveOn(mallorys.card.agreement_id)).toEqual([])
+
+          // The set-up transaction id (the agreement id) is in no info line: that is what a replay posts.
+          const infoLines = JSON.stringify(info.mock.calls)
+          for (const id of [added.transactionId, agreementId, mallorys.transactionId]) expect(infoLines).not.toContain(id)
+          expect(infoLines).toContain("was not restored")
+        } finally {
+          info.mockRestore()
+        }
+      })
+
+      it("a 3-D Secure charge made after Medusa deleted its session is found: its callback notes it, the follow-up gives it back and tells the merchant (issue 39, item 8)", async () => {
+        const logger = getContainer().resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        const warn = jest.spyOn(logger, "warn")
+        try {
+          const { card, agreementId } = await saveWhilePaying(karen, TEST_CARDS.visaThreeDSecure)
+          const agreementOrderId = store.sandbox().agreements.get(agreementId)!.shopOrderId
+          /** A purchase with the card that stops at 3-D Secure; then the customer picks another way to pay, and Medusa deletes the session. */
+          const abandonedAtChallenge = async () => {
+            const purchase = await sessionFor(karen, { saved_card_id: card.id })
+            expect((await complete(purchase.cart.id, purchase.headers)).status).toBe(400)
+            const { data } = await query().graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: purchase.altapay.id } })
+            const challenge = (data[0] as { data: { redirect_url: string } }).data.redirect_url
+            const collectionId = (purchase.session.data as any).payment_collection.id
+            expect((await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID }, { headers: purchase.headers })).status).toBe(200)
+            const { data: left } = await query().graph({ entity: "payment_session", fields: ["id"], filters: { id: purchase.altapay.id } })
+            expect(left).toEqual([])
+            return { sessionId: purchase.altapay.id as string, cartId: purchase.cart.id as string, challenge }
+          }
+          const chargeOf = async (sessionId: string) =>
+            (await chargesOn(agreementOrderId)).find((t) => t.paymentInfos.some((i) => i.name === "medusa_payment_session_id" && i.value === sessionId))
+
+          // The customer passes the challenge anyway; neither the callback nor the return reaches the store.
+          const silent = await abandonedAtChallenge()
+          expect(store.sandbox().agreements.completeChallenge(silent.challenge).transactionId).toEqual(expect.any(String))
+          // The customer passes it; AltaPay's notification and return arrive for a session Medusa no longer has.
+          const heard = await abandonedAtChallenge()
+          expect((await fetch(heard.challenge, { method: "POST", body: new URLSearchParams({ outcome: "authenticated" }), redirect: "manual" })).status).toBe(303)
+          await new Promise((resolve) => setTimeout(resolve, WEBHOOK_PROCESSING_DELAY_MS + 2_000))
+          const warnings = warn.mock.calls.map((args) => String(args[0]))
+          expect(warnings).toContainEqual(
+            `AltaPay callback for payment session ${heard.sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`
+          )
+          for (const { sessionId, cartId } of [silent, heard]) {
+            expect((await chargeOf(sessionId))?.transactionStatus).toBe("preauth")
+            expect(await orderOfCart(query(), cartId)).toBeUndefined()
+          }
+
+          // The follow-up finds both charges under the agreement's shop_orderid, waits a grace period, and gives them back.
+          const minutes = (n: number) => ({ scheduledFor: new Date(Date.now() + n * 60_000) })
+          await paymentSessionsJob(getContainer(), minutes(16))
+          await paymentSessionsJob(getContainer(), minutes(33))
+          const notices = await getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+          for (const { sessionId } of [silent, heard]) {
+            const charge = (await chargeOf(sessionId))!
+            expect(charge.transactionStatus).toBe("released")
+            expect(notices.map((n) => n.data?.description)).toContainEqual(
+              expect.stringMatching(new RegExp(`payment session ${sessionId}.*AltaPay transaction ${charge.transactionId}\\) was released`))
+            )
+          }
+        } finally {
+          warn.mockRestore()
+        }
       })
 
       it("a 3-D Secure card added from the account page: challenged on AltaPay's set-up page, and a purchase with it lands on the order after the challenge", async () => {

@@ -4,8 +4,9 @@
 import { authenticate, defineMiddlewares, validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
+import { cachedSourceCheck, callerAddress } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
+import type { AltaPayOptions } from "../lib/registrations/options"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
@@ -38,34 +39,50 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 /**
  * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
  * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind> or /altapay/saved-card-return/<id>/<kind>;
- * undefined for other providers.
+ * undefined for other providers. Read as Express routes it: the path it matched (`req.path`, also of
+ * an absolute-form request line), its fixed words in any case (Express routes case-insensitively:
+ * /HOOKS/payment/… reaches the webhook), each segment decoded as Express decodes the route's params.
  */
 function registrationOf(req: MedusaRequest): string | undefined {
-  const segments = (req.originalUrl ?? req.url).split("?")[0].split("/").filter(Boolean).map(decodeURIComponent)
-  if (segments[0] === "hooks" && segments[1] === "payment" && segments[2]?.startsWith("altapay_")) return `pp_${segments[2]}`
-  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return") && segments[2]) return `pp_altapay_${segments[2]}`
+  let segments: string[]
+  try {
+    segments = req.path.split("/").filter(Boolean).map(decodeURIComponent)
+  } catch {
+    // Malformed escapes: Express answers 400 before any route; nothing to name.
+    return undefined
+  }
+  const [first, second, id] = segments
+  const word = (segment: string | undefined) => segment?.toLowerCase()
+  if (word(first) === "hooks" && word(second) === "payment" && id?.startsWith("altapay_")) return `pp_${id}`
+  if (word(first) === "altapay" && (word(second) === "return" || word(second) === "saved-card-return") && id) return `pp_altapay_${id}`
   return undefined
 }
 
 /**
  * Refuses (403) AltaPay notification callbacks and return posts (POST) from an address the registration's
- * `callbackSources` does not name. The address is Express's `req.ip`, which follows Medusa's
- * `trust proxy` setting (1: the address the one proxy in front of Medusa saw; docs/security.md).
- * A GET of a return URL is left alone: that is a customer's browser, and it changes nothing
- * without AltaPay's confirmation.
+ * `callbackSources` does not name. The address is the socket's peer, or behind the proxies listed in
+ * `callbackProxies` the one they forwarded (lib/callbacks/source-addresses.ts, `callerAddress`):
+ * never Express's `req.ip`, which under Medusa's fixed `trust proxy` of 1 believes anyone's
+ * X-Forwarded-For. A GET of a return URL is left alone: that is a customer's browser, and it
+ * changes nothing without AltaPay's confirmation.
  */
 export function refuseUnknownCallbackSources(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const providerId = registrationOf(req)
-  let sources
+  let options: Pick<AltaPayOptions, "callbackSources" | "callbackProxies"> | undefined
   try {
-    sources = providerId ? altapayOptionsFromConfig(req.scope, providerId).options.callbackSources : undefined
+    options = providerId ? altapayOptionsFromConfig(req.scope, providerId).options : undefined
   } catch {
     // No such AltaPay registration: the route answers for itself.
-    sources = undefined
+    options = undefined
   }
-  if (!sources || cachedSourceCheck(sources)(req.ip)) return next()
+  const sources = options?.callbackSources
+  if (!sources) return next()
+  const forwardedFor = req.headers["x-forwarded-for"]
+  const address = callerAddress(req.socket?.remoteAddress, forwardedFor, options?.callbackProxies && cachedSourceCheck(options.callbackProxies))
+  if (cachedSourceCheck(sources)(address)) return next()
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-  logger.warn(`AltaPay: refused ${req.method} ${req.path} from ${req.ip ?? "an unknown address"}: not an address callbackSources of ${providerId} allows (403).`)
+  const unread = forwardedFor && !options?.callbackProxies ? ` Its X-Forwarded-For was not read: list your proxy in front of Medusa in callbackProxies if there is one.` : ""
+  logger.warn(`AltaPay: refused ${req.method} ${req.path} from ${address ?? "an unknown address"}: not an address callbackSources of ${providerId} allows (403).${unread}`)
   res.status(403).type("text/plain").send("Forbidden.")
 }
 

@@ -10,6 +10,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { CHARGEBACK_STATUS, parseCallback, SIGNATURE_HEADER, verifyCallbackSignature } from "../altapay"
 import { recordChargebacks } from "../lib/callbacks/chargebacks"
+import { webhookRawBody } from "../lib/callbacks/webhook-body"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 
 interface WebhookEvent {
@@ -20,7 +21,7 @@ interface WebhookEvent {
 export default async function altapayChargebacks({ event, container }: SubscriberArgs<WebhookEvent>): Promise<void> {
   const provider = event.data?.provider
   if (typeof provider !== "string" || !provider.startsWith("altapay_")) return
-  const rawBody = rawBodyOf(event.data.payload?.rawData)
+  const rawBody = webhookRawBody(event.data.payload?.rawData)
   // Cheap test first: most notifications are not chargebacks.
   if (!/(^|&)status=chargebackevent(&|$)/i.test(rawBody.toString("latin1"))) return
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
@@ -48,16 +49,6 @@ export default async function altapayChargebacks({ event, container }: Subscribe
   if (callback.status !== CHARGEBACK_STATUS || !callback.chargebacks?.length) return
   // A failure throws: the Redis event bus runs this again; each event is recorded once.
   await recordChargebacks(container, callback.shopOrderId, callback.chargebacks)
-}
-
-function rawBodyOf(raw: unknown): Buffer {
-  if (Buffer.isBuffer(raw)) return raw
-  if (typeof raw === "string") return Buffer.from(raw, "utf8")
-  // The Redis event bus hands a Buffer over as JSON.
-  if (raw && typeof raw === "object" && (raw as { type?: unknown }).type === "Buffer" && Array.isArray((raw as { data?: unknown }).data)) {
-    return Buffer.from((raw as { data: number[] }).data)
-  }
-  return Buffer.alloc(0)
 }
 
 function headerOf(headers: Record<string, unknown>, name: string): string | undefined {

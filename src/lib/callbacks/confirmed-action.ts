@@ -9,8 +9,8 @@ import type { WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { AltaPayCallback, GatewayTransaction } from "../../altapay"
 import { toBigNumber } from "../medusa-mapping/amounts"
-import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
-import { sessionStatusFor, transactionForOrder, webhookActionFor } from "../medusa-mapping/status"
+import { namesSession, sessionIdFromOrderId, shopOrderIdFor } from "../medusa-mapping/shop-order-id"
+import { chargedSession, sessionStatusFor, transactionForOrder, webhookActionFor } from "../medusa-mapping/status"
 
 export function confirmedActionFor(shopOrderId: string, transactions: GatewayTransaction[]): WebhookActionResult {
   const transaction = transactionForOrder(shopOrderId, transactions)
@@ -36,4 +36,18 @@ export function confirmedActionFor(shopOrderId: string, transactions: GatewayTra
 export function statedAction(callback: AltaPayCallback): WebhookActionResult | undefined {
   if (callback.amountMinor === undefined || !callback.currency) return undefined
   return { action: webhookActionFor(callback), data: { session_id: sessionIdFromOrderId(callback.shopOrderId), amount: toBigNumber(callback.amountMinor, callback.currency) } }
+}
+
+/**
+ * A saved card's charge (AltaPay's record of it) as the payment of the session it was made for. A
+ * charge keeps its agreement's set-up shop_orderid, which names the session that saved the card, so
+ * a callback or a return posted for it names that one; the paying session is in the charge's
+ * transaction_info. Undefined when the charge names no session, is not under the posted
+ * shop_orderid, or names the posted session itself (then it is that session's own payment).
+ */
+export function chargedSessionAction(charge: GatewayTransaction, postedShopOrderId: string): { sessionId: string; result: WebhookActionResult } | undefined {
+  const sessionId = chargedSession(charge)
+  if (!sessionId || !namesSession(charge.shopOrderId, postedShopOrderId) || sessionId === sessionIdFromOrderId(postedShopOrderId)) return undefined
+  const asSession = { ...charge, shopOrderId: shopOrderIdFor(sessionId) }
+  return { sessionId, result: confirmedActionFor(asSession.shopOrderId, [asSession]) }
 }

@@ -46,6 +46,25 @@ export function sourceCheck(sources: CallbackSources): SourceCheck {
   }
 }
 
+/**
+ * The address a callback came from: the socket's peer, or, when that peer is one of the merchant's
+ * own proxies (`callbackProxies`), the address the proxies say they received it from: X-Forwarded-For
+ * read from the right, past every listed proxy (the rule of proxy-addr, which Express uses). Not
+ * Express's `req.ip`: Medusa 2.21 sets `trust proxy` to 1 itself, so `req.ip` believes the last
+ * X-Forwarded-For entry of any request, also one sent straight to Medusa by anybody.
+ */
+export function callerAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, isProxy: SourceCheck | undefined): string | undefined {
+  if (!peer || !isProxy) return peer
+  const hops = [forwardedFor ?? []]
+    .flat()
+    .flatMap((header) => header.split(","))
+    .map((hop) => hop.trim())
+    .filter(Boolean)
+  let address = peer
+  while (isProxy(address) && hops.length > 0) address = hops.pop()!
+  return address
+}
+
 const checks = new Map<string, SourceCheck>()
 
 /** The check for an option value, kept per distinct value (the middleware runs on every callback). */

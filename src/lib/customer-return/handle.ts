@@ -3,14 +3,15 @@
  * gateway posts here when the customer leaves its payment page, and sends the customer wherever
  * this answers with a 303. Nothing here depends on the shopper's cookies (the request comes from
  * AltaPay, not the browser), and nothing changes unless AltaPay confirms a payment: a verified
- * signature, or AltaPay's own record (confirm.ts). A confirmed payment completes the cart through
- * Medusa's processPaymentWorkflow, the same workflow AltaPay's notification callback runs, which
- * locks the cart: whichever arrives first makes the order, the other finds it. Exactly one order.
+ * signature, or AltaPay's own record (confirm.ts). A confirmed payment completes the cart under
+ * the cart's lock, as Medusa's processPaymentWorkflow (which AltaPay's notification callback runs)
+ * does, with the session read again under that lock (lib/callbacks/record-payment.ts):
+ * whichever arrives first makes the order, the other finds it. Exactly one order.
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/utils"
-import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
+import { noteReviewTold } from "../callbacks/failed-payments"
 import { StrandedSessions } from "../follow-up/stranded"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
@@ -19,6 +20,8 @@ import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./conf
 import { landingUrl, type ReturnOutcome } from "./landing"
 import { plainAnswer } from "./plain-answer"
 import { savedCardReturn } from "./saved-card-return"
+import { recordConfirmedPayment } from "../callbacks/record-payment"
+import { messageOf } from "../follow-up/run-report"
 
 export type ReturnKind = "success" | "failure"
 
@@ -64,22 +67,25 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
     )
   }
   const action = confirmed?.result.action
-  // Medusa's workflow runs only for a session Medusa has: given one it does not have, it would
-  // complete whichever cart its query finds first. A payment on such a session is the follow-up's.
+  // Medusa's cart for the session, read to take its lock; under it the session is read again and
+  // acted on by ids (lib/callbacks/record-payment.ts). A session Medusa does not have (or no
+  // longer has under the lock) starts nothing: its payment is the follow-up's.
   const medusa = await medusaSession(query, sessionId)
   let recorded = false
   if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
-    if (medusa) {
-      const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
-      recorded = errors.length === 0
-      if (!recorded) logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
-    } else {
+    const run = medusa ? await recordConfirmedPayment(request.scope, { id: sessionId, cartId: medusa.cartId }) : undefined
+    if (run?.outcome === "failed") {
+      logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${messageOf(run.error)}`)
+    } else if (!run || run.outcome === "gone") {
       await new StrandedSessions(registration.scaleOut.store ?? processStore(), registration.scaleOut.paymentLock, registration.options.providerId).noteUnknown(
         sessionId,
         "AltaPay return",
         logger,
-        shopOrderId
+        // A saved card's charge was posted under its agreement's shop_orderid: found there.
+        charge ? { agreementOrderId: shopOrderId } : { shopOrderId }
       )
+    } else {
+      recorded = true
     }
   }
   // The cart (or a payment link's order) as read before the workflow; the cart's order as it is now.
@@ -92,6 +98,8 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   // follows when AltaPay settles it (its notification callback, else the follow-up job).
   const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
+  // The customer leaves expecting an order: should AltaPay decline it later, the merchant is told (lib/callbacks/failed-payments.ts).
+  if (outcome === "review") await noteReviewTold(registration.scaleOut.store ?? processStore(), sessionId).catch(() => undefined)
 
   const { successUrl, failureUrl } = registration.options
   // A payment under review must not be paid again: it goes where a paid one goes.

@@ -7,9 +7,7 @@
  * says never names a session.
  */
 import type { Logger } from "@medusajs/framework/types"
-import { chargedSession } from "../medusa-mapping/status"
-import { namesSession, sessionIdFromOrderId, shopOrderIdFor } from "../medusa-mapping/shop-order-id"
-import { confirmedActionFor } from "../callbacks/confirmed-action"
+import { chargedSessionAction } from "../callbacks/confirmed-action"
 import { anonymousTransaction, type ConfirmedReturn } from "./confirm"
 import type { altapayFromConfig } from "../registrations/from-config"
 
@@ -26,9 +24,7 @@ export async function savedCardReturn(
 ): Promise<SavedCardReturn | undefined> {
   if (!registration.options.savedCards.enabled) return undefined
   const charge = await anonymousTransaction(registration, post.shopOrderId, post.transactionId, logger)
-  const sessionId = charge && chargedSession(charge)
-  if (!charge || !sessionId || !namesSession(charge.shopOrderId, post.shopOrderId) || sessionId === sessionIdFromOrderId(post.shopOrderId)) return undefined
+  const paid = charge && chargedSessionAction(charge, post.shopOrderId)
   // The charge as the paying session's payment, for the same decision every return makes.
-  const asSession = { ...charge, shopOrderId: shopOrderIdFor(sessionId) }
-  return { sessionId, confirmed: { result: confirmedActionFor(asSession.shopOrderId, [asSession]), by: "look-up" } }
+  return paid && { sessionId: paid.sessionId, confirmed: { result: paid.result, by: "look-up" } }
 }

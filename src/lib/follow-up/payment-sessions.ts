@@ -25,25 +25,19 @@
  * the same job skips what the first is doing, and finds it settled afterwards.
  */
 import type { BigNumberInput, FilterablePaymentSessionProps, ILockingModule, IPaymentModuleService, Logger, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { completeCartWorkflow, deletePaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
-import { toBigNumber, toMinorUnits } from "../medusa-mapping/amounts"
+import { toMinorUnits } from "../medusa-mapping/amounts"
+import { recordConfirmedPayment } from "../callbacks/record-payment"
 import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { shopOrderIdToAsk } from "../medusa-mapping/shop-order-id"
-import {
-  PENDING_AUTHORIZATION,
-  chargeForSession,
-  isOpenAtAltaPay,
-  isPaidAtAltaPay,
-  sessionStatusFor,
-  transactionForOrder,
-  type ExpectedReservation,
-} from "../medusa-mapping/status"
+import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, type ExpectedReservation } from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
+import { sessionPayment } from "./session-payment"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
 import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
 import { nextBatch } from "./batches"
@@ -155,7 +149,7 @@ class SessionFollowUp {
     if (!transaction || !(isPaidAtAltaPay(transaction) || status === PaymentSessionStatus.CANCELED)) return this.expired(session) ? this.expire(session) : "waiting"
     // An answer that does not say what was reserved is no evidence of anything: ask again later.
     if (finding === "unknown") return this.retryLater(session, transaction, reason!)
-    if (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED) return this.completeAsCallback(session, transaction, status)
+    if (status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED) return this.completeAsCallback(session, transaction)
     if (finding === "mismatch") return this.unusedOrRetry(session, transaction, reason!)
     if (status === PaymentSessionStatus.CANCELED) return this.reportReleased(session, transaction)
     return this.expired(session) ? this.expire(session) : "waiting"
@@ -167,27 +161,15 @@ class SessionFollowUp {
     return { amountMinor: toMinorUnits(session.amount, currency), currency, terminals: acceptedTerminals(this.registration.options, currency) }
   }
 
-  /** What AltaPay's callback would have triggered: Medusa's processPaymentWorkflow. */
-  private async completeAsCallback(session: SessionRow, transaction: GatewayTransaction, status: PaymentSessionStatus): Promise<Outcome> {
-    const reserved = transaction.reservedAmount!
+  /** What AltaPay's callback would have triggered, with the session read again under the cart's lock (../callbacks/record-payment.ts). */
+  private async completeAsCallback(session: SessionRow, transaction: GatewayTransaction): Promise<Outcome> {
     await noteReconciler(this.registration.store, session.id, "job")
-    const { errors } = await processPaymentWorkflow(this.container).run({
-      input: {
-        action: status === PaymentSessionStatus.CAPTURED ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED,
-        data: { session_id: session.id, amount: toBigNumber(reserved.minor, reserved.currency) },
-      },
-      throwOnError: false,
-    })
     const cartId = session.payment_collection?.cart?.id
+    const { outcome, error } = await recordConfirmedPayment(this.container, { id: session.id, cartId: cartId ?? null })
+    // Deleted meanwhile: the provider noted it, and the retired sessions' follow-up takes its payment.
+    if (outcome === "gone") return "settled meanwhile"
     if (await this.claimed(session.id, cartId)) return this.done(session, cartId ? "order placed" : "payment recorded")
-    let error: unknown = errors[0]?.error
-    if (cartId && !(await this.orderOf(cartId))) {
-      // processPaymentWorkflow keeps going when the cart cannot complete; completing it once more
-      // says why (or places the order, when the first attempt only met a busy cart).
-      const completion = await completeCartWorkflow(this.container).run({ input: { id: cartId }, throwOnError: false })
-      if (await this.claimed(session.id, cartId)) return this.done(session, "order placed")
-      error = completion.errors[0]?.error ?? error
-    }
+    // The cart could not complete (stock, the cart) or its lock stayed taken: the error says which.
     if (isAltaPayOutage(error)) throw error
     const failure = error ? messageOf(error) : "Medusa did not record the payment"
     return this.unusedOrRetry(session, transaction, `${this.target(session)} could not take the payment: ${failure}`)
@@ -328,10 +310,8 @@ class SessionFollowUp {
    * (whose charge keeps the agreement's shop_orderid), by the agreement's, where only a charge whose
    * transaction_info names this session counts. Unsealed data only says where to ask.
    */
-  private async paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
-    const agreementOrder = savedCardAgreementOrder(session.data)
-    if (agreementOrder) return chargeForSession(session.id, await this.registration.client.gateway.payments({ shopOrderId: agreementOrder }))
-    return transactionForOrder(session.id, await this.registration.client.gateway.payments({ shopOrderId: askedAs(session) }))
+  private paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
+    return sessionPayment(this.registration.client, { sessionId: session.id, shopOrderId: askedAs(session), agreementOrderId: savedCardAgreementOrder(session.data) })
   }
 
   private async expire(session: SessionRow): Promise<Outcome> {

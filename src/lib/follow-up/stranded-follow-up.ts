@@ -4,7 +4,7 @@
  *
  * - Medusa has the session again, or a Medusa payment was made from it (a cart completion
  *   authorized it as it was being deleted): the note is dropped; the payment is the order's.
- * - Paid at AltaPay: released (captured money cannot be, and the merchant is told to refund it)
+ * - Paid at AltaPay (a saved card's charge: under its agreement's shop_orderid, session-payment.ts): released (captured money cannot be, and the merchant is told to refund it)
  *   once Medusa shows no payment made from it on two runs at least the grace period apart, and
  *   once more right before the release, under the cart's lock (the lock Medusa's completion holds
  *   while it authorizes) with AltaPay's state read again under that lock.
@@ -17,10 +17,11 @@ import type { ILockingModule, IPaymentModuleService, MedusaContainer, RemoteQuer
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
 import { medusaSession, orderOfCart, paymentOfSession } from "../medusa-mapping/medusa-session"
-import { isOpenAtAltaPay, isPaidAtAltaPay, transactionForOrder } from "../medusa-mapping/status"
+import { isOpenAtAltaPay, isPaidAtAltaPay } from "../medusa-mapping/status"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { SessionMemory } from "./attempts"
+import { agreementOrderIdOf, sessionPayment } from "./session-payment"
 import { nextBatch } from "./batches"
 import { holdingLock } from "./medusa-lock"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
@@ -92,7 +93,7 @@ class StrandedFollowUp {
     const dueAt = note.next_at ? Date.parse(note.next_at) : notedAt + this.graceMs
     if (this.now.getTime() < dueAt) return "retired session: not due"
     if ((await this.ownership(note)).claimed) return this.drop(sessionId, "retired session: its order's")
-    const transaction = transactionForOrder(sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
+    const transaction = await this.paymentOf(note)
     if (transaction && isPaidAtAltaPay(transaction)) {
       const since = await this.memory.unusedSince(sessionId, transaction.transactionId, this.now)
       if (this.now.getTime() - since.getTime() < this.graceMs) return "retired session: confirming unused"
@@ -126,7 +127,7 @@ class StrandedFollowUp {
     const run = async (): Promise<Outcome> => {
       const { claimed, orphan } = await this.ownership(note)
       if (claimed) return this.drop(note.sessionId, "retired session: its order's")
-      const latest = transactionForOrder(note.sessionId, await this.registration.client.gateway.payments({ shopOrderId: askedAs(note) }))
+      const latest = await this.paymentOf(note)
       if (!latest || !isPaidAtAltaPay(latest)) return this.drop(note.sessionId, "retired session: never paid")
       const why =
         note.why === "deleted"
@@ -143,6 +144,15 @@ class StrandedFollowUp {
       return this.drop(note.sessionId, captured ? "retired session: captured without order" : "retired session: released")
     }
     return note.cartId ? holdingLock(this.locking, note.cartId, CART_LOCK_WAIT_MS, run, "retired session: busy on another server") : run()
+  }
+
+  /** The noted session's payment at AltaPay; a saved card's charge under its agreement's shop_orderid (session-payment.ts). */
+  private async paymentOf(note: StrandedNote): Promise<GatewayTransaction | undefined> {
+    const client = this.registration.client
+    const agreementOrderId = note.agreementOrderId ?? (note.agreementId ? await agreementOrderIdOf(client, note.agreementId) : undefined)
+    // A saved card's session whose agreement AltaPay no longer has: nothing can have been charged on it.
+    if (note.agreementId && !agreementOrderId) return undefined
+    return sessionPayment(client, { sessionId: note.sessionId, shopOrderId: askedAs(note), agreementOrderId })
   }
 
   private async open(note: StrandedNote, transaction: GatewayTransaction): Promise<Outcome> {

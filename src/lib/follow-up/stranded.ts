@@ -25,6 +25,13 @@ export interface StrandedNote {
    * the mapping, whose sessions were created with the session id itself.
    */
   shopOrderId?: string
+  /**
+   * A purchase with a saved card: its charge keeps the agreement's set-up shop_orderid (and names the
+   * session in its transaction_info), so it is looked for there (session-payment.ts). `agreementId`
+   * when the session was noted before authorization learnt that shop_orderid: it is asked for then.
+   */
+  agreementOrderId?: string
+  agreementId?: string
   /** What Medusa knew of the session when it was noted (none for a session Medusa never had). */
   cartId: string | null
   collectionId: string | null
@@ -85,9 +92,9 @@ export class StrandedSessions {
    * A paid session a callback or a customer's return names that Medusa does not have: no cart is
    * touched, it is logged and noted for the follow-up job. A note that cannot be written is logged.
    */
-  async noteUnknown(sessionId: string, source: string, logger: Pick<Logger, "warn"> | undefined, shopOrderId?: string): Promise<void> {
+  async noteUnknown(sessionId: string, source: string, logger: Pick<Logger, "warn"> | undefined, at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId"> = {}): Promise<void> {
     logger?.warn(`${source} for payment session ${sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`)
-    const note = { sessionId, ...(shopOrderId ? { shopOrderId } : {}), cartId: null, collectionId: null, amountMinor: null, currency: null, why: "unknown to Medusa" as const }
+    const note = { sessionId, ...withoutUndefined(at), cartId: null, collectionId: null, amountMinor: null, currency: null, why: "unknown to Medusa" as const }
     await this.note(note).catch((error: unknown) =>
       logger?.warn(`${source} for payment session ${sessionId}: could not be noted for the follow-up job (${error instanceof Error ? error.message : String(error)}).`)
     )
@@ -118,4 +125,9 @@ export class StrandedSessions {
         )
     })
   }
+}
+
+/** Only the members that are set: a note is JSON in the shared store. */
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as Partial<T>
 }

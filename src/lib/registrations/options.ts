@@ -89,6 +89,10 @@ const returnUrl = url.refine((value) => [...value.matchAll(/\{([^{}]*)\}/g)].eve
   error: `may only contain the placeholders ${RETURN_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
 })
 
+/** A list of IPv4/IPv6 addresses and CIDR ranges (callbackSources, callbackProxies; lib/callbacks/source-addresses.ts). */
+const addresses = (empty: string) =>
+  z.array(z.string().refine((entry) => parseSource(entry) !== undefined, { error: "must be an IPv4 or IPv6 address or CIDR range, e.g. 185.206.120.0/24" })).min(1, empty)
+
 /** How to make a paymentDataSecret, in every message about one. */
 const GENERATE_SECRET = "generate one with `openssl rand -hex 32` and set that value on every server of the store"
 /** 32 random hex characters have at least 8 different ones but for about 4 in 100 million. */
@@ -156,14 +160,12 @@ export const altapayOptionsSchema = z
      * published addresses, or a list of addresses and CIDR ranges. Others are refused with 403
      * (lib/callbacks/source-addresses.ts). Unset: any address (a local sandbox).
      */
-    callbackSources: z
-      .union([
-        z.literal("altapay"),
-        z
-          .array(z.string().refine((entry) => parseSource(entry) !== undefined, { error: "must be an IPv4 or IPv6 address or CIDR range, e.g. 185.206.120.0/24" }))
-          .min(1, 'must name at least one address (or be "altapay")'),
-      ])
-      .optional(),
+    callbackSources: z.union([z.literal("altapay"), addresses('must name at least one address (or be "altapay")')]).optional(),
+    /**
+     * The merchant's own proxies in front of Medusa (addresses and CIDR ranges): only a request whose
+     * peer is one of them has its X-Forwarded-For read for callbackSources. Unset: the peer itself.
+     */
+    callbackProxies: addresses("must name at least one address").optional(),
     /** Public URL of this Medusa server; the notification callback is <backendUrl>/hooks/payment/altapay_<providerId>. */
     backendUrl: url,
     /**
@@ -267,6 +269,9 @@ export const altapayOptionsSchema = z
           message: `must be a secret of its own, not the ${field}; ${GENERATE_SECRET}`,
         })
       }
+    }
+    if (options.callbackProxies && !options.callbackSources) {
+      ctx.addIssue({ code: "custom", path: ["callbackProxies"], message: "is read only by the callbackSources check: set callbackSources too, or remove callbackProxies" })
     }
     if (options.allowInsecureUrls) return
     for (const field of ["checkoutUrl", "gatewayUrl"] as const) {

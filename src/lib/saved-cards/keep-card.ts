@@ -1,7 +1,10 @@
 /**
  * Writes a saved-card row from AltaPay's record of an agreement's set-up transaction: the masked
  * card, expiry, scheme, terminal and currency it shows. Never the token it also carries. Once per
- * agreement and registration: a repeated callback or event finds the row.
+ * agreement and registration: a repeated callback or event finds the row, and a card that was
+ * deleted (by the customer, the admin, or with the customer) is never written again: a replayed
+ * set-up post or a second order.placed restores nothing. Logs name the card's row, never the
+ * agreement id: that is the set-up's transaction id, which is what a replay would post.
  */
 import type { Logger } from "@medusajs/framework/types"
 import { agreementCardOf, type GatewayTransaction } from "../../altapay"
@@ -20,10 +23,16 @@ export async function keepAgreementCard(
   logger?: Pick<Logger, "warn" | "info">
 ): Promise<KeptCard | undefined> {
   const card = agreementCardOf(input.setUp)
-  const [existing] = (await savedCards.listAltapaySavedCards({ provider_id: input.providerId, agreement_id: card.agreementId }, { take: 1 })) as SavedCardRecord[]
+  const existing = await savedCards.cardOnAgreement(input.providerId, card.agreementId)
+  if (existing === "deleted") {
+    logger?.info(
+      `AltaPay: a deleted saved card of customer ${input.customerId} was not restored: AltaPay's record of its set-up was read again, and what was deleted stays deleted.`
+    )
+    return undefined
+  }
   if (existing) return { card: existing, created: false }
   if (!card.maskedPan || !card.expiry) {
-    logger?.warn(`AltaPay: the card of agreement ${card.agreementId} was not saved: AltaPay's record of it has no masked card or expiry.`)
+    logger?.warn(`AltaPay: the card of customer ${input.customerId} (set-up ${input.setUp.shopOrderId}) was not saved: AltaPay's record of it has no masked card or expiry.`)
     return undefined
   }
   const [created] = (await savedCards.createAltapaySavedCards([
@@ -39,6 +48,6 @@ export async function keepAgreementCard(
       currency: card.currency ?? input.fallback.currency,
     },
   ])) as SavedCardRecord[]
-  logger?.info(`AltaPay: saved card ${card.maskedPan} for customer ${input.customerId} (agreement ${card.agreementId}).`)
+  logger?.info(`AltaPay: saved card ${card.maskedPan} for customer ${input.customerId} (${created.id}).`)
   return { card: created, created: true }
 }

@@ -1,7 +1,7 @@
 /**
  * The saved-cards module: Medusa's generated CRUD over altapay_saved_card, plus the two reads and
  * the delete the routes use, each scoped to a customer so that one customer's request can never
- * reach another's card.
+ * reach another's card, and the card on an agreement, deleted ones included (their tombstones).
  */
 import { MedusaService } from "@medusajs/framework/utils"
 import { AltapaySavedCard } from "./models"
@@ -19,6 +19,18 @@ class AltaPaySavedCardsService extends MedusaService({ AltapaySavedCard }) {
   async customerCard(customerId: string, cardId: string): Promise<SavedCardRecord | undefined> {
     const [card] = await this.listAltapaySavedCards({ id: cardId, customer_id: customerId }, { take: 1 })
     return card as SavedCardRecord | undefined
+  }
+
+  /**
+   * The live card on an agreement; "deleted" when the agreement's card was deleted. Every delete is
+   * a soft delete, so a deleted card's row stays as its tombstone: what was deleted stays deleted,
+   * whoever posts AltaPay's set-up again (issue 39, item 7).
+   */
+  async cardOnAgreement(providerId: string, agreementId: string): Promise<SavedCardRecord | "deleted" | undefined> {
+    const rows = (await this.listAltapaySavedCards({ provider_id: providerId, agreement_id: agreementId }, { withDeleted: true })) as Array<
+      SavedCardRecord & { deleted_at?: Date | string | null }
+    >
+    return rows.find((row) => !row.deleted_at) ?? (rows.length > 0 ? "deleted" : undefined)
   }
 
   /** Soft-deletes the card if it is this customer's; false (and nothing changed) otherwise. */

@@ -203,9 +203,12 @@ async function noteRetired(ctx: ProviderContext, data: AltaPayPaymentData): Prom
   try {
     const sessionId = sessionIdFromOrderId(data.order_id)
     const medusa = ctx.query ? await medusaSession(ctx.query, sessionId).catch(() => undefined) : undefined
+    // A saved card's charge (a 3-D Secure one may complete after this) is listed under its agreement's shop_orderid.
+    const savedCard = data.agreement?.mode === "saved_card" ? data.agreement : undefined
     await ctx.stranded.note({
       sessionId,
       shopOrderId: data.order_id,
+      ...(savedCard?.agreement_order_id ? { agreementOrderId: savedCard.agreement_order_id } : savedCard?.agreement_id ? { agreementId: savedCard.agreement_id } : {}),
       cartId: medusa?.cartId ?? null,
       collectionId: medusa?.collectionId ?? null,
       amountMinor: data.amount_minor,

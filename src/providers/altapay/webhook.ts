@@ -7,7 +7,8 @@ import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/fram
 import { PaymentActions } from "@medusajs/framework/utils"
 import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
-import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
+import { chargedSessionAction, confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
+import type { StrandedNote } from "../../lib/follow-up/stranded"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { registrationName } from "../../lib/observability/observer"
 import { countLatePost } from "../../lib/observability/telemetry"
@@ -47,9 +48,8 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
   // (src/subscribers/altapay-chargebacks.ts) records it on the payment and tells the merchant.
   if (callback.status === CHARGEBACK_STATUS) return { action: PaymentActions.NOT_SUPPORTED }
-  // A saved card's charge keeps the agreement's shop_orderid, which names another session: the
-  // customer's return (saved-card-return.ts) and authorization find it by its transaction_info.
-  if (callback.type === "subscription_payment") return { action: PaymentActions.NOT_SUPPORTED }
+  // A saved card's charge keeps the agreement's shop_orderid, which names another session.
+  if (callback.type === "subscription_payment") return chargeAction(ctx, callback)
   // shop_orderid is the session's id with `-` for `_`, or the id itself for sessions made before that.
   const sessionId = sessionIdFromOrderId(callback.shopOrderId)
   let result: WebhookActionResult
@@ -59,9 +59,34 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   } else {
     result = await confirmedAction(ctx, callback.shopOrderId)
   }
+  return forMedusa(ctx, sessionId, result, { shopOrderId: callback.shopOrderId })
+}
+
+/**
+ * A saved card's charge (the callback after its 3-D Secure page): the session it pays is the one
+ * AltaPay's record of the charge names in its transaction_info, never the posted shop_orderid (the
+ * agreement's, i.e. the session that saved the card). Asked by its transaction id, signed or not:
+ * the record also gives the amount. Then as any paid callback: Medusa's workflow for a session
+ * Medusa has, a note for the follow-up job (where to find the charge) for one it no longer has.
+ */
+async function chargeAction(ctx: ProviderContext, callback: AltaPayCallback): Promise<WebhookActionResult> {
+  if (!callback.transactionId) return { action: PaymentActions.NOT_SUPPORTED }
+  const charge = (await ctx.lookup({ transactionId: callback.transactionId }, "callback confirmation")).find((t) => t.transactionId === callback.transactionId)
+  const paid = charge && chargedSessionAction(charge, callback.shopOrderId)
+  if (!paid) return { action: PaymentActions.NOT_SUPPORTED }
+  return forMedusa(ctx, paid.sessionId, paid.result, { agreementOrderId: callback.shopOrderId })
+}
+
+/** A paid action goes to Medusa only for a session Medusa has; anything else as it is. */
+async function forMedusa(
+  ctx: ProviderContext,
+  sessionId: string,
+  result: WebhookActionResult,
+  at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">
+): Promise<WebhookActionResult> {
   if (result.action !== PaymentActions.AUTHORIZED && result.action !== PaymentActions.SUCCESSFUL) return result
   // Medusa runs processPaymentWorkflow on this next: only for a session Medusa has (see strandedSession).
-  if (!(await medusaHas(ctx, sessionId, callback.shopOrderId))) return { action: PaymentActions.NOT_SUPPORTED }
+  if (!(await medusaHas(ctx, sessionId, at))) return { action: PaymentActions.NOT_SUPPORTED }
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
   await noteReconciler(ctx.store, sessionId, "callback")
   return result
@@ -74,7 +99,7 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
  * deleted) is noted for the follow-up job instead. Without the query dependency nothing can be
  * checked, so nothing is started: the customer's return and the follow-up job still record it.
  */
-async function medusaHas(ctx: ProviderContext, sessionId: string, shopOrderId: string): Promise<boolean> {
+async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">): Promise<boolean> {
   if (!ctx.query) {
     ctx.logger?.warn(
       `AltaPay callback for ${sessionId}: not acted on, since the Payment module has no \`query\` dependency to check the session with; add ContainerRegistrationKeys.QUERY to its dependencies. The customer's return and the follow-up job record the payment meanwhile.`
@@ -83,7 +108,7 @@ async function medusaHas(ctx: ProviderContext, sessionId: string, shopOrderId: s
   }
   // A failing read throws: Medusa's event retry runs again.
   if (await medusaSession(ctx.query, sessionId)) return true
-  await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, shopOrderId)
+  await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, at)
   return false
 }
 

@@ -1,0 +1,53 @@
+/**
+ * Records a payment AltaPay confirmed for a Medusa payment session whose cart was read before (the
+ * customer's return, the follow-up job): what Medusa's processPaymentWorkflow does, with the read
+ * and the decision one step. processPaymentWorkflow looks the cart up again by the session, and for
+ * a session deleted in between (a shopper's new session, a cart change) that look-up has an
+ * undefined filter, which matches every cart: it completes whichever comes first. Here the session
+ * is read again under the cart's lock (the key Medusa's cart completion holds: no completion, cart
+ * update or refresh of its payment collection interleaves) and acted on by ids only:
+ *
+ * - gone, or no longer this cart's: nothing; the caller notes it for the follow-up job;
+ * - a cart without an order: Medusa's completeCartWorkflow for that cart id, once the lock is let go
+ *   (the completion takes it itself, as processPaymentWorkflow lets go before completing);
+ * - an order's collection (a payment link's, or an order placed while the payment was open) the
+ *   session has not paid yet: the session is authorized, under the lock (the provider asks AltaPay);
+ * - a collection whose cart was deleted: failed, nothing may take the payment;
+ * - anything else was recorded before.
+ */
+import type { ILockingModule, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
+import { holdingLock } from "../follow-up/medusa-lock"
+import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
+
+/** `failed`: Medusa could not record it now (the cart cannot complete, its lock stayed taken, a read failed): `error` says why. */
+export type RecordedPayment = "completed" | "authorized" | "recorded before" | "gone" | "failed"
+
+/** As long as Medusa's own steps wait for a cart's lock. */
+const CART_LOCK_WAIT_MS = 30_000
+
+export async function recordConfirmedPayment(scope: MedusaContainer, session: { id: string; cartId: string | null }): Promise<{ outcome: RecordedPayment; error?: unknown }> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const cartId = session.cartId
+  const decide = async (): Promise<RecordedPayment> => {
+    const now = await medusaSession(query, session.id)
+    if (!now || now.cartId !== cartId) return "gone"
+    const orderId = cartId ? await orderOfCart(query, cartId) : now.orderId
+    if (cartId && !orderId) return "completed"
+    // A deleted cart's collection: nothing may take the payment (the follow-up gives it back).
+    if (!orderId) throw new Error(`payment collection ${now.collectionId ?? "(none)"} belongs to no cart or order any more`)
+    if (now.paymentId) return "recorded before"
+    await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+    return "authorized"
+  }
+  try {
+    const decided = cartId ? await holdingLock(scope.resolve<ILockingModule>(Modules.LOCKING), cartId, CART_LOCK_WAIT_MS, decide, "busy") : await decide()
+    if (decided === "busy") return { outcome: "failed", error: new Error(`cart ${cartId} stayed locked by another completion for ${CART_LOCK_WAIT_MS / 1000} s`) }
+    if (decided !== "completed") return { outcome: decided }
+    const { errors } = await completeCartWorkflow(scope).run({ input: { id: cartId! }, throwOnError: false })
+    return errors.length ? { outcome: "failed", error: errors[0].error } : { outcome: decided }
+  } catch (error) {
+    return { outcome: "failed", error }
+  }
+}
