@@ -187,5 +187,69 @@ medusaIntegrationTestRunner({
       expect(decimalToMinor(sent.orderLines[0].unitPrice, "DKK")).toBe(reservedGoods.unitPriceMinor)
       expect(store.sandbox().transaction(data.transaction_id)?.refundedMinor).toBe(decimalToMinor(sent.amount, "DKK"))
     })
+
+    it("refunds an item keeping a return fee as AltaPay documents it: the goods then the fee, Medusa and the panel at the goods less the fee", async () => {
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())).status).toBe(200)
+      const { data } = await paymentOf(order.paymentId)
+      const items = await orderItems(order.orderId)
+      const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
+      const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
+      const refundsSent = () =>
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "refundCapturedReservation")
+          .map((e) => e.params as { amount: string; orderLines: SentLine[] })
+
+      const refund = await api.post(
+        `/admin/altapay/payments/${order.paymentId}/refunds`,
+        { items: [{ line_item_id: coffee.id, quantity: 1 }], return_fee: { amount: "5.00" } },
+        as()
+      )
+      expect({ status: refund.status, message: refund.data.message }).toEqual({ status: 200, message: undefined })
+
+      // AltaPay: the coffee's reserved lines, then the fee as a positive handling line at the coffee's rate; the amount is the goods less the fee.
+      const [sent] = refundsSent()
+      const fee = sent.orderLines.at(-1)!
+      const goods = sent.orderLines.slice(0, -1)
+      const minor = (text: string) => decimalToMinor(text, "DKK")
+      const lineMinor = (l: SentLine) => minor(l.unitPrice) * Number(l.quantity) + minor(l.taxAmount)
+      expect(fee).toMatchObject({ goodsType: "handling", description: "Return fee", itemId: "return-fee", quantity: "1", taxPercent: goods[0].taxPercent })
+      expect(minor(fee.unitPrice)).toBeGreaterThan(0)
+      expect(lineMinor(fee)).toBe(500)
+      expect(goods.length).toBeGreaterThan(0)
+      expect(goods.every((l) => l.description.includes(seed.products.coffee.title))).toBe(true)
+      const goodsMinor = goods.reduce((n, l) => n + lineMinor(l), 0)
+      expect(minor(sent.amount)).toBe(goodsMinor - 500)
+      expect(store.sandbox().transaction(data.transaction_id)?.refundedMinor).toBe(goodsMinor - 500)
+
+      // Medusa: one refund of what the customer got back.
+      const { data: medusa } = await api.get(`/admin/payments/${order.paymentId}?fields=id,captures.amount,refunds.amount`, as())
+      expect((medusa.payment.refunds as Array<{ amount: number }>).map((r) => dkk(r.amount))).toEqual([goodsMinor - 500])
+
+      // The order panel: the refund with its fee, the coffee counted as refunded, the fee not refundable.
+      const { data: panel } = await api.get(`/admin/altapay/payments/${order.paymentId}`, as())
+      const view = panel.altapay_payment
+      expect(view.refunds).toEqual([
+        expect.objectContaining({
+          amount: expect.objectContaining({ minor: goodsMinor - 500 }),
+          return_fee: { amount: { minor: 500, decimal: "5.00", currency: "DKK" }, tax_percent: Number(fee.taxPercent) },
+        }),
+      ])
+      expect(view.refundable.items.find((i: { line_item_id: string }) => i.line_item_id === coffee.id)).toMatchObject({ refunded_quantity: 1, refundable_quantity: 1 })
+      const captured = (medusa.payment.captures as Array<{ amount: number }>).reduce((n, c) => n + dkk(c.amount), 0)
+      expect(view.refundable.amount.minor).toBe(captured - goodsMinor)
+
+      // A fee of the whole goods or more is refused, nothing sent.
+      const tooMuch = await api.post(
+        `/admin/altapay/payments/${order.paymentId}/refunds`,
+        { items: [{ line_item_id: tea.id, quantity: 1 }], return_fee: { amount: "1000.00" } },
+        as()
+      )
+      expect(tooMuch.status).toBe(400)
+      expect(tooMuch.data.message).toMatch(/The return fee of 1000\.00 DKK is not less than the .* DKK of goods refunded/)
+      expect(refundsSent()).toHaveLength(1)
+    })
   },
 })

@@ -13,7 +13,10 @@ import { pendingLinesStep } from "./steps/pending-lines"
 
 export interface RefundAltaPayItemsInput {
   payment_id: string
-  /** Major units as exact decimal text, e.g. "96.66" (never a float). */
+  /**
+   * What the customer gets back, in major units as exact decimal text, e.g. "96.66" (never a
+   * float): the goods lines' total, less the pending refund's return fee when it keeps one.
+   */
   amount: string
   pending_refund: PendingRefund
   note?: string

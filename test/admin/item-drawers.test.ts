@@ -3,6 +3,7 @@ import { chosenQuantities } from "../../src/admin/lib/item-quantities"
 import { canCaptureItems } from "../../src/admin/lib/payment-actions"
 import { reservationLeftText } from "../../src/admin/lib/reservation-left"
 import { adminTranslator } from "../../src/admin/i18n/catalogues"
+import { chosenReturnFee, returnFeeText } from "../../src/admin/lib/return-fee"
 
 const rows = [
   { line_item_id: "ordli_mug", left: 2 },
@@ -76,5 +77,32 @@ describe("what the panel says stays reserved", () => {
     expect(reservationLeftText(adminTranslator("de"), { ...left, kind: "card", abandoned: false }, day)).toMatch(
       /^150\.00 DKK ist noch reserviert und kann erfasst werden; .*, etwa am 2026-03-08 \(Kartenreservierungen gelten meist 7 Tage; .* bis 2026-03-31\)\.$/
     )
+  })
+})
+
+describe("the return fee of Refund items (Klarna)", () => {
+  it("sends the gross fee as typed, with a tax rate only when one is given", () => {
+    expect(chosenReturnFee("", "")).toEqual({ invalid: false })
+    expect(chosenReturnFee(" 6.40 ", "")).toEqual({ return_fee: { amount: "6.40" }, invalid: false })
+    expect(chosenReturnFee("6.40", "25")).toEqual({ return_fee: { amount: "6.40", tax_rate: 25 }, invalid: false })
+  })
+
+  it("refuses a fee of nothing, a negative or unreadable one, a rate above 100 % and a rate without a fee", () => {
+    for (const [fee, rate] of [
+      ["0", ""],
+      ["0.00", ""],
+      ["-1", ""],
+      ["6,40", ""],
+      ["6.40", "125"],
+      ["6.40", "x"],
+      ["", "25"],
+    ])
+      expect(chosenReturnFee(fee, rate).invalid).toBe(true)
+  })
+
+  it("shows the fee a refund kept in the admin's language, and nothing for a refund without one", () => {
+    expect(returnFeeText(en, { amount: money(640), tax_percent: 25 })).toBe("Return fee kept: 6.40 DKK (25 % tax)")
+    expect(returnFeeText(adminTranslator("da"), { amount: money(640), tax_percent: 25 })).toBe("Returgebyr beholdt: 6.40 DKK (25 % moms)")
+    expect(returnFeeText(en, null)).toBeNull()
   })
 })

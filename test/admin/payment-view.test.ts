@@ -165,6 +165,19 @@ describe("the admin's view of an AltaPay payment", () => {
     expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
   })
 
+  it("shows the return fee a Klarna refund kept, counts its items refunded, and the fee as not refundable", () => {
+    const fee = { description: "Return fee", itemId: "return-fee", quantity: 1, unitPriceMinor: 512, taxAmountMinor: 128, taxPercent: 25 }
+    const klarna = payment({ payment_nature: "Invoice", refunds: [{ ...payment().data.refunds[0], status: "succeeded", amount_minor: 5000, return_fee: fee }] })
+    const view = adminAltaPayPayment(klarna, { transaction: { ...transaction(["medusa-refund-ref_1"]), paymentNature: "Invoice" } })
+    expect(view.refunds[0]).toMatchObject({ amount: amount(5000), return_fee: { amount: amount(640), tax_percent: 25 }, items: [{ line_item_id: "ordli_mug", quantity: 1 }] })
+    expect(view.refundable).toMatchObject({ amount: amount(25000 - 5000 - 640), return_fees: true })
+    expect(view.refundable.items[0]).toMatchObject({ line_item_id: "ordli_mug", refundable_quantity: 1 })
+
+    const card = adminAltaPayPayment(payment(), { transaction: transaction([]) })
+    expect(card.refunds[0].return_fee).toBeNull()
+    expect(card.refundable.return_fees).toBe(false)
+  })
+
   it("says what stays reserved after a partial capture of a canceled order, from AltaPay's amounts and reservation date", () => {
     const partly: GatewayTransaction = {
       ...transaction([]),

@@ -7,6 +7,7 @@ import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type Admi
 import { formatDate, formatMoney, statusBadge } from "../lib/format"
 import { canCaptureItems, canRefundItems } from "../lib/payment-actions"
 import { dayFormat, reservationLeftText } from "../lib/reservation-left"
+import { returnFeeText } from "../lib/return-fee"
 import { ItemCaptureDrawer } from "./item-capture-drawer"
 import { ItemRefundDrawer } from "./item-refund-drawer"
 import { PayoutStatusSection } from "./payout-status-section"
@@ -235,6 +236,11 @@ function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCo
           {refund.items.length > 0 && (
             <Text size="xsmall" className="text-ui-fg-subtle">
               {refund.items.map((item) => `${item.quantity} × ${item.title}`).join(", ")}
+            </Text>
+          )}
+          {refund.return_fee && (
+            <Text size="xsmall" className="text-ui-fg-subtle" data-testid="altapay-refund-fee">
+              {returnFeeText(t, refund.return_fee)}
             </Text>
           )}
           {refund.note && (

@@ -1,15 +1,17 @@
 /**
  * The item-refund form: a quantity per item (up to what is still refundable), the shipping, a
- * note. The server computes the exact AltaPay lines and amount; the answer is shown as a toast,
- * AltaPay's own message when it refuses.
+ * note, and on Klarna and other invoice payments a return fee the shop keeps. The server computes
+ * the exact AltaPay lines and amount; the answer is shown as a toast, AltaPay's own message when it
+ * refuses.
  */
-import { Label, Text, Textarea, toast } from "@medusajs/ui"
+import { Input, Label, Text, Textarea, toast } from "@medusajs/ui"
 import { useMutation } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { useAdminText } from "../i18n/use-admin-text"
 import { refundAltaPayItems, type AdminAltaPayPayment, type ItemRefundInput } from "../lib/altapay-api"
 import { formatMoney } from "../lib/format"
 import { chosenQuantities } from "../lib/item-quantities"
+import { chosenReturnFee } from "../lib/return-fee"
 import { ItemDrawer, QuantityRow, ShippingCheckbox, useRefreshPayment } from "./item-drawer-parts"
 
 interface Props {
@@ -24,6 +26,7 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
   const [quantities, setQuantities] = useState<Record<string, string>>({})
   const [shipping, setShipping] = useState(false)
   const [note, setNote] = useState("")
+  const [fee, setFee] = useState({ amount: "", taxRate: "" })
   const { t } = useAdminText()
 
   useEffect(() => {
@@ -31,6 +34,7 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
       setQuantities({})
       setShipping(false)
       setNote("")
+      setFee({ amount: "", taxRate: "" })
     }
   }, [open])
 
@@ -38,8 +42,9 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
     mutationFn: (input: ItemRefundInput) => refundAltaPayItems(payment.id, input),
     onSuccess: async ({ refund }) => {
       const amount = formatMoney(refund.amount)
+      const kept = refund.return_fee ? ` ${t("refundDrawer.feeKept", { fee: formatMoney(refund.return_fee.amount) })}` : ""
       toast.success(t(refund.open ? "refundDrawer.sentOpen" : "refundDrawer.done"), {
-        description: t(refund.open ? "refundDrawer.sentOpenDetail" : "refundDrawer.doneDetail", { amount }),
+        description: `${t(refund.open ? "refundDrawer.sentOpenDetail" : "refundDrawer.doneDetail", { amount })}${kept}`,
       })
       onOpenChange(false)
     },
@@ -56,11 +61,19 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
     quantities
   )
   const nothing = chosen.length === 0 && !shipping
+  const returnFee = payment.refundable.return_fees ? chosenReturnFee(fee.amount, fee.taxRate) : { invalid: false }
+  const blocked = invalid || nothing || returnFee.invalid
 
   const submit = () => {
-    if (invalid || nothing) return
-    mutation.mutate({ items: chosen, ...(shipping ? { shipping: true } : {}), ...(note.trim() ? { note: note.trim() } : {}) })
+    if (blocked) return
+    mutation.mutate({
+      items: chosen,
+      ...(shipping ? { shipping: true } : {}),
+      ...(note.trim() ? { note: note.trim() } : {}),
+      ...(returnFee.return_fee ? { return_fee: returnFee.return_fee } : {}),
+    })
   }
+  const currency = payment.currency_code.toUpperCase()
 
   return (
     <ItemDrawer
@@ -68,7 +81,7 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
       onOpenChange={onOpenChange}
       testId="altapay-refund-drawer"
       title={t("refundDrawer.title")}
-      submit={{ testId: "altapay-refund-submit", label: t("refundDrawer.submit"), loading: mutation.isPending, disabled: invalid || nothing, onClick: submit }}
+      submit={{ testId: "altapay-refund-submit", label: t("refundDrawer.submit"), loading: mutation.isPending, disabled: blocked, onClick: submit }}
     >
       <Text size="small" className="text-ui-fg-subtle">
         {t("refundDrawer.intro", { amount: formatMoney(payment.refundable.amount) })}
@@ -92,6 +105,37 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
           onChange={setShipping}
         />
       )}
+      {payment.refundable.return_fees && (
+        <div className="flex flex-col gap-y-1">
+          <Label htmlFor="altapay-refund-fee" size="small" weight="plus">
+            {t("refundDrawer.feeTitle")}
+          </Label>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            {t("refundDrawer.feeIntro")}
+          </Text>
+          <div className="flex gap-x-2">
+            <Input
+              id="altapay-refund-fee"
+              data-testid="altapay-refund-fee-amount"
+              aria-label={t("refundDrawer.feeAmount", { currency })}
+              inputMode="decimal"
+              placeholder={`0.00 ${currency}`}
+              value={fee.amount}
+              onChange={(e) => setFee((f) => ({ ...f, amount: e.target.value }))}
+            />
+            <Input
+              id="altapay-refund-fee-rate"
+              data-testid="altapay-refund-fee-rate"
+              aria-label={t("refundDrawer.feeRate")}
+              className="w-28"
+              inputMode="decimal"
+              placeholder={t("refundDrawer.feeRatePlaceholder")}
+              value={fee.taxRate}
+              onChange={(e) => setFee((f) => ({ ...f, taxRate: e.target.value }))}
+            />
+          </div>
+        </div>
+      )}
       <div className="flex flex-col gap-y-1">
         <Label htmlFor="altapay-refund-note" size="small" weight="plus">
           {t("refundDrawer.note")}
@@ -101,6 +145,11 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
       {invalid && (
         <Text size="small" className="text-ui-fg-error">
           {t("refundDrawer.invalid")}
+        </Text>
+      )}
+      {returnFee.invalid && (
+        <Text size="small" className="text-ui-fg-error">
+          {t("refundDrawer.feeInvalid")}
         </Text>
       )}
     </ItemDrawer>

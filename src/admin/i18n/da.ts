@@ -55,6 +55,7 @@ export const da: AdminTexts = {
     refundFailed: "Mislykkedes hos AltaPay",
     refundDone: "Refunderet",
     madeOutsideMedusa: "foretaget uden for Medusa",
+    returnFeeKept: "Returgebyr beholdt: {{amount}} ({{percent}} % moms)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} forbliver reserveret på kundens kort: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv",
@@ -80,6 +81,13 @@ export const da: AdminTexts = {
     done: "Refunderet",
     doneDetail: "{{amount}} refunderet gennem AltaPay.",
     failed: "Refusion mislykkedes",
+    feeTitle: "Returgebyr (beholdes af butikken)",
+    feeIntro: "AltaPay trækker det fra de refunderede varer, som AltaPay beskriver det for Klarna: kunden får varerne minus gebyret. Momssats: varernes egen, hvis feltet er tomt.",
+    feeAmount: "Returgebyr ({{currency}}, inkl. moms)",
+    feeRate: "Returgebyrets momssats (%)",
+    feeRatePlaceholder: "Moms %",
+    feeInvalid: "Returgebyret skal være et beløb over nul, f.eks. 6.40, og dets momssats en procentsats fra 0 til 100.",
+    feeKept: "{{fee}} beholdt som returgebyr.",
   },
   captureDrawer: {
     title: "Hæv varer gennem AltaPay",

@@ -55,6 +55,7 @@ export const de: AdminTexts = {
     refundFailed: "Bei AltaPay fehlgeschlagen",
     refundDone: "Erstattet",
     madeOutsideMedusa: "außerhalb von Medusa vorgenommen",
+    returnFeeKept: "Einbehaltene Rücksendegebühr: {{amount}} ({{percent}} % MwSt.)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} bleibt auf der Karte des Kunden reserviert: AltaPay kann einen Teil einer Reservierung nicht freigeben, daher verfällt sie von selbst",
@@ -82,6 +83,14 @@ export const de: AdminTexts = {
     done: "Erstattet",
     doneDetail: "{{amount}} über AltaPay erstattet.",
     failed: "Erstattung fehlgeschlagen",
+    feeTitle: "Rücksendegebühr (behält der Shop ein)",
+    feeIntro:
+      "AltaPay zieht sie von den erstatteten Artikeln ab, wie AltaPay es für Klarna beschreibt: Der Kunde erhält die Artikel abzüglich der Gebühr. Steuersatz: der der Artikel, wenn das Feld leer bleibt.",
+    feeAmount: "Rücksendegebühr ({{currency}}, inkl. MwSt.)",
+    feeRate: "Steuersatz der Rücksendegebühr (%)",
+    feeRatePlaceholder: "MwSt. %",
+    feeInvalid: "Die Rücksendegebühr muss ein Betrag über null sein, etwa 6.40, und ihr Steuersatz ein Prozentsatz von 0 bis 100.",
+    feeKept: "{{fee}} als Rücksendegebühr einbehalten.",
   },
   captureDrawer: {
     title: "Artikel über AltaPay erfassen",

@@ -64,6 +64,7 @@ export const en = {
     refundFailed: "Failed at AltaPay",
     refundDone: "Refunded",
     madeOutsideMedusa: "made outside Medusa",
+    returnFeeKept: "Return fee kept: {{amount}} ({{percent}} % tax)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself",
@@ -89,6 +90,13 @@ export const en = {
     done: "Refunded",
     doneDetail: "{{amount}} refunded through AltaPay.",
     failed: "Refund failed",
+    feeTitle: "Return fee (kept by the shop)",
+    feeIntro: "AltaPay deducts it from the items refunded, as it documents for Klarna: the customer gets the items less the fee. Tax rate: the items' own when left empty.",
+    feeAmount: "Return fee ({{currency}}, tax included)",
+    feeRate: "Return fee's tax rate (%)",
+    feeRatePlaceholder: "Tax %",
+    feeInvalid: "The return fee must be an amount above zero such as 6.40, and its tax rate a percentage from 0 to 100.",
+    feeKept: "{{fee}} kept as the return fee.",
   },
   captureDrawer: {
     title: "Capture items through AltaPay",

@@ -55,6 +55,7 @@ export const fi: AdminTexts = {
     refundFailed: "Epäonnistui AltaPayssa",
     refundDone: "Hyvitetty",
     madeOutsideMedusa: "tehty Medusan ulkopuolella",
+    returnFeeKept: "Pidätetty palautusmaksu: {{amount}} ({{percent}} % ALV)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} jää varatuksi asiakkaan kortille: AltaPay ei voi vapauttaa osaa varauksesta, joten varaus raukeaa itsestään",
@@ -80,6 +81,14 @@ export const fi: AdminTexts = {
     done: "Hyvitetty",
     doneDetail: "{{amount}} hyvitetty AltaPayn kautta.",
     failed: "Hyvitys epäonnistui",
+    feeTitle: "Palautusmaksu (kauppa pitää sen)",
+    feeIntro:
+      "AltaPay vähentää sen hyvitettävistä tuotteista, kuten se kuvaa Klarnan kohdalla: asiakas saa tuotteiden hinnan maksulla vähennettynä. Veroprosentti: tuotteiden oma, jos kenttä jätetään tyhjäksi.",
+    feeAmount: "Palautusmaksu ({{currency}}, sis. ALV)",
+    feeRate: "Palautusmaksun veroprosentti (%)",
+    feeRatePlaceholder: "ALV %",
+    feeInvalid: "Palautusmaksun on oltava nollaa suurempi summa, esimerkiksi 6.40, ja sen veroprosentin luku väliltä 0–100.",
+    feeKept: "{{fee}} pidätetty palautusmaksuna.",
   },
   captureDrawer: {
     title: "Veloita tuotteita AltaPayn kautta",

@@ -55,6 +55,7 @@ export const nb: AdminTexts = {
     refundFailed: "Mislyktes hos AltaPay",
     refundDone: "Refundert",
     madeOutsideMedusa: "gjort utenfor Medusa",
+    returnFeeKept: "Returgebyr beholdt: {{amount}} ({{percent}} % mva.)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} forblir reservert på kundens kort: AltaPay kan ikke frigi en del av en reservasjon, så den utløper av seg selv",
@@ -80,6 +81,13 @@ export const nb: AdminTexts = {
     done: "Refundert",
     doneDetail: "{{amount}} refundert gjennom AltaPay.",
     failed: "Refusjonen mislyktes",
+    feeTitle: "Returgebyr (beholdes av butikken)",
+    feeIntro: "AltaPay trekker det fra de refunderte varene, slik AltaPay beskriver det for Klarna: kunden får varene minus gebyret. Mva-sats: varenes egen hvis feltet er tomt.",
+    feeAmount: "Returgebyr ({{currency}}, inkl. mva.)",
+    feeRate: "Returgebyrets mva-sats (%)",
+    feeRatePlaceholder: "Mva. %",
+    feeInvalid: "Returgebyret må være et beløp over null, f.eks. 6.40, og mva-satsen en prosentsats fra 0 til 100.",
+    feeKept: "{{fee}} beholdt som returgebyr.",
   },
   captureDrawer: {
     title: "Trekk for varer gjennom AltaPay",

@@ -55,6 +55,7 @@ export const sv: AdminTexts = {
     refundFailed: "Misslyckades hos AltaPay",
     refundDone: "Återbetald",
     madeOutsideMedusa: "gjord utanför Medusa",
+    returnFeeKept: "Returavgift behållen: {{amount}} ({{percent}} % moms)",
   },
   reservationLeft: {
     abandonedCard: "{{amount}} förblir reserverat på kundens kort: AltaPay kan inte släppa en del av en reservation, så den löper ut av sig själv",
@@ -80,6 +81,14 @@ export const sv: AdminTexts = {
     done: "Återbetald",
     doneDetail: "{{amount}} återbetalat via AltaPay.",
     failed: "Återbetalningen misslyckades",
+    feeTitle: "Returavgift (behålls av butiken)",
+    feeIntro:
+      "AltaPay drar av den från de återbetalda varorna, som AltaPay beskriver det för Klarna: kunden får tillbaka varorna minus avgiften. Momssats: varornas egen om fältet är tomt.",
+    feeAmount: "Returavgift ({{currency}}, inkl. moms)",
+    feeRate: "Returavgiftens momssats (%)",
+    feeRatePlaceholder: "Moms %",
+    feeInvalid: "Returavgiften måste vara ett belopp över noll, t.ex. 6.40, och dess momssats en procentsats från 0 till 100.",
+    feeKept: "{{fee}} behållen som returavgift.",
   },
   captureDrawer: {
     title: "Debitera artiklar via AltaPay",

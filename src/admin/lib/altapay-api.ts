@@ -14,6 +14,8 @@ export interface ItemRefundInput {
   items: Array<{ line_item_id: string; quantity: number }>
   shipping?: boolean
   note?: string
+  /** A return fee the shop keeps (Klarna and other invoice payments): gross, in the payment's currency; tax rate in percent. */
+  return_fee?: { amount: string; tax_rate?: number }
 }
 
 export const altapayQueryKey = (paymentId: string) => ["altapay", "payment", paymentId] as const

@@ -2,7 +2,8 @@
  * AltaPay order lines: exact decimals (exact.ts), line totals (totals.ts), the reference's rules
  * (validation.ts), text limits (text.ts), rounding that adds up (allocation.ts), building from a
  * cart (source.ts, entry-lines.ts, build.ts), lines for part of an order (partial.ts), item-level
- * refunds (item-refunds.ts) and the wire formats (wire.ts). Lines stay in integer minor units.
+ * refunds (item-refunds.ts), a return fee kept on one (return-fees.ts) and the wire formats
+ * (wire.ts). Lines stay in integer minor units.
  */
 export { plainNumberText } from "./exact"
 export { ORDER_LINE_LIMITS, codePointLength, truncateText } from "./text"
@@ -29,3 +30,4 @@ export {
 } from "./item-captures"
 export { matchCaptureAmount, type AmountCaptureMatch } from "./amount-captures"
 export { planReservedRefund, type ReservedRefundInput } from "./reserved-refunds"
+export { RETURN_FEE_ITEM_ID, keptReturnFeesMinor, withReturnFee, type ItemRefundWithFee, type ReturnFeeLine, type ReturnFeeRequest } from "./return-fees"

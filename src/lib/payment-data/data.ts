@@ -33,6 +33,9 @@ export const orderLineSchema = z.object({
 /** Units of an order's items (or shipping methods) a capture or refund is for. */
 const itemQuantitiesSchema = z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() }))
 
+/** A return fee's line (AltaPay's "Refund a Klarna payment"): positive, sent as a `handling` line AltaPay deducts. */
+export const returnFeeSchema = orderLineSchema.omit({ goodsType: true }).extend({ unitPriceMinor: z.number().int().positive(), taxAmountMinor: z.number().int().nonnegative() })
+
 const refundRecordSchema = z.object({
   /** Medusa's refund id (the idempotency key), when the refund came through Medusa. */
   refund_id: z.string().nullable(),
@@ -53,6 +56,8 @@ const refundRecordSchema = z.object({
   /** Order items this refund returned money for (item-level refunds), to track refundable quantities. */
   items: itemQuantitiesSchema.optional(),
   note: z.string().optional(),
+  /** A return fee the shop kept (Klarna): sent after `order_lines`, deducted by AltaPay; `amount_minor` is the goods less it. */
+  return_fee: returnFeeSchema.optional(),
 })
 export type RefundRecord = z.infer<typeof refundRecordSchema>
 
@@ -61,6 +66,8 @@ export const pendingRefundSchema = z.object({
   order_lines: z.array(orderLineSchema).min(1),
   items: itemQuantitiesSchema.optional(),
   note: z.string().optional(),
+  /** A return fee to keep: `amount_minor` is `order_lines` less it. Optional: older seals stay valid. */
+  return_fee: returnFeeSchema.optional(),
   requested_at: z.string(),
 })
 export type PendingRefund = z.infer<typeof pendingRefundSchema>

@@ -4,7 +4,7 @@
  * looked up before sending (a retried call, the live refundable amount), an earlier attempt whose
  * answer was lost is adopted instead of refunding again, whatever id Medusa gave the retry.
  * However a refund is learned of (answered, found after a lost answer, adopted), it is recorded in
- * full: amount, lines, items and note.
+ * full: amount, lines, items, note and any return fee kept.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
@@ -16,7 +16,7 @@ import type { Attempt } from "../../lib/money-door/attempts"
 import type { MoneyDoor } from "../../lib/money-door/door"
 import { happenedOn, recordedIn, totalMinor, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
 import type { AltaPayOptions } from "../../lib/registrations/options"
-import { orderLineSchema, type AltaPayPaymentData, type PendingRefund, type RefundRecord } from "../../lib/payment-data/data"
+import { orderLineSchema, returnFeeSchema, type AltaPayPaymentData, type PendingRefund, type RefundRecord } from "../../lib/payment-data/data"
 import { reconciliationId } from "./reconciliation"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { paymentLockKey } from "../../lib/scale-out/shared-state"
@@ -53,7 +53,7 @@ export class RefundFlow {
     // Item-level refunds leave their exact lines in data for this amount; they are used once.
     const pending = isPendingRefundFor(data.pending_refund, amountMinor) ? data.pending_refund! : undefined
     const consumed = (data: AltaPayPaymentData): AltaPayPaymentData => (pending ? { ...data, pending_refund: null } : data)
-    const recordOf = (attempt: Attempt, orderLines: OrderLine[] | undefined, status: RefundRecord["status"]): RefundRecord => ({
+    const recordOf = (attempt: Attempt, orderLines: OrderLine[] | undefined, status: RefundRecord["status"], returnFee = pending?.return_fee): RefundRecord => ({
       refund_id: refundId,
       reconciliation_identifier: attempt.id,
       amount_minor: attempt.amountMinor,
@@ -63,6 +63,7 @@ export class RefundFlow {
       ...(orderLines ? { order_lines: orderLines } : {}),
       ...(pending?.items ? { items: pending.items } : {}),
       ...(pending?.note ? { note: pending.note } : {}),
+      ...(returnFee ? { return_fee: returnFee } : {}),
     })
     try {
       return await this.door.move<TransactionRecord, { data: AltaPayPaymentData }>({
@@ -76,10 +77,13 @@ export class RefundFlow {
         look: async () => ({ transaction: await this.lookupOne(transactionId, "refund check") }),
         happened: happenedOn,
         adopt: (a, record) => {
-          // The lines are what AltaPay got; the items and note are what this refund is for, else the attempt's.
+          // The lines and fee are what AltaPay got; the items and note are what this refund is for, else the attempt's.
           const sent = refundDetailSchema.safeParse(a.detail ?? {})
           const attempted = sent.success ? sent.data : {}
-          const adopted = { ...recordOf(a, attempted.order_lines, "succeeded"), ...(pending ? {} : pickDefined({ items: attempted.items, note: attempted.note })) }
+          const adopted = {
+            ...recordOf(a, attempted.order_lines, "succeeded", attempted.return_fee),
+            ...(pending ? {} : pickDefined({ items: attempted.items, note: attempted.note })),
+          }
           return { data: consumed(recorded(data, record.transaction, adopted)) }
         },
         prepare: (record) => {
@@ -92,7 +96,7 @@ export class RefundFlow {
             )
           }
           const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
-          const detail: RefundDetail = { order_lines: orderLines, ...pickDefined({ items: pending?.items, note: pending?.note }) }
+          const detail: RefundDetail = { order_lines: orderLines, ...pickDefined({ items: pending?.items, note: pending?.note, return_fee: pending?.return_fee }) }
           return {
             beforeMinor: totalMinor(record?.transaction, "refunded"),
             detail,
@@ -103,6 +107,8 @@ export class RefundFlow {
                 currency: data.currency,
                 reconciliationIdentifier,
                 orderLines,
+                // A return fee the shop keeps (Klarna): AltaPay deducts it from the lines, which total the amount and the fee.
+                ...(pending?.return_fee ? { returnFee: pending.return_fee } : {}),
                 ...(this.options.allowOverRefund ? { allowOverRefund: true } : {}),
               })
               const status = result.result === "Open" ? ("open" as const) : ("succeeded" as const)
@@ -125,6 +131,7 @@ const refundDetailSchema = z.object({
   order_lines: z.array(orderLineSchema).optional(),
   items: z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() })).optional(),
   note: z.string().optional(),
+  return_fee: returnFeeSchema.optional(),
 })
 type RefundDetail = z.infer<typeof refundDetailSchema>
 

@@ -3,7 +3,7 @@
  * fraud score, reconciliation identifiers) beside the refunds we recorded, open ones marked, and
  * what can still be refunded item by item. Pure: the route fetches, this shapes.
  */
-import { minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
+import { keptReturnFeesMinor, lineTotalMinor, minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
 import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
 import { wholeItemsOnly } from "../../../../lib/item-captures/basis"
 import { withTransaction } from "../../../../lib/payment-data/transaction-state"
@@ -34,6 +34,8 @@ export interface AdminAltaPayRefund {
   created_at: string
   note: string | null
   items: Array<RefundedItem & { title: string }>
+  /** A return fee the shop kept (Klarna): AltaPay deducted it, `amount` is the goods less it. */
+  return_fee: { amount: Money; tax_percent: number } | null
   source: "medusa" | "altapay"
 }
 
@@ -70,8 +72,10 @@ export interface AdminAltaPayPayment {
   refunds: AdminAltaPayRefund[]
   open_refunds: number
   refundable: {
-    /** Captured and not yet refunded, by Medusa's records. */
+    /** Captured and not yet refunded, by Medusa's records, less the return fees kept (the shop's). */
     amount: Money
+    /** Whether an item refund may keep a return fee: Klarna and other invoice payments, as AltaPay documents it. */
+    return_fees: boolean
     items: Array<{ line_item_id: string; title: string; sku: string | null; quantity: number; refunded_quantity: number; refundable_quantity: number }>
     shipping: Array<{ id: string; name: string; amount: Money; refunded: boolean }>
   }
@@ -146,6 +150,7 @@ export function adminAltaPayPayment(
     created_at: r.created_at,
     note: r.note ?? null,
     items: (r.items ?? []).map((item) => ({ ...item, title: titles.get(item.line_item_id) ?? item.line_item_id })),
+    return_fee: r.return_fee ? { amount: money(lineTotalMinor(r.return_fee)), tax_percent: r.return_fee.taxPercent } : null,
     source: r.refund_id && medusaRefundIds.has(r.refund_id) ? "medusa" : "altapay",
   }))
 
@@ -153,12 +158,13 @@ export function adminAltaPayPayment(
   const expiry = tx?.cardInformation?.expiry ?? tx?.creditCardExpiry
   const reserved = fromGateway(tx?.reservedAmount) ?? stored(data.reserved_minor)
   const captured = fromGateway(tx?.capturedAmount) ?? stored(data.captured_minor)
+  const invoiceLike = wholeItemsOnly({ terminal: data.terminal, payment_nature: tx?.paymentNature ?? data.payment_nature }, registration)
   const left = reservationLeft({
     reservedMinor: reserved?.minor ?? null,
     capturedMinor: captured?.minor ?? null,
     status: data.transaction_status,
     reservedAt: tx?.createdDate?.toISOString() ?? data.authorized_at ?? null,
-    invoiceLike: wholeItemsOnly({ terminal: data.terminal, payment_nature: tx?.paymentNature ?? data.payment_nature }, registration),
+    invoiceLike,
     canceled: !!payment.canceled_at || payment.order?.status === "canceled",
   })
   return {
@@ -225,7 +231,8 @@ export function adminAltaPayPayment(
       received_at: c.received_at,
     })),
     refundable: {
-      amount: money(Math.max(payment.captured_minor - payment.refunded_minor, 0)),
+      amount: money(Math.max(payment.captured_minor - payment.refunded_minor - keptReturnFeesMinor(payment.data.refunds), 0)),
+      return_fees: invoiceLike,
       items: (entries?.items ?? []).map((item) => {
         const done = refunded.get(item.id) ?? 0
         return { line_item_id: item.id, title: item.title, sku: item.sku, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(item.quantity - done, 0) }

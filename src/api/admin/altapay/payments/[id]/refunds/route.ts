@@ -1,8 +1,10 @@
 /**
- * POST /admin/altapay/payments/:id/refunds  { items: [{ line_item_id, quantity }], shipping?, note? }
+ * POST /admin/altapay/payments/:id/refunds  { items: [{ line_item_id, quantity }], shipping?, note?, return_fee? }
  *
  * Refunds order items through AltaPay with their exact lines (their tax, their share of
  * promotions) and through Medusa's refund workflow, so Medusa's refund and order records match.
+ * On a Klarna (invoice) payment the shop may keep a return fee, as AltaPay documents it: AltaPay
+ * deducts it from the goods, and Medusa records what the customer gets back, the goods less the fee.
  * The whole request runs under the payment's lock (the provider's own captures, refunds and
  * releases take the same one): each refund sees what the previous one refunded, and no other
  * refund can take this one's lines.
@@ -13,11 +15,15 @@ import { z } from "zod"
 import {
   AltaPayValidationError,
   ItemRefundError,
+  decimalToMinor,
+  keptReturnFeesMinor,
   minorToDecimal,
   planItemRefund,
   planReservedRefund,
   refundedQuantities,
+  withReturnFee,
   type ItemRefundPlan,
+  type ReturnFeeLine,
   type OrderLine,
   type ReservedRefundInput,
 } from "../../../../../../altapay"
@@ -38,6 +44,16 @@ const AdminAltaPayItemRefund = z
     /** Also refund the order's shipping (each shipping method once). */
     shipping: z.boolean().optional(),
     note: z.string().trim().max(1000).optional(),
+    /** A return fee the shop keeps (Klarna and other invoice payments only). */
+    return_fee: z
+      .object({
+        /** Tax included, in the payment's currency, as decimal text ("6.40"). */
+        amount: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal amount such as "6.40"'),
+        /** Percent; default: the refunded items' rate. */
+        tax_rate: z.number().min(0).max(100).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -69,6 +85,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
           amount_minor: plan.amountMinor,
           order_lines: plan.lines,
           items: plan.items,
+          ...(plan.returnFee ? { return_fee: plan.returnFee } : {}),
           ...(body.note ? { note: body.note } : {}),
           requested_at: new Date().toISOString(),
         },
@@ -86,7 +103,7 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
 }
 
-function planOrRefuse(order: OrderForLines, plan: () => ItemRefundPlan): ItemRefundPlan {
+function planOrRefuse<P extends ItemRefundPlan>(order: OrderForLines, plan: () => P): P {
   try {
     return plan()
   } catch (error) {
@@ -137,31 +154,56 @@ function invoiceReservation(req: AuthenticatedMedusaRequest, payment: AltaPayPay
 /**
  * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. Items
  * are valued as their share of what was captured (so store credit and partial captures count),
- * and the refund that leaves nothing to refund returns exactly what is left.
+ * and the refund that leaves nothing to refund returns exactly what is left. Return fees kept
+ * before are not refundable: they are the shop's.
  */
-function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan {
+function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan & { returnFee?: ReturnFeeLine } {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
   if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
   if (payment.captured_minor === 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment ${payment.id} is not captured yet: capture it before refunding.`)
+  const currency = payment.currency_code.toUpperCase()
+  const feeMinor = body.return_fee ? returnFeeMinor(req, payment, body.return_fee.amount) : undefined
+  const keptMinor = keptReturnFeesMinor(payment.data.refunds)
   const reserved = invoiceReservation(req, payment)
-  const plan = planOrRefuse(payment.order, () =>
+  const goods = planOrRefuse(payment.order, () =>
     reserved
-      ? planReservedRefund({ ...reserved, request: { items: body.items, shipping: body.shipping }, currency: payment.currency_code.toUpperCase() })
+      ? planReservedRefund({ ...reserved, request: { items: body.items, shipping: body.shipping }, currency })
       : planItemRefund({
           source: cartToLineSource(payment.order!, 0),
           capturedMinor: payment.captured_minor,
-          refundedMinor: payment.refunded_minor,
+          refundedMinor: payment.refunded_minor + keptMinor,
           previousRefunds: payment.data.refunds,
           request: { items: body.items, shipping: body.shipping },
         })
   )
-  const refundable = payment.captured_minor - payment.refunded_minor
+  const plan = feeMinor === undefined ? goods : planOrRefuse(payment.order, () => withReturnFee(goods, { grossMinor: feeMinor, taxPercent: body.return_fee?.tax_rate, currency }))
+  const refundable = payment.captured_minor - payment.refunded_minor - keptMinor
   if (plan.amountMinor > refundable) {
     const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}).`
+      `These items come to ${fmt(plan.amountMinor)}, more than the ${fmt(Math.max(refundable, 0))} still refundable on this payment (captured ${fmt(payment.captured_minor)}, refunded ${fmt(payment.refunded_minor)}${keptMinor ? `, return fees kept ${fmt(keptMinor)}` : ""}).`
     )
   }
   return plan
+}
+
+/**
+ * A return fee's amount in minor units, or a 400: AltaPay documents return fees for Klarna refunds
+ * (a handling line it deducts); a card payment's refund is simply made smaller.
+ */
+function returnFeeMinor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, amount: string): number {
+  const { options } = altapayFromConfig(req.scope, payment.provider_id)
+  if (!wholeItemsOnly(payment.data, options)) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Payment ${payment.id} is not a Klarna or other invoice payment, so it cannot keep a return fee: AltaPay documents return fees for Klarna refunds only. To keep part of a card payment, refund less (Medusa's Refund button takes any amount).`
+    )
+  }
+  try {
+    return decimalToMinor(amount, payment.currency_code, "return_fee.amount")
+  } catch (error) {
+    if (error instanceof AltaPayValidationError) throw new MedusaError(MedusaError.Types.INVALID_DATA, error.message)
+    throw error
+  }
 }
