@@ -18,6 +18,7 @@ import { validateOrderLines, type LineRules } from "../order-lines"
 import { syncPayment } from "../payment-flow"
 import { offeredMethods, RESERVED_STATUSES, type StoredTransaction } from "../state"
 import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund } from "./invoice-rules"
+import { reauthorise } from "../reservation-facts"
 import { cdataEl, el, textEl } from "./xml"
 
 const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
@@ -208,6 +209,8 @@ function capture(request: GatewayRequest): Reply {
   if (!RESERVED_STATUSES.has(t.status) && !["captured", "refunded"].includes(t.status))
     return refuse(`The transaction is ${t.status}; only authorized transactions can be captured.`)
   if (remaining <= 0) return refuse("The transaction is already fully captured.")
+  const lapsed = reauthorise(t, request.ex.env.now())
+  if (lapsed) return refuse(lapsed)
   if (amount > remaining) {
     return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
   }
