@@ -1,9 +1,10 @@
 /** One AltaPay payment: state and amounts as AltaPay reports them, card, identifiers, refunds. */
 import { Alert, Badge, Button, Container, Copy, Heading, StatusBadge, Text } from "@medusajs/ui"
-import { useQuery } from "@tanstack/react-query"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
-import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
-import { formatDate, formatMoney, statusBadge } from "../lib/format"
+import { altapayQueryKey, approveAltaPayCapture, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
+import { formatDate, formatMinor, formatMoney, statusBadge } from "../lib/format"
+import { avsText, expiryText, fraudText, REVIEW_TEXTS } from "../lib/review-texts"
 import { canCaptureItems, canRefundItems } from "../lib/payment-actions"
 import { reservationLeftText } from "../lib/reservation-left"
 import { ItemCaptureDrawer } from "./item-capture-drawer"
@@ -40,6 +41,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
               <Alert variant="warning">{data.altapay.error} Showing the last stored values.</Alert>
             </div>
           )}
+          <ReviewSection payment={data} />
           <Amounts payment={data} />
           <ReservationLeft payment={data} />
           <Details payment={data} />
@@ -112,6 +114,59 @@ function ReservationLeft({ payment }: { payment: AdminAltaPayPayment }) {
       <Alert variant={left.abandoned ? "warning" : "info"} data-testid="altapay-reservation-left">
         {reservationLeftText(left)}
       </Alert>
+    </div>
+  )
+}
+
+/** The review section: AltaPay's fraud check and AVS, "Approve capture" for a held payment, the reservation's expiry, a surcharge. */
+function ReviewSection({ payment }: { payment: AdminAltaPayPayment }) {
+  const { fraud, expiry, surcharge_minor } = payment.review
+  const queryClient = useQueryClient()
+  const approve = useMutation({
+    mutationFn: () => approveAltaPayCapture(payment.id),
+    onSuccess: (after) => queryClient.setQueryData(altapayQueryKey(payment.id), after),
+  })
+  if (!fraud && !expiry && surcharge_minor === null) return null
+  const held = fraud && fraudText(fraud, formatDate)
+  const lapse = expiry && expiryText(expiry, formatDate)
+  const currency = payment.currency_code.toUpperCase()
+  return (
+    <div className="flex flex-col gap-y-2 px-6 py-4" data-testid="altapay-review">
+      {held && (
+        <Alert variant={held.variant} data-testid="altapay-fraud-hold">
+          {held.text}
+        </Alert>
+      )}
+      {fraud?.held && (
+        <div className="flex justify-end">
+          <Button size="small" variant="primary" data-testid="altapay-approve-capture" isLoading={approve.isPending} onClick={() => approve.mutate()}>
+            {approve.isPending ? REVIEW_TEXTS.approving : REVIEW_TEXTS.approve}
+          </Button>
+        </div>
+      )}
+      {approve.error && <Alert variant="error">{approve.error instanceof Error ? approve.error.message : String(approve.error)}</Alert>}
+      {fraud && (
+        <div>
+          {fraud.recommendation && (
+            <Row label={REVIEW_TEXTS.fraudRecommendation} testId="altapay-fraud-recommendation">
+              {fraud.recommendation}
+            </Row>
+          )}
+          <Row label={REVIEW_TEXTS.avs} testId="altapay-avs">
+            {avsText(fraud)}
+          </Row>
+        </div>
+      )}
+      {surcharge_minor !== null && (
+        <Row label={REVIEW_TEXTS.surcharge} testId="altapay-surcharge">
+          {formatMinor(surcharge_minor, currency)}
+        </Row>
+      )}
+      {lapse && (
+        <Alert variant={lapse.variant} data-testid="altapay-reservation-expiry">
+          {lapse.text}
+        </Alert>
+      )}
     </div>
   )
 }

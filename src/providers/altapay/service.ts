@@ -58,6 +58,7 @@ import { authorizeSession } from "./authorization"
 import { captureReservation } from "./capture"
 import { initiateSession, retireSession, updateSession } from "./checkout-session"
 import { ProviderContext, optionalDependency, type Cradle } from "./context"
+import { refuseHeldCapture } from "./fraud-hold"
 import { IdempotencyCache } from "./idempotency"
 import { refundAmount } from "./refund-amount"
 import { releaseReservation } from "./release"
@@ -161,7 +162,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const { data, transactionId } = await this.ctx.paidPaymentData(input.data, "capture")
-    return { data: await this.ctx.serialized(transactionId, data, async (latest) => (await captureReservation(this.ctx, input, latest, transactionId)).data) }
+    return {
+      data: await this.ctx.serialized(transactionId, data, async (latest) => {
+        refuseHeldCapture(latest) // read under the lock: an approval just made counts
+        return (await captureReservation(this.ctx, input, latest, transactionId)).data
+      }),
+    }
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
@@ -194,7 +200,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     if (!data?.transaction_id) return { data: data ? this.ctx.seal(data) : input.data } // never paid: nothing reserved at AltaPay
     const transactionId = data.transaction_id
     if (!input.context?.idempotency_key) {
-      this.ctx.logger?.info(`AltaPay ${data.order_id}: Medusa undid an authorization it could not record; transaction ${transactionId} is not released (another authorization recorded it, or the follow-up will).`)
+      this.ctx.logger?.info(
+        `AltaPay ${data.order_id}: Medusa undid an authorization it could not record; transaction ${transactionId} is not released (another authorization recorded it, or the follow-up will).`
+      )
       return { data: this.ctx.seal(data) }
     }
     return { data: await this.ctx.serialized(transactionId, data, (latest) => releaseReservation(this.ctx, latest, transactionId)) }
