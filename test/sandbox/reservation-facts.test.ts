@@ -16,7 +16,7 @@ async function transactionOf(sandbox: Sandbox, transactionId: string): Promise<G
 
 describe("the sandbox's fraud, AVS, surcharge and expiry", () => {
   let sandbox: Sandbox
-  let now = Date.UTC(2026, 10, 2, 10, 0, 0)
+  const now = Date.UTC(2026, 10, 2, 10, 0, 0)
   beforeAll(async () => {
     sandbox = await start({ now: () => now })
   })
