@@ -10,6 +10,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createAltaPayClient, type AltaPayClient } from "../../src/altapay"
+import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { processStore } from "../../src/lib/scale-out/shared-state"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
@@ -235,7 +236,10 @@ medusaIntegrationTestRunner({
       const link = await api.post("/admin/altapay/payment-links", { order_id: orderId }, as())
       expect(link.status).toBe(200)
       const refused = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
-      expect([refused.status, refused.data.message]).toEqual([400, expect.stringMatching(/has a payment under way: a payment link sent for it can be paid until .* Nothing was charged/)])
+      expect([refused.status, refused.data.message]).toEqual([
+        400,
+        expect.stringMatching(/has a payment under way: a payment link sent for it can be paid until .* Nothing was charged/),
+      ])
       expect(chargesOn(agreementId)).toHaveLength(0)
 
       // The customer paid by the link with a bank payment AltaPay still waits on; the link itself has lapsed.
@@ -244,6 +248,56 @@ medusaIntegrationTestRunner({
       const stillRefused = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
       expect([stillRefused.status, stillRefused.data.message]).toEqual([400, expect.stringMatching(/has a payment under way: AltaPay has payment \d+ \(\w+\)/)])
       expect(chargesOn(agreementId)).toHaveLength(0)
+    })
+
+    it("the follow-up job records a capture and a charge that went through while nobody heard back, without moving money again", async () => {
+      // A capture of part of an order: the answer is lost and the look-up after it fails.
+      const customer = await createCustomer(api, seed)
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox(), { customerToken: customer.token, email: customer.email })
+      const part = 10
+      store.sandbox().faults.add({ route: "captureReservation", kind: "lost-answer" })
+      store.sandbox().faults.add({ route: "payments", kind: "503", times: 3 })
+      const lostCapture = await api.post(`/admin/payments/${order.paymentId}/capture`, { amount: part }, as())
+      expect(lostCapture.status).toBeGreaterThanOrEqual(400)
+      store.sandbox().faults.clear()
+      const capturesOf = async () => {
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({ entity: "payment", fields: ["id", "captures.amount", "data"], filters: { id: order.paymentId } })
+        return data[0] as { captures: Array<{ amount: number }>; data: { transaction_id: string } }
+      }
+      expect((await capturesOf()).captures).toHaveLength(0)
+
+      // A merchant charge of another order: lost the same way.
+      const edited = await orderWithDifference()
+      store.sandbox().faults.add({ route: "chargeSubscription", kind: "lost-answer" })
+      store.sandbox().faults.add({ route: "payments", kind: "500", skip: 2, times: 50 })
+      expect((await api.post(`/admin/altapay/orders/${edited.orderId}/agreement-charges`, { saved_card_id: edited.cardId, capture: true }, as())).status).toBeGreaterThanOrEqual(
+        400
+      )
+      store.sandbox().faults.clear()
+      expect((await orderState(edited.orderId)).pendingMinor).toBe(edited.dueMinor)
+
+      // Nobody presses anything again: the next run records both, and AltaPay moves nothing more.
+      const captureCalls = store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "captureReservation").length
+      const later = { scheduledFor: new Date(Date.now() + 60 * 60_000) }
+      const run = await uncertainMoneyJob(getContainer(), later)
+      expect(run.counts).toMatchObject({ recorded: 2 })
+      const captured = await capturesOf()
+      expect(captured.captures.map((c) => Number(c.amount))).toEqual([part])
+      expect(store.sandbox().transaction(captured.data.transaction_id)).toMatchObject({ capturedMinor: part * 100 })
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "captureReservation").length
+      ).toBe(captureCalls)
+      expect((await orderState(edited.orderId)).pendingMinor).toBe(0)
+      expect(chargesOn(edited.agreementId)).toHaveLength(1)
+      // A second run has nothing left to do.
+      expect((await uncertainMoneyJob(getContainer(), later)).counts.recorded ?? 0).toBe(0)
     })
 
     it("refuses a body that is not one, the customer-initiated unscheduled type, and another customer's card", async () => {

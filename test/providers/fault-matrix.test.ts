@@ -95,7 +95,7 @@ function operation(op: Operation, data: AltaPayPaymentData): () => Promise<Recor
     case "refund":
       return async () => (await provider.refundPayment({ data, amount: 4, context: { idempotency_key: nextId("ref") } })) as never
     case "cancel":
-      return async () => (await provider.cancelPayment({ data })) as never
+      return async () => (await provider.cancelPayment({ data, context: { idempotency_key: nextId("pay") } })) as never
   }
 }
 

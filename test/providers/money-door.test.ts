@@ -9,6 +9,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
+import { sharedCache } from "../helpers/cache"
 
 const USER = "uncertain-user"
 const PASSWORD = "uncertain-password-42"
@@ -22,19 +23,6 @@ function freshSandbox(options: { keepReconciliationIdentifiers: boolean }) {
     sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD, ...options })
   })
   afterEach(() => sandbox.close())
-}
-
-/** Medusa's cache module contract (what the in-memory and Redis modules both offer). */
-function sharedCache(): ICacheService {
-  const values = new Map<string, { value: unknown; until: number }>()
-  return {
-    get: async <T>(key: string) => {
-      const entry = values.get(key)
-      return entry && entry.until > Date.now() ? (structuredClone(entry.value) as T) : null
-    },
-    set: async (key: string, value: unknown, ttl = 3600) => void values.set(key, { value: structuredClone(value), until: Date.now() + ttl * 1000 }),
-    invalidate: async (key: string) => void values.delete(key),
-  }
 }
 
 function server(cache?: ICacheService): AltaPayProviderService {

@@ -44,7 +44,7 @@ const SENT_TTL_SECONDS = 60 * 60
 const PROCESS_ATTEMPTS = Symbol.for("medusa-payment-altapay.money-attempts")
 
 export class AttemptBook {
-  private readonly store: SharedStore
+  readonly store: SharedStore
 
   /**
    * Without a cache module: one store for this process (provider, routes and jobs alike), bounded by
@@ -67,6 +67,46 @@ export class AttemptBook {
 }
 
 const key = (subject: string) => `altapay:money:${subject}`
+
+/** Subjects with an uncertain attempt, for the follow-up job (lib/follow-up/uncertain-money.ts). */
+const UNCERTAIN_INDEX = "altapay:money-uncertain"
+/** The most subjects the index keeps; past it the oldest go (each was logged when it turned uncertain). */
+const MAX_INDEXED = 5_000
+
+/**
+ * The subjects with an attempt the door could not settle: a payment (`transaction:`) or a payment
+ * collection (`collection:`). A session's charge is the session follow-up's (it looks the charge up).
+ * Read-modify-write under `lock`, since different subjects' movements may note at once.
+ */
+export class UncertainIndex {
+  constructor(
+    private readonly store: SharedStore,
+    private readonly lock: <T>(key: string, job: () => Promise<T>) => Promise<T>
+  ) {}
+
+  list(): Promise<string[]> {
+    return this.store.get<string[]>(UNCERTAIN_INDEX).then((subjects) => subjects ?? [])
+  }
+
+  note(subject: string): Promise<void> {
+    return this.change((subjects) => (subjects.includes(subject) ? subjects : [...subjects, subject].slice(-MAX_INDEXED)))
+  }
+
+  forget(subject: string): Promise<void> {
+    return this.change((subjects) => subjects.filter((s) => s !== subject))
+  }
+
+  private change(edit: (subjects: string[]) => string[]): Promise<void> {
+    return this.lock(UNCERTAIN_INDEX, async () => {
+      const before = await this.list()
+      const after = edit(before)
+      if (after.length !== before.length) await this.store.set(UNCERTAIN_INDEX, after, UNCERTAIN_TTL_SECONDS)
+    })
+  }
+}
+
+/** The subject of one payment session's charge on a saved card (the session follow-up settles those). */
+export const sessionSubject = (paymentSessionId: string) => `session:${paymentSessionId}`
 
 /** The subject of one Medusa payment collection's charges (merchant charges, payment links). */
 export const collectionSubject = (paymentCollectionId: string) => `collection:${paymentCollectionId}`

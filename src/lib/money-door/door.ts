@@ -22,8 +22,9 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayError, minorToDecimal } from "../../altapay"
+import { customerMessageCode } from "../languages/customer-messages"
 import type { Lock, ScaleOut } from "../scale-out/shared-state"
-import { AttemptBook, type Attempt, type MoneyKind } from "./attempts"
+import { AttemptBook, UncertainIndex, sessionSubject, type Attempt, type MoneyKind } from "./attempts"
 
 export interface Road<Record, Answer> {
   kind: MoneyKind
@@ -82,7 +83,11 @@ const NAMES: Record<MoneyKind, string> = {
 }
 
 export class MoneyDoor {
-  constructor(private readonly options: DoorOptions) {}
+  private readonly uncertain: UncertainIndex
+
+  constructor(private readonly options: DoorOptions) {
+    this.uncertain = new UncertainIndex(options.book.store, options.lock)
+  }
 
   move<R, A>(road: Road<R, A>): Promise<A> {
     return this.options.lock(road.lockKey, () => this.decideAndSend(road))
@@ -129,7 +134,8 @@ export class MoneyDoor {
         if (waitMs > 0) {
           throw new MedusaError(
             MedusaError.Types.NOT_ALLOWED,
-            `AltaPay ${name}: an earlier ${NAMES[earlier.kind]} (${earlier.id}) got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`
+            `AltaPay ${name}: an earlier ${NAMES[earlier.kind]} (${earlier.id}) got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`,
+            customerMessageCode("earlier_attempt_pending")
           )
         }
         // AltaPay never made it (and has had time to): forgotten.
@@ -162,6 +168,7 @@ export class MoneyDoor {
       }
       // Its window runs from now: AltaPay may still be working on it, however long finding out took.
       await book.save(road.subject, [...kept, { ...me, uncertain: true, at: Date.now() }]).catch(() => undefined)
+      if (!road.subject.startsWith(sessionSubject(""))) await this.uncertain.note(road.subject).catch(() => undefined)
       const what = `AltaPay ${name} ${me.id} of ${amountOf(me)}`
       logger?.warn(
         `${what}: no answer (${error.message}); ${after ? "AltaPay does not show it yet" : "AltaPay could not be asked"}. The next movement on this payment asks AltaPay first.`

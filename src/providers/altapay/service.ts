@@ -102,6 +102,7 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     this.client = this.ctx.client
     this.holders = new AccountHolders({
       options: this.options_,
+      client: this.client,
       query: this.ctx.query,
       savedCards: () => optionalDependency(cradle, ALTAPAY_SAVED_CARDS_MODULE),
       logger: this.logger_,

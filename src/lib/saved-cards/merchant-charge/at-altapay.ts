@@ -27,6 +27,14 @@ export interface ChargeAtAltaPayInput {
   orderLines: OrderLine[]
 }
 
+/** A merchant charge attempt's detail, as the money door keeps it. */
+export interface MerchantChargeDetail extends Record<string, unknown> {
+  order_id: string
+  agreement_id: string
+  capture: boolean
+  unscheduled_type: Exclude<UnscheduledType, "charge">
+}
+
 export interface ChargedAtAltaPay {
   transaction: GatewayTransaction
   /** The agreement set-up's shop_orderid, which its charges keep. */
@@ -68,7 +76,9 @@ export async function chargeAtAltaPay(deps: ChargeAtAltaPayDeps, input: ChargeAt
       },
       prepare: (record) => {
         charges.refuseOther(record ?? [])
-        return { send: async () => done(await send(), false) }
+        // What the follow-up needs to record a charge whose answer never came (lib/follow-up/uncertain-money.ts).
+        const detail: MerchantChargeDetail = { order_id: input.orderId, agreement_id: input.agreementId, capture: input.capture, unscheduled_type: input.unscheduledType }
+        return { detail, send: async () => done(await send(), false) }
       },
     })
   } catch (error) {
