@@ -72,10 +72,13 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   // longer has under the lock) starts nothing: its payment is the follow-up's.
   const medusa = await medusaSession(query, sessionId)
   let recorded = false
+  // Medusa's session after our authorize refused the payment (error: the fraud policy declined it, say).
+  let refused = false
   if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
     const run = medusa ? await recordConfirmedPayment(request.scope, { id: sessionId, cartId: medusa.cartId }) : undefined
     if (run?.outcome === "failed") {
       logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${messageOf(run.error)}`)
+      refused = (await medusaSession(query, sessionId))?.status === "error"
     } else if (!run || run.outcome === "gone") {
       await new StrandedSessions(registration.scaleOut.store ?? processStore(), registration.scaleOut.paymentLock, registration.options.providerId).noteUnknown(
         sessionId,
@@ -96,7 +99,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const paid = linkOrder ? recorded : !!orderId
   // Open (AltaPay's status open, e.g. Klarna's manual review): not paid, not failed; the order
   // follows when AltaPay settles it (its notification callback, else the follow-up job).
-  const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
+  const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED || refused || medusa?.status === "error" ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
   // The customer leaves expecting an order: should AltaPay decline it later, the merchant is told (lib/callbacks/failed-payments.ts).
   if (outcome === "review") await noteReviewTold(registration.scaleOut.store ?? processStore(), sessionId).catch(() => undefined)

@@ -5,6 +5,7 @@
 import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
 import { altapayLanguageOf } from "../medusa-mapping/language"
+import { DEFAULT_FRAUD_OPTIONS, fraudOptionsSchema } from "./fraud-options"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
 import { productionUrlFindings, usesTestGateway } from "./production-urls"
@@ -245,6 +246,8 @@ export const altapayOptionsSchema = z
     savedCards: savedCardsOptionsSchema.default({ enabled: false }),
     /** The request log in the order's AltaPay panel: what the plugin said to AltaPay per payment (default off). */
     requestLog: requestLogOptionsSchema.default(DEFAULT_REQUEST_LOG_OPTIONS),
+    /** AltaPay's fraud recommendation and AVS: release on Deny, hold capture on Challenge (fraud-options.ts). */
+    fraud: fraudOptionsSchema.default(DEFAULT_FRAUD_OPTIONS),
   })
   .strict()
   .superRefine((options, ctx) => {
