@@ -37,18 +37,18 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 
 /**
  * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
- * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind> or /altapay/saved-card-return/<id>/<kind>;
- * undefined for other providers.
+ * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind>, /altapay/saved-card-return/<id>/<kind> or
+ * /altapay/verify-order/<id>; undefined for other providers.
  */
 function registrationOf(req: MedusaRequest): string | undefined {
   const segments = (req.originalUrl ?? req.url).split("?")[0].split("/").filter(Boolean).map(decodeURIComponent)
   if (segments[0] === "hooks" && segments[1] === "payment" && segments[2]?.startsWith("altapay_")) return `pp_${segments[2]}`
-  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return") && segments[2]) return `pp_altapay_${segments[2]}`
+  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return" || segments[1] === "verify-order") && segments[2]) return `pp_altapay_${segments[2]}`
   return undefined
 }
 
 /**
- * Refuses (403) AltaPay notification callbacks and return posts (POST) from an address the registration's
+ * Refuses (403) AltaPay notification callbacks, return posts and verify-order posts (POST) from an address the registration's
  * `callbackSources` does not name. The address is Express's `req.ip`, which follows Medusa's
  * `trust proxy` setting (1: the address the one proxy in front of Medusa saw; docs/security.md).
  * A GET of a return URL is left alone: that is a customer's browser, and it changes nothing
@@ -103,6 +103,13 @@ export default defineMiddlewares({
       // and a later purchase's return after 3-D Secure: signed like the return below.
       method: ["POST"],
       matcher: "/altapay/saved-card-return/*",
+      bodyParser: { preserveRawBody: true },
+      middlewares: [refuseUnknownCallbackSources],
+    },
+    {
+      // AltaPay's last look at the cart before it charges (lib/verify-order): signed like the return below.
+      method: ["POST"],
+      matcher: "/altapay/verify-order/*",
       bodyParser: { preserveRawBody: true },
       middlewares: [refuseUnknownCallbackSources],
     },

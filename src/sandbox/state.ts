@@ -152,6 +152,8 @@ export interface StoredTransaction {
   paymentInfos: Record<string, string>
   merchantErrorMessage?: string
   cardHolderErrorMessage?: string
+  /** The customer must see cardHolderErrorMessage (the shop's own refusal at verify-order, AltaPay shows it). */
+  cardHolderMessageMustBeShown?: boolean
   reconciliation: ReconciliationEntry[]
   pending: PendingOperation[]
   createdAt: number

@@ -106,6 +106,11 @@ describe("the middleware on the notification webhook and the return posts", () =
     expect(warnings[0]).toContain("pp_altapay_altapay")
   })
 
+  it("guards AltaPay's verify-order post the same way: refused from another address, so no payment is waved through", () => {
+    expect(run("/altapay/verify-order/altapay", "127.0.0.1").passed).toBe(true)
+    expect(run("/altapay/verify-order/altapay", "203.0.113.9")).toMatchObject({ passed: false, status: 403 })
+  })
+
   it("leaves alone a registration without callbackSources, other providers and unknown registrations", () => {
     expect(run("/hooks/payment/altapay_open", "203.0.113.9").passed).toBe(true)
     expect(run("/hooks/payment/stripe_stripe", "203.0.113.9").passed).toBe(true)

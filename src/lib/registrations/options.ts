@@ -132,6 +132,8 @@ export const altapayOptionsSchema = z
     acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
+    /** AltaPay asks the plugin just before the money moves whether the cart still stands (lib/verify-order; needs callbackSecret). */
+    verifyOrder: z.boolean().default(false),
     /**
      * Capture what was sent: `fulfillment` captures an order's items when Medusa creates a
      * fulfillment for them, `shipment` when Medusa marks it shipped; `manual` (default) leaves
@@ -252,6 +254,9 @@ export const altapayOptionsSchema = z
         path: ["paymentDataSecret"],
         message: `is required outside a local sandbox: every shopper sees sealed payment data, and without a secret its key comes from the API password, which anyone could then guess offline; ${GENERATE_SECRET} (ALTAPAY_PAYMENT_DATA_SECRET in medusa-config.example.ts)`,
       })
+    }
+    if (options.verifyOrder && !options.callbackSecret) {
+      ctx.addIssue({ code: "custom", path: ["verifyOrder"], message: "needs callbackSecret: AltaPay's last check of the cart is answered only when its signature verifies, so without one every payment would be refused" })
     }
     for (const [field, value] of [
       ["password", options.password],

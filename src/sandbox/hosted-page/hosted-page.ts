@@ -11,6 +11,7 @@ import { deliverCallback, outcomeStatus } from "../callbacks/callbacks"
 import type { Exchange, SandboxEnv } from "../env"
 import { escapeHtml, html, redirect, type Reply } from "../http"
 import { customerReturn, returnDelayOf } from "../callbacks/return-delivery"
+import { askShop, declineForShop, maskedPan } from "../callbacks/verify-order"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "../payment-flow"
 import { CARD_METHOD, findMethod, type StoredPayment } from "../state"
 import { needsChallenge, TEST_CARDS } from "../test-cards"
@@ -56,7 +57,11 @@ export interface PayResult {
   callbackStatus?: number
 }
 
-/** Completes a payment and, when asked and configured, delivers its notification callback. */
+/**
+ * Completes a payment and, when asked and configured, delivers its notification callback. Before
+ * the money moves, the shop's verify-order URL is asked (callbacks/verify-order.ts): its refusal
+ * aborts the payment.
+ */
 export async function payAndNotify(
   env: SandboxEnv,
   payment: StoredPayment,
@@ -65,7 +70,8 @@ export async function payAndNotify(
   onEffects?: (r: CompleteResult) => void,
   details: PaymentDetails = {}
 ): Promise<PayResult> {
-  const result = completePayment(env, payment, outcome, details)
+  const verdict = outcome === "authorize" && payment.status === "CREATED" ? await askShop(env, payment, { maskedPan: maskedPan(details.cardNumber) }) : { go: true as const }
+  const result = verdict.go ? completePayment(env, payment, outcome, details) : declineForShop(env, payment, verdict)
   onEffects?.(result)
   if (!result.ok || !callback) return { result }
   const session = env.store.sessions.get(payment.sessionId)
