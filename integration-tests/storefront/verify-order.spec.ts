@@ -53,7 +53,9 @@ async function stockCoffee(container: MedusaContainer, seed: SeededStore, stocke
   const inventory = container.resolve(Modules.INVENTORY)
   const [item] = await inventory.createInventoryItems([{ sku: `COFFEE-STOCK-${Date.now()}` }])
   await inventory.createInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: stocked }])
-  await container.resolve(ContainerRegistrationKeys.LINK).create({ [Modules.PRODUCT]: { variant_id: seed.products.coffee.variantId }, [Modules.INVENTORY]: { inventory_item_id: item.id } })
+  await container
+    .resolve(ContainerRegistrationKeys.LINK)
+    .create({ [Modules.PRODUCT]: { variant_id: seed.products.coffee.variantId }, [Modules.INVENTORY]: { inventory_item_id: item.id } })
   await container.resolve(Modules.PRODUCT).updateProductVariants(seed.products.coffee.variantId, { manage_inventory: true })
   return (quantity: number) => inventory.updateInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: quantity }])
 }
@@ -95,7 +97,9 @@ medusaIntegrationTestRunner({
     it("a discount whose campaign ended while the customer paid: refused before the card is charged", async () => {
       const promotions = getContainer().resolve(Modules.PROMOTION)
       const [promotion] = await promotions.listPromotions({ code: PROMOTION.code })
-      const [campaign] = await promotions.createCampaigns([{ name: "Summer", campaign_identifier: `summer-${Date.now()}`, starts_at: new Date(Date.now() - 86_400_000), ends_at: new Date(Date.now() + 86_400_000) }])
+      const [campaign] = await promotions.createCampaigns([
+        { name: "Summer", campaign_identifier: `summer-${Date.now()}`, starts_at: new Date(Date.now() - 86_400_000), ends_at: new Date(Date.now() + 86_400_000) },
+      ])
       await promotions.updatePromotions([{ id: promotion.id, campaign_id: campaign.id }])
       const cart = await createCart(api as unknown as Api, seed)
       expect(cart.promotions?.map((p: { code?: string }) => p.code)).toEqual([PROMOTION.code])

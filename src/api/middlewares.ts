@@ -43,7 +43,8 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 function registrationOf(req: MedusaRequest): string | undefined {
   const segments = (req.originalUrl ?? req.url).split("?")[0].split("/").filter(Boolean).map(decodeURIComponent)
   if (segments[0] === "hooks" && segments[1] === "payment" && segments[2]?.startsWith("altapay_")) return `pp_${segments[2]}`
-  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return" || segments[1] === "verify-order") && segments[2]) return `pp_altapay_${segments[2]}`
+  if (segments[0] === "altapay" && (segments[1] === "return" || segments[1] === "saved-card-return" || segments[1] === "verify-order") && segments[2])
+    return `pp_altapay_${segments[2]}`
   return undefined
 }
 

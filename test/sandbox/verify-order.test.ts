@@ -78,7 +78,12 @@ it("asks the shop with the signed callback form before it reserves, and reserves
     masked_credit_card: "411111******1111",
     "transaction_info[medusa_payment_session_id]": "payses_1",
   })
-  expect(pair.sandbox.ledger().filter((e) => e.operation === "callback.verifyOrder").at(-1)).toMatchObject({ status: 200, params: { answer: "OKAY" } })
+  expect(
+    pair.sandbox
+      .ledger()
+      .filter((e) => e.operation === "callback.verifyOrder")
+      .at(-1)
+  ).toMatchObject({ status: 200, params: { answer: "OKAY" } })
 })
 
 it("declines without reserving when the shop answers anything but OKAY, its text (tags stripped) for the customer", async () => {

@@ -64,7 +64,10 @@ export async function cartProblem(scope: MedusaContainer, options: AltaPayOption
   if (!data) return { refusal: "unverified", detail: `payment session ${sessionId} has no payment data the provider sealed` }
   // A browser holding the session's CUSTOMER token can change the AltaPay session: AltaPay's amount must be the session's.
   if (post.amountMinor !== data.amount_minor || post.currency !== data.currency) {
-    return { refusal: "cartChanged", detail: `AltaPay is charging ${post.amountMinor} ${post.currency} minor units, the session was made for ${data.amount_minor} ${data.currency}` }
+    return {
+      refusal: "cartChanged",
+      detail: `AltaPay is charging ${post.amountMinor} ${post.currency} minor units, the session was made for ${data.amount_minor} ${data.currency}`,
+    }
   }
   const cartId = session.payment_collection?.cart?.id
   // A payment link's session pays an order's amount due, fixed when the link was made: no cart to look at.
@@ -75,7 +78,10 @@ export async function cartProblem(scope: MedusaContainer, options: AltaPayOption
   if (cart.completed_at) return { refusal: "alreadyPaid", detail: `cart ${cartId} is completed already` }
   const totalMinor = cartTotalMinor(cart)
   if (totalMinor !== data.amount_minor || cart.currency_code.toUpperCase() !== data.currency) {
-    return { refusal: "cartChanged", detail: `cart ${cartId} totals ${totalMinor} ${cart.currency_code.toUpperCase()} minor units now, the session was made for ${data.amount_minor} ${data.currency}` }
+    return {
+      refusal: "cartChanged",
+      detail: `cart ${cartId} totals ${totalMinor} ${cart.currency_code.toUpperCase()} minor units now, the session was made for ${data.amount_minor} ${data.currency}`,
+    }
   }
   // The same total can hold other goods (an item swapped for one of the same price): compare what is bought.
   if (data.order_lines_source !== "summary" && !sameGoods(cartOrderLines(cart, { productUrlTemplate: options.productUrlTemplate }, totalMinor), data.order_lines)) {

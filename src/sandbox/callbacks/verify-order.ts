@@ -36,7 +36,12 @@ export async function askShop(env: SandboxEnv, payment: StoredPayment, card?: { 
     answer.status === 200 && text === "OKAY"
       ? { go: true }
       : answer.status === 200
-        ? { go: false, merchantMessage: `The shop refused the order at verify-order: ${text.slice(0, MESSAGE_LIMIT)}`, cardholderMessage: text.slice(0, MESSAGE_LIMIT), mustBeShown: true }
+        ? {
+            go: false,
+            merchantMessage: `The shop refused the order at verify-order: ${text.slice(0, MESSAGE_LIMIT)}`,
+            cardholderMessage: text.slice(0, MESSAGE_LIMIT),
+            mustBeShown: true,
+          }
         : {
             go: false,
             merchantMessage: `The shop's verify-order URL answered ${answer.status || `nothing (${answer.error ?? "unreachable"})`}; the payment failed.`,
