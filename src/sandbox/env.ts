@@ -25,6 +25,8 @@ export interface SandboxConfig {
   returnMode: ReturnMode
   /** The Klarna invoice terminal is offered (state.ts INVOICE_METHOD), with its capture period. */
   invoiceTerminal?: { captureWithinDays: number }
+  /** The wallet and app terminals are offered (state.ts WALLET_METHODS: Apple Pay, Google Pay, Vipps, Swish). */
+  walletTerminals?: boolean
 }
 
 export interface SandboxEnv {

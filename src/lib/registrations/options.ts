@@ -5,6 +5,7 @@
 import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
 import { altapayLanguageOf } from "../medusa-mapping/language"
+import { PAYMENT_METHOD_IDS } from "../payment-methods/methods"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
 import { productionUrlFindings, usesTestGateway } from "./production-urls"
@@ -132,6 +133,8 @@ export const altapayOptionsSchema = z
     acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
+    /** The method this registration's terminal takes, for its capture rules (lib/payment-methods); unset: what the id names, else card. */
+    paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
     /** AltaPay asks the plugin just before the money moves whether the cart still stands (lib/verify-order; needs callbackSecret). */
     verifyOrder: z.boolean().default(false),
     /**
@@ -256,7 +259,11 @@ export const altapayOptionsSchema = z
       })
     }
     if (options.verifyOrder && !options.callbackSecret) {
-      ctx.addIssue({ code: "custom", path: ["verifyOrder"], message: "needs callbackSecret: AltaPay's last check of the cart is answered only when its signature verifies, so without one every payment would be refused" })
+      ctx.addIssue({
+        code: "custom",
+        path: ["verifyOrder"],
+        message: "needs callbackSecret: AltaPay's last check of the cart is answered only when its signature verifies, so without one every payment would be refused",
+      })
     }
     for (const [field, value] of [
       ["password", options.password],
