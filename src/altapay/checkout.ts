@@ -36,6 +36,13 @@ export interface SessionCallbacks {
   redirect?: string
   notification?: string
   formStyling?: string
+  /**
+   * Where AltaPay asks the shop, just before the money moves, whether the order still stands
+   * (the Merchant API's `config[callback_verify_order]`; answer 200 with `OKAY` to go on). The
+   * Checkout API documents no session field for it: sent as a plain URL string like
+   * `notification`, under this name (docs/altapay-wire-facts.md, "Verify order").
+   */
+  verifyOrder?: string
 }
 
 /** The callbacks AltaPay's clients send as `{ type, value }`; the others are plain URL strings. */

@@ -38,8 +38,8 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 
 /**
  * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
- * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind> or /altapay/saved-card-return/<id>/<kind>;
- * undefined for other providers. Read as Express routes it: the path it matched (`req.path`, also of
+ * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind>, /altapay/saved-card-return/<id>/<kind> or
+ * /altapay/verify-order/<id>; * undefined for other providers. Read as Express routes it: the path it matched (`req.path`, also of
  * an absolute-form request line), its fixed words in any case (Express routes case-insensitively:
  * /HOOKS/payment/… reaches the webhook), each segment decoded as Express decodes the route's params.
  */
@@ -54,12 +54,12 @@ function registrationOf(req: MedusaRequest): string | undefined {
   const [first, second, id] = segments
   const word = (segment: string | undefined) => segment?.toLowerCase()
   if (word(first) === "hooks" && word(second) === "payment" && id?.startsWith("altapay_")) return `pp_${id}`
-  if (word(first) === "altapay" && (word(second) === "return" || word(second) === "saved-card-return") && id) return `pp_altapay_${id}`
+  if (word(first) === "altapay" && (word(second) === "return" || word(second) === "saved-card-return" || word(second) === "verify-order") && id) return `pp_altapay_${id}`
   return undefined
 }
 
 /**
- * Refuses (403) AltaPay notification callbacks and return posts (POST) from an address the registration's
+ * Refuses (403) AltaPay notification callbacks, return posts and verify-order posts (POST) from an address the registration's
  * `callbackSources` does not name. The address is the socket's peer, or behind the proxies listed in
  * `callbackProxies` the one they forwarded (lib/callbacks/source-addresses.ts, `callerAddress`):
  * never Express's `req.ip`, which under Medusa's fixed `trust proxy` of 1 believes anyone's
@@ -120,6 +120,13 @@ export default defineMiddlewares({
       // and a later purchase's return after 3-D Secure: signed like the return below.
       method: ["POST"],
       matcher: "/altapay/saved-card-return/*",
+      bodyParser: { preserveRawBody: true },
+      middlewares: [refuseUnknownCallbackSources],
+    },
+    {
+      // AltaPay's last look at the cart before it charges (lib/verify-order): signed like the return below.
+      method: ["POST"],
+      matcher: "/altapay/verify-order/*",
       bodyParser: { preserveRawBody: true },
       middlewares: [refuseUnknownCallbackSources],
     },

@@ -23,16 +23,19 @@ export interface CliOptions {
   invoiceTerminal?: true | { captureWithinDays: number }
   /** --surcharge-percent <n>: the card terminal surcharges card payments by n percent. */
   surchargePercent?: number
+  /** --wallet-terminals: offer the Apple Pay, Google Pay, Vipps and Swish terminals. */
+  walletTerminals?: boolean
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--invoice-terminal[=<days>]] [--surcharge-percent <n>] [--quiet]
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--invoice-terminal[=<days>]] [--surcharge-percent <n>] [--wallet-terminals] [--quiet]
 
   --example-fundings       start with example funding files (payouts: every line type, fees, a currency conversion)
   --funding-delay <ms|off> time from a capture or refund to the funding file holding it (default 86400000, one day);
                            off: no funding files from the sandbox's own payments
   --invoice-terminal[=<days>] offer "Klarna DKK Sandbox Terminal", an invoice terminal whose captures and refunds
                            go by the reserved order lines; captures are refused after 28 days (or <days>)
-  --surcharge-percent <n>  the card terminal surcharges: a card payment reserves n percent more (SurchargeAmount)`
+  --surcharge-percent <n>  the card terminal surcharges: a card payment reserves n percent more (SurchargeAmount)
+  --wallet-terminals       offer Apple Pay, Google Pay, Vipps and Swish terminals (Vipps and Swish switch to the app)`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -94,6 +97,9 @@ export function parseArgs(argv: string[]): CliOptions {
         options.surchargePercent = Number(percent)
         break
       }
+      case "--wallet-terminals":
+        options.walletTerminals = true
+        break
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -120,6 +126,7 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
       ? [`  invoice terminal: Klarna DKK Sandbox Terminal   (captures within ${options.invoiceTerminal === true ? 28 : options.invoiceTerminal.captureWithinDays} days)`]
       : []),
     ...(options.surchargePercent ? [`  surcharge:        ${options.surchargePercent} % on card payments   (SurchargeAmount)`] : []),
+    ...(options.walletTerminals ? [`  wallet terminals: Apple Pay, Google Pay, Vipps (NOK), Swish (SEK)   (Vipps and Swish: the app switch, approve now or later)`] : []),
     `Press Ctrl+C to stop.`,
   ].join("\n")
 }

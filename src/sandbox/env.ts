@@ -27,6 +27,8 @@ export interface SandboxConfig {
   invoiceTerminal?: { captureWithinDays: number }
   /** The card terminal surcharges: a card payment reserves this percent more (SurchargeAmount). */
   surchargePercent?: number
+  /** The wallet and app terminals are offered (state.ts WALLET_METHODS: Apple Pay, Google Pay, Vipps, Swish). */
+  walletTerminals?: boolean
 }
 
 export interface SandboxEnv {

@@ -34,7 +34,7 @@ export type { GeneratedFundingInput, GeneratedFundingSpec } from "./fundings/gen
 export { generatedLine } from "./fundings/generated-fundings"
 export type { PaymentStatus, TransactionStatus } from "./state"
 export type { TransactionSnapshot } from "./snapshot"
-export { DEFAULT_INVOICE_CAPTURE_DAYS, INVOICE_METHOD, PAYMENT_METHODS } from "./state"
+export { DEFAULT_INVOICE_CAPTURE_DAYS, INVOICE_METHOD, PAYMENT_METHODS, WALLET_METHODS } from "./state"
 export type { MoneyOperation, PaymentNature } from "./state"
 export { GatewayErrorCode } from "./gateway/gateway-errors"
 export { TEST_CARDS, TEST_CASES, type TestCase, type TestOutcome } from "./test-cards"
@@ -102,6 +102,13 @@ export interface SandboxOptions {
    * AltapayAPIPayment::getInitialAmount). Default none. `--surcharge-percent`.
    */
   surchargePercent?: number
+  /**
+   * Offer AltaPay's wallet and app terminals beside the card and MobilePay (`WALLET_METHODS`;
+   * default off): Apple Pay and Google Pay pay as a card does; Vipps and Swish switch to their app on
+   * AltaPay's page, where the customer approves now or later (an open payment, concluded with
+   * `concludeOpenPayment` and its notification); Swish is captured when the customer pays.
+   */
+  walletTerminals?: boolean
 }
 
 /** Payouts: funding files as fundingList lists them and fundingDownload serves them. */
@@ -216,6 +223,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       returnMode: options.returnMode ?? "server-post",
       ...(options.invoiceTerminal ? { invoiceTerminal: invoiceTerminalConfig(options.invoiceTerminal) } : {}),
       ...(options.surchargePercent ? { surchargePercent: options.surchargePercent } : {}),
+      ...(options.walletTerminals ? { walletTerminals: true } : {}),
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),

@@ -85,7 +85,8 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
   const session = env.store.sessions.get(payment.sessionId)
   if (!session) return { ok: false, reason: "expired", message: "The session of this payment no longer exists." }
   const now = env.now()
-  const nature = findMethod(payment.paymentMethodId, env.config)?.nature ?? "CreditCard"
+  const method = findMethod(payment.paymentMethodId, env.config)
+  const nature = method?.nature ?? "CreditCard"
   // An invoice terminal reserves order lines; without complete ones the provider refuses the payment.
   const invoice =
     nature === "Invoice" && (requested === "authorize" || requested === "open")
@@ -148,16 +149,8 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
     payment.cardScheme = "Visa"
     session.status = "COMPLETED"
     effect("authorize", payment.amountMinor, "Success")
-    if (session.body.configuration?.autoCapture === true) {
-      const reconciliationId = randomUUID()
-      transaction.status = "captured"
-      transaction.authType = "paymentAndCapture"
-      transaction.capturedMinor = transaction.reservedMinor
-      transaction.reconciliation.push({ id: reconciliationId, amountMinor: transaction.reservedMinor, type: "captured", at: now })
-      transaction.captures.push({ amountMinor: transaction.reservedMinor, reconciliationIdentifier: reconciliationId, at: now })
-      for (const line of transaction.invoice?.lines ?? []) line.captured = true
-      payment.status = "CAPTURED"
-      payment.authType = "paymentAndCapture"
+    if (session.body.configuration?.autoCapture === true || method?.app?.capturesAtOnce) {
+      const reconciliationId = captureAtOnce(transaction, payment, now)
       effect("capture", transaction.reservedMinor, "Success", reconciliationId)
     }
   } else {
@@ -177,6 +170,21 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
   payment.updatedAt = now
   env.store.transactions.set(transaction.transactionId, transaction)
   return { ok: true, transaction, effects }
+}
+
+/** AltaPay captures the whole reservation as the customer pays (paymentAndCapture): its reconciliation identifier. */
+function captureAtOnce(transaction: StoredTransaction, payment: StoredPayment, now: number): string {
+  const reconciliationId = randomUUID()
+  transaction.status = "captured"
+  transaction.authType = "paymentAndCapture"
+  // What was reserved: with a surcharge, more than the session's amount.
+  transaction.capturedMinor = transaction.reservedMinor
+  transaction.reconciliation.push({ id: reconciliationId, amountMinor: transaction.reservedMinor, type: "captured", at: now })
+  transaction.captures.push({ amountMinor: transaction.reservedMinor, reconciliationIdentifier: reconciliationId, at: now })
+  for (const line of transaction.invoice?.lines ?? []) line.captured = true
+  payment.status = "CAPTURED"
+  payment.authType = "paymentAndCapture"
+  return reconciliationId
 }
 
 const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
@@ -230,6 +238,8 @@ export function concludeOpenPayment(env: SandboxEnv, transactionId: string, outc
   if (outcome === "authorize") {
     transaction.status = transaction.nature === "Invoice" ? "invoice_initialized" : "preauth"
     transaction.reservedMinor = payment.amountMinor
+    // An app payment approved later is captured then, where the method captures as it is paid (Swish).
+    if (findMethod(payment.paymentMethodId, env.config)?.app?.capturesAtOnce) captureAtOnce(transaction, payment, env.now())
   } else {
     transaction.status = "epayment_declined"
     transaction.merchantErrorMessage = MESSAGES.decline.merchant

@@ -24,7 +24,7 @@ export interface StoredSession {
 }
 
 /** A transaction's PaymentNature (sdk-csharp's `TransactionPaymentNature` has more; the sandbox has these). */
-export type PaymentNature = "CreditCard" | "Wallet" | "Invoice"
+export type PaymentNature = "CreditCard" | "CreditCardWallet" | "Wallet" | "Invoice"
 
 export interface PaymentMethod {
   id: string
@@ -35,6 +35,13 @@ export interface PaymentMethod {
   nature: PaymentNature
   /** The terminal's currencies, as getTerminals lists them (AltaPay's terminals.xml: `Currencies/Currency`). */
   currencies: readonly string[]
+  /** The logo the methods list names (`/sandbox/logos/<logo>.svg`); the type's when unset. */
+  logo?: string
+  /**
+   * A method paid in the customer's app: AltaPay's page switches to it, and the customer approves
+   * there, now or later (an open payment). `capturesAtOnce`: AltaPay captures when the customer pays.
+   */
+  app?: { name: string; capturesAtOnce?: boolean }
 }
 
 export interface StoredPayment {
@@ -162,6 +169,8 @@ export interface StoredTransaction {
   paymentInfos: Record<string, string>
   merchantErrorMessage?: string
   cardHolderErrorMessage?: string
+  /** The customer must see cardHolderErrorMessage (the shop's own refusal at verify-order, AltaPay shows it). */
+  cardHolderMessageMustBeShown?: boolean
   reconciliation: ReconciliationEntry[]
   pending: PendingOperation[]
   createdAt: number
@@ -202,6 +211,56 @@ export const PAYMENT_METHODS: readonly PaymentMethod[] = [
 export const CARD_METHOD = PAYMENT_METHODS[0]
 
 /**
+ * Wallet and app terminals, offered with `walletTerminals`. Apple Pay and Google Pay are cards in a
+ * wallet (AltaPay's Apple Pay page: the Checkout API supports it "re-using the existing callbacks";
+ * PaymentNature `CreditCardWallet`, sdk-csharp `TransactionPaymentNature`). Vipps and Swish are paid
+ * in the customer's app (Vipps MobilePay "Timeouts": the app switch; AltaPay's Swish page: "AltaPay
+ * sends a notification to the customer, advising them to open the Swish application", "You receive a
+ * confirmation when the transaction has been processed"). Swish is captured when paid: AltaPay's
+ * releaseReservation page names Swish among payments captured with paymentAndCapture.
+ */
+export const WALLET_METHODS: readonly PaymentMethod[] = [
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0004",
+    type: "WALLET",
+    name: "Apple Pay Sandbox",
+    terminalName: "Apple Pay Sandbox Terminal",
+    nature: "CreditCardWallet",
+    currencies: ["DKK", "EUR", "SEK", "NOK"],
+    logo: "applepay",
+  },
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0005",
+    type: "WALLET",
+    name: "Google Pay Sandbox",
+    terminalName: "Google Pay Sandbox Terminal",
+    nature: "CreditCardWallet",
+    currencies: ["DKK", "EUR", "SEK", "NOK"],
+    logo: "googlepay",
+  },
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0006",
+    type: "WALLET",
+    name: "Vipps Sandbox",
+    terminalName: "Vipps Sandbox Terminal",
+    nature: "Wallet",
+    currencies: ["NOK"],
+    logo: "vipps",
+    app: { name: "Vipps" },
+  },
+  {
+    id: "7d0b1f7e-2c59-4f0e-9d3a-5a1c7b0e0007",
+    type: "WALLET",
+    name: "Swish Sandbox",
+    terminalName: "Swish Sandbox Terminal",
+    nature: "Wallet",
+    currencies: ["SEK"],
+    logo: "swish",
+    app: { name: "Swish", capturesAtOnce: true },
+  },
+]
+
+/**
  * An invoice terminal (Klarna), offered only when the sandbox is started with `invoiceTerminal`:
  * its payments need order lines and are captured and refunded by them.
  */
@@ -225,9 +284,14 @@ export function invoiceTerminalConfig(option: true | { captureWithinDays?: numbe
 }
 
 /** The methods a session lists and may be paid with. */
-export const offeredMethods = (config: { invoiceTerminal?: unknown }): readonly PaymentMethod[] => (config.invoiceTerminal ? [...PAYMENT_METHODS, INVOICE_METHOD] : PAYMENT_METHODS)
+export const offeredMethods = (config: { invoiceTerminal?: unknown; walletTerminals?: boolean }): readonly PaymentMethod[] => [
+  ...PAYMENT_METHODS,
+  ...(config.invoiceTerminal ? [INVOICE_METHOD] : []),
+  ...(config.walletTerminals ? WALLET_METHODS : []),
+]
 
-export const findMethod = (id: string, config: { invoiceTerminal?: unknown }): PaymentMethod | undefined => offeredMethods(config).find((m) => m.id === id)
+export const findMethod = (id: string, config: { invoiceTerminal?: unknown; walletTerminals?: boolean }): PaymentMethod | undefined =>
+  offeredMethods(config).find((m) => m.id === id)
 
 /** Statuses of a payment that once authorized: the session is then settled and cannot change. */
 export const WAS_AUTHORIZED: ReadonlySet<PaymentStatus> = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED", "RELEASED"])

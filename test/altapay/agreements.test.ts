@@ -141,6 +141,22 @@ describe("agreements (saved cards)", () => {
     expect(callback.card).toMatchObject({ agreementId: submitted.agreementId, maskedPan: "411111******1111" })
   })
 
+  it("sends the verify-order URL as config[callback_verify_order], as AltaPay's clients do", async () => {
+    await pair.client.agreements.setupAgreement({
+      terminal: "AltaPay Sandbox Test Terminal",
+      shopOrderId: `agr-verify-${Math.random().toString(16).slice(2, 8)}`,
+      amountMinor: 100,
+      currency: "DKK",
+      agreement: { type: "unscheduled" },
+      callbacks: { success: `${shopUrl}/ok`, verifyOrder: `${shopUrl}/verify` },
+    })
+    const sent = pair.sandbox
+      .ledger()
+      .filter((e) => e.operation === "createPaymentRequest")
+      .at(-1)!.params
+    expect(sent).toMatchObject({ "config[callback_ok]": `${shopUrl}/ok`, "config[callback_verify_order]": `${shopUrl}/verify` })
+  })
+
   it("an expired card and an ended agreement decline with AltaPay's merchant and cardholder messages", async () => {
     const { submitted } = await setUp({ expiryMonth: "01", expiryYear: "2030" })
     pair.sandbox.setClock(() => Date.UTC(2030, 1, 1))

@@ -46,6 +46,16 @@ describe("checkout API", () => {
     expect(body.configuration).toMatchObject({ paymentType: "PAYMENT", autoCapture: false, language: "da" })
   })
 
+  it("sends the verify-order URL as a plain URL string, as the notification (Merchant API callback_verify_order)", async () => {
+    await pair.client.checkout.createSession({
+      orderId: "payses-verify",
+      amountMinor: 1000,
+      currency: "DKK",
+      callbacks: { notification: "https://shop.test/hook", verifyOrder: "https://shop.test/verify" },
+    })
+    expect((lastCall("session.create")!.params as { callbacks: unknown }).callbacks).toEqual({ notification: "https://shop.test/hook", verifyOrder: "https://shop.test/verify" })
+  })
+
   it("reads and updates a session", async () => {
     const created = await pair.client.checkout.createSession({ orderId: "payses-02", amountMinor: 1000, currency: "EUR" })
     const read = await pair.client.checkout.getSession(created.sessionId)

@@ -105,7 +105,7 @@ describe("the middleware on the notification webhook and the return posts, behin
       reached.push(req.path)
       res.status(200).send("reached")
     }
-    for (const matcher of ["/altapay/return/*", "/altapay/saved-card-return/*", "/hooks/payment/:provider"]) app.post(matcher, refuseUnknownCallbackSources as never, handler)
+    for (const matcher of ["/altapay/return/*", "/altapay/saved-card-return/*", "/altapay/verify-order/:id", "/hooks/payment/:provider"]) app.post(matcher, refuseUnknownCallbackSources as never, handler)
     server = app.listen(0, "127.0.0.1")
     await once(server, "listening")
     port = (server.address() as AddressInfo).port
@@ -138,6 +138,9 @@ describe("the middleware on the notification webhook and the return posts, behin
     `/AltaPay/return/${id}/success`,
     `/ALTAPAY/RETURN/${id}/failure?x=1`,
     `/altapay/Saved-Card-Return/${id}/notification`,
+    // AltaPay's last look before it charges: a forged OKAY would wave a payment through.
+    `/altapay/verify-order/${id}`,
+    `/AltaPay/Verify-Order/${id}`,
   ]
 
   it("every spelling Express routes to the webhook or a return reaches it (a registration without callbackSources)", async () => {

@@ -89,4 +89,16 @@ describe("return URLs", () => {
     const parsed = parseAltaPayOptions({ ...baseOptions(), successUrl: "http://shop.test/api/altapay/success/{cartId}" })
     expect(parsed).toEqual({ problems: ["successUrl: may only contain the placeholders {session_id}, {cart_id}, {order_id}, {outcome}, {message}"] })
   })
+
+  it("with verifyOrder, AltaPay gets the plugin's verify endpoint of this registration; without it, none", async () => {
+    const asking = await initiate(providerWith({ providerId: "card", verifyOrder: true, callbackSecret: "verify-order-secret-0123456789" }), nextSessionId())
+    expect(callbacksSent(asking, "session.create")?.verifyOrder).toBe("http://127.0.0.1:9/altapay/verify-order/card")
+    const silent = await initiate(providerWith({ providerId: "card" }), nextSessionId())
+    expect(callbacksSent(silent, "session.create")?.verifyOrder).toBeUndefined()
+  })
+
+  it("verifyOrder without callbackSecret is refused: every payment would be refused, since only a signed post is answered OKAY", () => {
+    const parsed = parseAltaPayOptions({ ...baseOptions(), verifyOrder: true, callbackSecret: undefined })
+    expect(parsed).toMatchObject({ problems: [expect.stringMatching(/^verifyOrder: needs callbackSecret/)] })
+  })
 })

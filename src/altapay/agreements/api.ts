@@ -27,6 +27,8 @@ const CALLBACK_CONFIG: Record<string, string> = {
   notification: "callback_notification",
   redirect: "callback_redirect",
   formStyling: "callback_form",
+  // createPaymentRequest's `config[callback_verify_order]` (sdk-csharp PaymentRequestConfig.cs, api-php src/Request/Config.php).
+  verifyOrder: "callback_verify_order",
 }
 
 export class AgreementsApi {

@@ -20,6 +20,11 @@ const en = {
   return_paid: "Your payment was received and your order was placed.",
   return_review: "Your payment is being reviewed. Your order is placed as soon as the payment is approved.",
   return_not_paid: "Your payment was not completed, and no order was placed.",
+  verify_cart_changed: "Your cart changed while you were paying, so nothing was charged. Please check your cart and pay again.",
+  verify_stock: "An item in your cart is no longer in stock, so nothing was charged. Please check your cart and pay again.",
+  verify_promotion: "A discount in your cart is no longer valid, so nothing was charged. Please check your cart and pay again.",
+  verify_already_paid: "This cart has been paid already, so nothing more was charged.",
+  verify_unconfirmed: "Your order could not be confirmed, so nothing was charged. Please try again in a moment.",
 }
 
 export type CustomerMessageKey = keyof typeof en
@@ -37,6 +42,11 @@ const CATALOGUES: Catalogues<typeof en> = {
     return_paid: "Din betaling er modtaget, og din ordre er afgivet.",
     return_review: "Din betaling bliver gennemgået. Din ordre afgives, så snart betalingen er godkendt.",
     return_not_paid: "Din betaling blev ikke gennemført, og der blev ikke afgivet nogen ordre.",
+    verify_cart_changed: "Din kurv blev ændret, mens du betalte, så der er ikke trukket noget. Tjek din kurv, og betal igen.",
+    verify_stock: "En vare i din kurv er ikke længere på lager, så der er ikke trukket noget. Tjek din kurv, og betal igen.",
+    verify_promotion: "En rabat i din kurv gælder ikke længere, så der er ikke trukket noget. Tjek din kurv, og betal igen.",
+    verify_already_paid: "Denne kurv er allerede betalt, så der er ikke trukket mere.",
+    verify_unconfirmed: "Din ordre kunne ikke bekræftes, så der er ikke trukket noget. Prøv igen om et øjeblik.",
   },
   sv: {
     saved_card_not_yours: "Det sparade kortet som valts för den här varukorgen är inte ditt: välj ett av dina sparade kort eller betala med ett nytt kort.",
@@ -49,6 +59,11 @@ const CATALOGUES: Catalogues<typeof en> = {
     return_paid: "Din betalning har tagits emot och din beställning är lagd.",
     return_review: "Din betalning granskas. Din beställning läggs så snart betalningen har godkänts.",
     return_not_paid: "Din betalning genomfördes inte, och ingen beställning lades.",
+    verify_cart_changed: "Din varukorg ändrades medan du betalade, så inget har dragits. Kontrollera din varukorg och betala igen.",
+    verify_stock: "En vara i din varukorg finns inte längre i lager, så inget har dragits. Kontrollera din varukorg och betala igen.",
+    verify_promotion: "En rabatt i din varukorg gäller inte längre, så inget har dragits. Kontrollera din varukorg och betala igen.",
+    verify_already_paid: "Den här varukorgen är redan betald, så inget mer har dragits.",
+    verify_unconfirmed: "Din beställning kunde inte bekräftas, så inget har dragits. Försök igen om en stund.",
   },
   nb: {
     saved_card_not_yours: "Det lagrede kortet som er valgt for denne handlekurven, er ikke ditt: velg et av dine lagrede kort, eller betal med et nytt kort.",
@@ -61,6 +76,11 @@ const CATALOGUES: Catalogues<typeof en> = {
     return_paid: "Betalingen din er mottatt, og bestillingen din er lagt inn.",
     return_review: "Betalingen din blir vurdert. Bestillingen din legges inn så snart betalingen er godkjent.",
     return_not_paid: "Betalingen din ble ikke fullført, og ingen bestilling ble lagt inn.",
+    verify_cart_changed: "Handlekurven din ble endret mens du betalte, så ingenting er trukket. Sjekk handlekurven, og betal på nytt.",
+    verify_stock: "En vare i handlekurven din er ikke lenger på lager, så ingenting er trukket. Sjekk handlekurven, og betal på nytt.",
+    verify_promotion: "En rabatt i handlekurven din gjelder ikke lenger, så ingenting er trukket. Sjekk handlekurven, og betal på nytt.",
+    verify_already_paid: "Denne handlekurven er allerede betalt, så ingenting mer er trukket.",
+    verify_unconfirmed: "Bestillingen din kunne ikke bekreftes, så ingenting er trukket. Prøv igjen om et øyeblikk.",
   },
   fi: {
     saved_card_not_yours: "Tähän ostoskoriin valittu tallennettu kortti ei ole sinun: valitse jokin tallennetuista korteistasi tai maksa uudella kortilla.",
@@ -73,6 +93,11 @@ const CATALOGUES: Catalogues<typeof en> = {
     return_paid: "Maksusi on vastaanotettu, ja tilauksesi on tehty.",
     return_review: "Maksuasi tarkistetaan. Tilauksesi tehdään heti, kun maksu on hyväksytty.",
     return_not_paid: "Maksua ei suoritettu loppuun, eikä tilausta tehty.",
+    verify_cart_changed: "Ostoskorisi muuttui maksun aikana, joten mitään ei veloitettu. Tarkista ostoskorisi ja maksa uudelleen.",
+    verify_stock: "Ostoskorisi tuotetta ei ole enää varastossa, joten mitään ei veloitettu. Tarkista ostoskorisi ja maksa uudelleen.",
+    verify_promotion: "Ostoskorisi alennus ei ole enää voimassa, joten mitään ei veloitettu. Tarkista ostoskorisi ja maksa uudelleen.",
+    verify_already_paid: "Tämä ostoskori on jo maksettu, joten mitään ei veloitettu lisää.",
+    verify_unconfirmed: "Tilaustasi ei voitu vahvistaa, joten mitään ei veloitettu. Yritä hetken kuluttua uudelleen.",
   },
   de: {
     saved_card_not_yours:
@@ -86,6 +111,11 @@ const CATALOGUES: Catalogues<typeof en> = {
     return_paid: "Ihre Zahlung ist eingegangen, und Ihre Bestellung wurde aufgegeben.",
     return_review: "Ihre Zahlung wird geprüft. Ihre Bestellung wird aufgegeben, sobald die Zahlung genehmigt ist.",
     return_not_paid: "Ihre Zahlung wurde nicht abgeschlossen, und es wurde keine Bestellung aufgegeben.",
+    verify_cart_changed: "Ihr Warenkorb hat sich während der Zahlung geändert, daher wurde nichts belastet. Bitte prüfen Sie Ihren Warenkorb und zahlen Sie erneut.",
+    verify_stock: "Ein Artikel in Ihrem Warenkorb ist nicht mehr vorrätig, daher wurde nichts belastet. Bitte prüfen Sie Ihren Warenkorb und zahlen Sie erneut.",
+    verify_promotion: "Ein Rabatt in Ihrem Warenkorb gilt nicht mehr, daher wurde nichts belastet. Bitte prüfen Sie Ihren Warenkorb und zahlen Sie erneut.",
+    verify_already_paid: "Dieser Warenkorb ist bereits bezahlt, daher wurde nichts weiter belastet.",
+    verify_unconfirmed: "Ihre Bestellung konnte nicht bestätigt werden, daher wurde nichts belastet. Bitte versuchen Sie es gleich noch einmal.",
   },
 }
 

@@ -6,6 +6,7 @@ import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
 import { altapayLanguageOf } from "../medusa-mapping/language"
 import { DEFAULT_FRAUD_OPTIONS, fraudOptionsSchema } from "./fraud-options"
+import { PAYMENT_METHOD_IDS } from "../payment-methods/methods"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
 import { productionUrlFindings, usesTestGateway } from "./production-urls"
@@ -138,6 +139,10 @@ export const altapayOptionsSchema = z
     acceptedTerminals: z.array(z.string().min(1)).optional(),
     /** Capture at authorization (AltaPay paymentAndCapture). */
     autoCapture: z.boolean().default(false),
+    /** The method this registration's terminal takes, for its capture rules (lib/payment-methods); unset: what the id names, else card. */
+    paymentMethod: z.enum(PAYMENT_METHOD_IDS).optional(),
+    /** AltaPay asks the plugin just before the money moves whether the cart still stands (lib/verify-order; needs callbackSecret). */
+    verifyOrder: z.boolean().default(false),
     /**
      * Capture what was sent: `fulfillment` captures an order's items when Medusa creates a
      * fulfillment for them, `shipment` when Medusa marks it shipped; `manual` (default) leaves
@@ -259,6 +264,13 @@ export const altapayOptionsSchema = z
         code: "custom",
         path: ["paymentDataSecret"],
         message: `is required outside a local sandbox: every shopper sees sealed payment data, and without a secret its key comes from the API password, which anyone could then guess offline; ${GENERATE_SECRET} (ALTAPAY_PAYMENT_DATA_SECRET in medusa-config.example.ts)`,
+      })
+    }
+    if (options.verifyOrder && !options.callbackSecret) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["verifyOrder"],
+        message: "needs callbackSecret: AltaPay's last check of the cart is answered only when its signature verifies, so without one every payment would be refused",
       })
     }
     for (const [field, value] of [

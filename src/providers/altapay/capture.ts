@@ -5,8 +5,10 @@
  * derived from Medusa's capture id.
  */
 import type { CapturePaymentInput } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { AltaPayDeclinedError } from "../../altapay"
+import { captureWindowClosed, paymentMethodOf } from "../../lib/payment-methods/methods"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { happenedOn, recordedIn, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
 import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -25,10 +27,18 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
   if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
   if (captureId && data.captures.some((c) => c.reconciliation_identifier === reconciliationIdentifier)) return { data }
 
+  const method = paymentMethodOf(ctx.options)
+  const closed = captureWindowClosed(method, data.authorized_at, Date.now())
+  if (closed) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `AltaPay capture of ${data.order_id}: ${closed}`)
   const amountMinor = await captureAmount(ctx, data, captureId, data.amount_minor - alreadyCaptured)
   if (amountMinor <= 0) {
     ctx.logger?.warn(`AltaPay capture ${reconciliationIdentifier}: Medusa's capture rounds to nothing in ${data.currency}; nothing was sent.`)
     return { data }
+  }
+  if (method.partialCaptureByAgreement && alreadyCaptured + amountMinor < data.amount_minor) {
+    ctx.logger?.warn(
+      `AltaPay capture ${reconciliationIdentifier}: a partial ${method.name} capture works only where ${method.name} agreed it with you; AltaPay answers if it does not.`
+    )
   }
   const chosen = await captureLines(ctx, data, amountMinor)
   const detail: CaptureDetail = { lines: chosen.lines, ...(chosen.items ? { items: chosen.items } : {}), ...(chosen.fulfillmentId ? { fulfillmentId: chosen.fulfillmentId } : {}) }

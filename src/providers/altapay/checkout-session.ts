@@ -12,6 +12,7 @@ import { transactionForOrder as forOrder } from "../../lib/medusa-mapping/status
 import { freshPaymentData, openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { terminalFor } from "../../lib/registrations/options"
+import { capturesAtOnce } from "../../lib/payment-methods/methods"
 import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
 import { agreementRequestOf, initiateAgreementSession, updateAgreementSession } from "./agreement-sessions"
@@ -57,6 +58,8 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
   const language = await ctx.languageHints(paymentSessionId)
+  // A method AltaPay captures when the customer pays (Swish) is asked for so: its record then matches the session.
+  const autoCapture = capturesAtOnce(ctx.options)
   try {
     const session = await ctx.client.checkout.createSession({
       orderId,
@@ -66,7 +69,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       customer: sessionCustomer(input.context, customer),
       transactionInfo: { medusa_payment_session_id: paymentSessionId },
       callbacks: ctx.callbackUrls(),
-      configuration: ctx.sessionConfiguration(ctx.options.autoCapture, language),
+      configuration: ctx.sessionConfiguration(autoCapture, language),
     })
     // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
     const flow = (input.context as { altapay?: { flow?: unknown } } | undefined)?.altapay?.flow === "storefront" ? "storefront" : ctx.options.flow
@@ -81,7 +84,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
           amount_minor: amountMinor,
           currency,
           terminal,
-          auto_capture: ctx.options.autoCapture,
+          auto_capture: autoCapture,
           order_lines: lines,
           order_lines_source: source,
           redirect_url: redirect?.url ?? null,

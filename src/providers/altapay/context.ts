@@ -23,7 +23,7 @@ import { paymentLockKey, processStore, scaleOutFrom, type ScaleOut, type SharedS
 import { StrandedSessions } from "../../lib/follow-up/stranded"
 import { moneyDoorFor, type MoneyDoor } from "../../lib/money-door/door"
 import { RefundFlow } from "./refund-flow"
-import { returnUrlsFor } from "./return-urls"
+import { returnUrlsFor, verifyOrderUrlFor } from "./return-urls"
 import { SessionLines } from "./session-lines"
 
 export type Cradle = Record<string, unknown> & { logger?: Logger }
@@ -103,9 +103,10 @@ export class ProviderContext {
     return cartLanguageHints(this.query, paymentSessionId)
   }
 
-  /** The same for every session: the notification URL and the plugin's return endpoints. */
+  /** The same for every session: the notification URL, the plugin's return endpoints and (option verifyOrder) its verify endpoint. */
   callbackUrls() {
-    return { notification: notificationUrl(this.options), ...returnUrlsFor(this.options) }
+    const verifyOrder = verifyOrderUrlFor(this.options)
+    return { notification: notificationUrl(this.options), ...returnUrlsFor(this.options), ...(verifyOrder ? { verifyOrder } : {}) }
   }
 
   minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {

@@ -23,6 +23,14 @@ export function returnEndpoint(options: Pick<AltaPayOptions, "backendUrl" | "pro
   return `${options.backendUrl.replace(/\/+$/, "")}/altapay/return/${encodeURIComponent(options.providerId)}/${kind}`
 }
 
+/**
+ * Where AltaPay asks, just before the money moves, whether the cart still stands (option
+ * `verifyOrder`): the plugin's verify endpoint, `<backendUrl>/altapay/verify-order/<providerId>`.
+ */
+export function verifyOrderUrlFor(options: Pick<AltaPayOptions, "backendUrl" | "providerId" | "verifyOrder">): string | undefined {
+  return options.verifyOrder ? `${options.backendUrl.replace(/\/+$/, "")}/altapay/verify-order/${encodeURIComponent(options.providerId)}` : undefined
+}
+
 /** The success/failure callback URLs for a session: only where a landing page is configured. */
 export function returnUrlsFor(options: Pick<AltaPayOptions, "backendUrl" | "providerId" | "successUrl" | "failureUrl">): ReturnUrlsFor {
   return {

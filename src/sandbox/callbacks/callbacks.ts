@@ -73,7 +73,7 @@ export function buildCallback(env: SandboxEnv, payment: StoredPayment, t: Stored
   if (t.merchantErrorMessage) {
     fields.set("error_message", t.cardHolderErrorMessage ?? t.merchantErrorMessage)
     fields.set("merchant_error_message", t.merchantErrorMessage)
-    fields.set("cardholder_message_must_be_shown", String(options.cardholderMessageMustBeShown ?? false))
+    fields.set("cardholder_message_must_be_shown", String(options.cardholderMessageMustBeShown ?? t.cardHolderMessageMustBeShown ?? false))
   }
   for (const [key, value] of Object.entries(t.paymentInfos)) fields.set(`transaction_info[${key}]`, value)
   fields.set("xml", paymentsResponse([t], env.now()))

@@ -182,7 +182,7 @@ export async function listPaymentMethods(ex: Exchange, sessionId: string): Promi
     id: m.id,
     type: m.type,
     name: m.name,
-    logoUrl: `${ex.env.url}/sandbox/logos/${m.type.toLowerCase()}.svg`,
+    logoUrl: `${ex.env.url}/sandbox/logos/${m.logo ?? m.type.toLowerCase()}.svg`,
     onInitiatePayment: { type: "REDIRECT", value: null },
     metadata: { terminalName: m.terminalName },
   }))

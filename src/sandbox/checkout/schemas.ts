@@ -56,6 +56,8 @@ export const sessionBodySchema = z.looseObject({
       redirect: urlCallback("redirect").optional(),
       notification: urlCallback("notification").optional(),
       formStyling: urlCallback("formStyling").optional(),
+      // Our name for callback_verify_order on a session (the Checkout API documents none): callbacks/verify-order.ts.
+      verifyOrder: urlCallback("verifyOrder").optional(),
     })
     .optional(),
   configuration: z

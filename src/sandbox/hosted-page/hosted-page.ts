@@ -11,6 +11,7 @@ import { deliverCallback, outcomeStatus } from "../callbacks/callbacks"
 import type { Exchange, SandboxEnv } from "../env"
 import { escapeHtml, html, redirect, type Reply } from "../http"
 import { customerReturn, returnDelayOf } from "../callbacks/return-delivery"
+import { askShop, declineForShop, maskedPan } from "../callbacks/verify-order"
 import { completePayment, createPayment, sessionIsSettled, type CompleteResult, type Outcome } from "../payment-flow"
 import { CARD_METHOD, findMethod, type StoredPayment } from "../state"
 import { needsChallenge, TEST_CARDS } from "../test-cards"
@@ -37,6 +38,8 @@ export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
     return page(200, "Payment completed", `<p>This payment is already <strong>${escapeHtml(payment.status)}</strong>.</p>`)
   }
   const action = `/sandbox/pay/${encodeURIComponent(payment.paymentId)}`
+  const app = findMethod(payment.paymentMethodId, ex.env.config)?.app
+  if (app) return appSwitchPage(payment, action, app.name)
   return page(
     200,
     "AltaPay sandbox payment",
@@ -51,12 +54,39 @@ export function showPaymentPage(ex: Exchange, paymentId: string): Reply {
   )
 }
 
+/**
+ * An app method's page: AltaPay sends the customer to the app (Vipps MobilePay "Timeouts": the
+ * deeplink is the app switch; AltaPay's Swish page: the customer is told to open the app), where
+ * they approve now, or later: then the payment stays open and its notification follows when the
+ * app concludes it (`concludeOpenPayment`).
+ */
+function appSwitchPage(payment: StoredPayment, action: string, name: string): Reply {
+  const app = escapeHtml(name)
+  return page(
+    200,
+    `Open ${name}`,
+    `<dl><dt>Order</dt><dd id="order">${escapeHtml(payment.shopOrderId)}</dd>` +
+      `<dt>Amount</dt><dd id="amount">${escapeHtml(amountText(payment))}</dd>` +
+      `<dt>Terminal</dt><dd>${escapeHtml(payment.terminal)}</dd></dl>` +
+      `<p id="app-switch" data-app="${app}">Approve the payment in the ${app} app on your phone.</p>` +
+      `<form method="post" action="${escapeHtml(action)}">` +
+      `<button type="submit" id="authorize" name="outcome" value="authorize">Approved in ${app}</button>` +
+      `<button type="submit" id="open" name="outcome" value="open">Approve later in ${app}</button>` +
+      `<button type="submit" id="decline" name="outcome" value="decline">Cancelled in ${app}</button>` +
+      `</form>`
+  )
+}
+
 export interface PayResult {
   result: CompleteResult
   callbackStatus?: number
 }
 
-/** Completes a payment and, when asked and configured, delivers its notification callback. */
+/**
+ * Completes a payment and, when asked and configured, delivers its notification callback. Before
+ * the money moves, the shop's verify-order URL is asked (callbacks/verify-order.ts): its refusal
+ * aborts the payment.
+ */
 export async function payAndNotify(
   env: SandboxEnv,
   payment: StoredPayment,
@@ -65,7 +95,8 @@ export async function payAndNotify(
   onEffects?: (r: CompleteResult) => void,
   details: PaymentDetails = {}
 ): Promise<PayResult> {
-  const result = completePayment(env, payment, outcome, details)
+  const verdict = outcome === "authorize" && payment.status === "CREATED" ? await askShop(env, payment, { maskedPan: maskedPan(details.cardNumber) }) : { go: true as const }
+  const result = verdict.go ? completePayment(env, payment, outcome, details) : declineForShop(env, payment, verdict)
   onEffects?.(result)
   if (!result.ok || !callback) return { result }
   const session = env.store.sessions.get(payment.sessionId)
@@ -80,7 +111,9 @@ export async function submitPayment(ex: Exchange, paymentId: string): Promise<Re
   ex.params = { outcome }
   const payment = ex.env.store.payments.get(paymentId)
   if (!payment) return page(404, "Payment not found", "<p>This payment does not exist.</p>")
-  if (!OUTCOMES.has(outcome)) return page(400, "Unknown outcome", "<p>Choose authorize or decline.</p>")
+  const app = findMethod(payment.paymentMethodId, ex.env.config)?.app
+  // Only an app payment can be left for the customer to approve later (an open payment).
+  if (!OUTCOMES.has(outcome) && !(app && outcome === "open")) return page(400, "Unknown outcome", "<p>Choose authorize or decline.</p>")
   const details: PaymentDetails = { cardNumber: form.get("card_number")?.trim() || undefined }
   const card = findMethod(payment.paymentMethodId, ex.env.config)?.nature === "CreditCard"
   // AltaPay's page asks for 3-D Secure where the card or amount does (test-cards.ts): nothing is
@@ -131,7 +164,15 @@ export function openLink(ex: Exchange, linkId: string): Reply {
   return redirect(302, `${ex.env.url}/sandbox/pay/${payment.paymentId}`)
 }
 
-const LOGO_COLOURS: Record<string, string> = { card: "#1a1f71", wallet: "#5a78ff", invoice: "#ffa8cd" }
+const LOGO_COLOURS: Record<string, string> = {
+  card: "#1a1f71",
+  wallet: "#5a78ff",
+  invoice: "#ffa8cd",
+  applepay: "#000000",
+  googlepay: "#4285f4",
+  vipps: "#ff5b24",
+  swish: "#00a0e6",
+}
 
 /** Placeholder logos, so the payment methods' logoUrl resolves. */
 export function logo(_ex: Exchange, name: string): Reply {
