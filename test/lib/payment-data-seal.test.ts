@@ -57,6 +57,17 @@ function reversedKeys(value: unknown): unknown {
   )
 }
 
+/** The same value with every object's keys in code unit order (what canonicalJson writes with JSON.stringify). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])])
+  )
+}
+
 describe("payment data seal", () => {
   it("seals as it always did, so seals already in merchants' databases keep verifying", () => {
     const sealed = sealPaymentData(goldenData, keys)
@@ -76,11 +87,14 @@ describe("payment data seal", () => {
       fc.property(fc.jsonValue(), (value) => {
         const text = canonicalJson(value)
         expect(canonicalJson(reversedKeys(value))).toBe(text)
+        expect(canonicalJson(sortedKeys(value))).toBe(text)
         // Same content as JSON.stringify (nothing undefined in fc.jsonValue).
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)))
       })
     )
     expect(canonicalJson({ b: [1, undefined, { z: null, a: "x" }], a: undefined, é: 1, A: true })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"é":1}')
+    // Already in order, with what JSON.stringify would write otherwise: a member left undefined, a Date.
+    expect(canonicalJson({ A: true, a: undefined, b: [1, undefined, { a: "x", z: null }], d: new Date(0), é: 1 })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"d":{},"é":1}')
   })
 })
 
