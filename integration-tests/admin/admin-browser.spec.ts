@@ -4,8 +4,9 @@
  * panel's amounts, refunds one item through the panel's form and sees the refunded amount change;
  * on an order only authorized, captures one item through "Capture items" and sees the captured
  * amount change, then cancels the order and sees what stays reserved; lists a customer's saved card
- * on the customer page and deletes it there. Saves test-artifacts/admin-refund.png and
- * admin-capture.png; with ALTAPAY_SCREENSHOTS=1 the merchant guide's docs/images/admin-*.png.
+ * on the customer page and deletes it there; with Danish chosen on the profile page, sees the
+ * panel, its drawer and the sidebar in Danish. Saves test-artifacts/admin-refund.png,
+ * admin-capture.png and admin-danish.png; with ALTAPAY_SCREENSHOTS=1 the merchant guide's docs/images/admin-*.png.
  *
  * The admin UI (dashboard + src/admin) is built once and cached (browser/admin-ui.ts); the
  * build runs while the app boots. Skipped, with the reason, without playwright-core or
@@ -211,6 +212,43 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await page.getByRole("button", { name: "Delete" }).last().click() // the prompt's
           await widget.waitFor({ state: "detached", timeout: 30_000 }) // no card left: the widget shows nothing
           expect(await savedCards.listAltapaySavedCards({ customer_id: customer.id })).toEqual([])
+          expect(errors).toEqual([])
+        })
+      })
+
+      it("speaks Danish once the admin user chooses Danish on the profile page (issue 43), and still after a reload", async () => {
+        const { order } = await authorizedOrder()
+
+        const { page, errors } = await openAdminPage(admin.browser())
+        await withFailureScreenshot(page, errors, "admin-danish", async () => {
+          await signInToAdmin(page, admin.ui().url, email, password)
+          // Medusa's own language menu has no Danish: the plugin's widget on the profile page sets it.
+          await page.goto(`${admin.ui().url}/app/settings/profile`)
+          await page.getByTestId("altapay-language-da").click()
+          await page.goto(`${admin.ui().url}/app/orders/${order.orderId}`)
+          const panel = page.getByTestId("altapay-payment")
+          await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+          const danish = async () => {
+            expect(await panel.getByTestId("altapay-status").textContent()).toBe("Godkendt")
+            expect(await panel.getByText("Reserveret", { exact: true }).count()).toBe(1)
+            expect(await panel.getByTestId("altapay-capture-items").textContent()).toBe("Hæv varer")
+            expect(await panel.getByTestId("altapay-refund-items").textContent()).toBe("Refunder varer")
+            // The sidebar's page label too (translationNs).
+            expect(await page.getByText("AltaPay-udbetalinger", { exact: true }).count()).toBeGreaterThan(0)
+          }
+          await danish()
+
+          await panel.getByTestId("altapay-capture-items").click()
+          const drawer = page.getByTestId("altapay-capture-drawer")
+          await drawer.getByText("Hæv varer gennem AltaPay", { exact: true }).waitFor({ timeout: 30_000 })
+          await page.keyboard.press("Escape")
+
+          // Medusa's i18next keeps the choice in the browser.
+          await page.reload()
+          await panel.getByTestId("altapay-captured").waitFor({ timeout: 30_000 })
+          await danish()
+          await panel.scrollIntoViewIfNeeded()
+          await saveScreenshot(page, "admin-danish")
           expect(errors).toEqual([])
         })
       })

@@ -236,7 +236,10 @@ medusaIntegrationTestRunner({
       const link = await api.post("/admin/altapay/payment-links", { order_id: orderId }, as())
       expect(link.status).toBe(200)
       const refused = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())
-      expect([refused.status, refused.data.message]).toEqual([400, expect.stringMatching(/has a payment under way: a payment link sent for it can be paid until .* Nothing was charged/)])
+      expect([refused.status, refused.data.message]).toEqual([
+        400,
+        expect.stringMatching(/has a payment under way: a payment link sent for it can be paid until .* Nothing was charged/),
+      ])
       expect(chargesOn(agreementId)).toHaveLength(0)
 
       // The customer paid by the link with a bank payment AltaPay still waits on; the link itself has lapsed.
@@ -268,19 +271,29 @@ medusaIntegrationTestRunner({
       const edited = await orderWithDifference()
       store.sandbox().faults.add({ route: "chargeSubscription", kind: "lost-answer" })
       store.sandbox().faults.add({ route: "payments", kind: "500", skip: 2, times: 50 })
-      expect((await api.post(`/admin/altapay/orders/${edited.orderId}/agreement-charges`, { saved_card_id: edited.cardId, capture: true }, as())).status).toBeGreaterThanOrEqual(400)
+      expect((await api.post(`/admin/altapay/orders/${edited.orderId}/agreement-charges`, { saved_card_id: edited.cardId, capture: true }, as())).status).toBeGreaterThanOrEqual(
+        400
+      )
       store.sandbox().faults.clear()
       expect((await orderState(edited.orderId)).pendingMinor).toBe(edited.dueMinor)
 
       // Nobody presses anything again: the next run records both, and AltaPay moves nothing more.
-      const captureCalls = store.sandbox().ledger().filter((e) => e.operation === "captureReservation").length
+      const captureCalls = store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "captureReservation").length
       const later = { scheduledFor: new Date(Date.now() + 60 * 60_000) }
       const run = await uncertainMoneyJob(getContainer(), later)
       expect(run.counts).toMatchObject({ recorded: 2 })
       const captured = await capturesOf()
       expect(captured.captures.map((c) => Number(c.amount))).toEqual([part])
       expect(store.sandbox().transaction(captured.data.transaction_id)).toMatchObject({ capturedMinor: part * 100 })
-      expect(store.sandbox().ledger().filter((e) => e.operation === "captureReservation").length).toBe(captureCalls)
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "captureReservation").length
+      ).toBe(captureCalls)
       expect((await orderState(edited.orderId)).pendingMinor).toBe(0)
       expect(chargesOn(edited.agreementId)).toHaveLength(1)
       // A second run has nothing left to do.

@@ -8,17 +8,21 @@ export interface AltaPayCheckoutErrorDetails {
   status?: number
   /** Medusa's error `type` (e.g. "not_found", "unauthorized") or "altapay_unreachable". */
   type?: string
+  /** Medusa's error `code`: the plugin's stable code of a customer message, e.g. "altapay_saved_card_declined" (customerMessageFor() reads it). */
+  code?: string
   cause?: unknown
 }
 
 export class AltaPayCheckoutError extends Error {
   readonly status?: number
   readonly type?: string
+  readonly code?: string
   constructor(message: string, details: AltaPayCheckoutErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
     this.name = new.target.name
     this.status = details.status
     this.type = details.type
+    if (details.code !== undefined) this.code = details.code
   }
 }
 

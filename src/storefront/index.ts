@@ -15,6 +15,7 @@ import { AltaPayRequestError, AltaPaySessionRequestError, AltaPayTokenError, Alt
 import { callMedusa, defaultFetch, errorText, readJson, type FetchLike, type MedusaConnection } from "./medusa"
 
 export * from "./errors"
+export * from "./messages"
 export type { FetchLike, MedusaConnection, MedusaSdkLike } from "./medusa"
 export * from "./saved-cards"
 

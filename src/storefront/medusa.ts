@@ -80,14 +80,15 @@ async function viaFetch<T>(method: string, path: string, requestBody: Record<str
   }
   const body = await readJson(res)
   if (!res.ok) {
-    const b = body as { type?: unknown; message?: unknown } | undefined
-    throw medusaError(res.status, typeof b?.type === "string" ? b.type : undefined, typeof b?.message === "string" ? b.message : `HTTP ${res.status}`)
+    const b = body as { type?: unknown; code?: unknown; message?: unknown } | undefined
+    const code = typeof b?.code === "string" ? b.code : undefined
+    throw medusaError(res.status, typeof b?.type === "string" ? b.type : undefined, typeof b?.message === "string" ? b.message : `HTTP ${res.status}`, undefined, code)
   }
   return body as T
 }
 
-function medusaError(status: number | undefined, type: string | undefined, message: string, cause?: unknown): AltaPayCheckoutError {
-  const details = { status, type, cause }
+function medusaError(status: number | undefined, type: string | undefined, message: string, cause?: unknown, code?: string): AltaPayCheckoutError {
+  const details = { status, type, cause, ...(code ? { code } : {}) }
   if (status === 502 || type === "altapay_unreachable") return new AltaPayUnavailableError(message, { ...details, type: type ?? "altapay_unreachable" })
   return new AltaPaySessionRequestError(message, details)
 }

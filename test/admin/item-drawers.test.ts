@@ -2,6 +2,7 @@ import type { AdminAltaPayPayment } from "../../src/api/admin/altapay/_lib/payme
 import { chosenQuantities } from "../../src/admin/lib/item-quantities"
 import { canCaptureItems } from "../../src/admin/lib/payment-actions"
 import { reservationLeftText } from "../../src/admin/lib/reservation-left"
+import { adminTranslator } from "../../src/admin/i18n/catalogues"
 
 const rows = [
   { line_item_id: "ordli_mug", left: 2 },
@@ -45,24 +46,35 @@ describe("Capture items on the order panel", () => {
   })
 })
 
+const en = adminTranslator("en")
+
 describe("what the panel says stays reserved", () => {
   const left = { amount: money(15000), reserved_at: "2026-03-01T12:00:00.000Z", lapses_about: "2026-03-08T12:00:00.000Z", lapses_by: "2026-03-31T12:00:00.000Z" }
 
   it("after a canceled order on a card: lapses by itself in about 7 days, at most about 30", () => {
-    expect(reservationLeftText({ ...left, kind: "card", abandoned: true }, day)).toBe(
+    expect(reservationLeftText(en, { ...left, kind: "card", abandoned: true }, day)).toBe(
       "150.00 DKK stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself on about 2026-03-08 (card reservations usually hold 7 days; some issuers keep them up to about 30 days, to 2026-03-31)."
     )
   })
 
   it("for Klarna: 28 days; while the order is open it can still be captured", () => {
-    expect(reservationLeftText({ ...left, kind: "invoice", abandoned: false, lapses_about: "2026-03-29T12:00:00.000Z", lapses_by: "2026-03-29T12:00:00.000Z" }, day)).toBe(
+    expect(reservationLeftText(en, { ...left, kind: "invoice", abandoned: false, lapses_about: "2026-03-29T12:00:00.000Z", lapses_by: "2026-03-29T12:00:00.000Z" }, day)).toBe(
       "150.00 DKK is still reserved and can be captured; AltaPay cannot release part of a reservation, so what is not captured lapses by itself on about 2026-03-29 (28 days after the reservation)."
     )
   })
 
   it("without the reservation's date, says no date", () => {
-    expect(reservationLeftText({ ...left, kind: "card", abandoned: true, reserved_at: null, lapses_about: null, lapses_by: null }, day)).toBe(
+    expect(reservationLeftText(en, { ...left, kind: "card", abandoned: true, reserved_at: null, lapses_about: null, lapses_by: null }, day)).toBe(
       "150.00 DKK stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself."
+    )
+  })
+
+  it("in the admin's language, the whole sentence in its own word order", () => {
+    expect(reservationLeftText(adminTranslator("da"), { ...left, kind: "invoice", abandoned: true }, day)).toBe(
+      "150.00 DKK forbliver reserveret på kundens Klarna- eller fakturabetaling: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv omkring 2026-03-08 (28 dage efter reservationen)."
+    )
+    expect(reservationLeftText(adminTranslator("de"), { ...left, kind: "card", abandoned: false }, day)).toMatch(
+      /^150\.00 DKK ist noch reserviert und kann erfasst werden; .*, etwa am 2026-03-08 \(Kartenreservierungen gelten meist 7 Tage; .* bis 2026-03-31\)\.$/
     )
   })
 })

@@ -286,13 +286,18 @@ describe("storefront helper", () => {
 })
 
 describe("storefront helper is browser-safe", () => {
-  const dir = path.resolve(__dirname, "../../src/storefront")
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))
+  const src = path.resolve(__dirname, "../../src")
+  // Its own files, and the languages it shares with the server (src/lib/languages: no imports beyond its own).
+  const files = [
+    ...fs.readdirSync(path.join(src, "storefront")).map((f) => `storefront/${f}`),
+    ...fs.readdirSync(path.join(src, "lib/languages")).map((f) => `lib/languages/${f}`),
+  ].filter((f) => f.endsWith(".ts"))
+  const allowed = (file: string) => (file.startsWith("storefront/") ? /^(\.\/[\w-]+|\.\.\/lib\/languages\/[\w-]+)$/ : /^\.\/[\w-]+$/)
 
-  it.each(files)("%s imports only its own files and uses no Node globals", (file) => {
-    const source = fs.readFileSync(path.join(dir, file), "utf8")
+  it.each(files)("%s imports only its own files (and the shared languages) and uses no Node globals", (file) => {
+    const source = fs.readFileSync(path.join(src, file), "utf8")
     const imports = [...source.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|require\(["']([^"']+)["']\)|import\(["']([^"']+)["']\)/g)].map((m) => m[1] ?? m[2] ?? m[3])
-    for (const specifier of imports) expect(specifier).toMatch(/^\.\/[\w-]+$/)
+    for (const specifier of imports) expect(specifier).toMatch(allowed(file))
     expect(source).not.toMatch(/\b(Buffer|process|__dirname|require)\b/)
   })
 })

@@ -55,7 +55,7 @@ export async function buildAdminUi(): Promise<BuiltAdminUi> {
   return { dir, cached: false, ms: Date.now() - started }
 }
 
-const ADMIN_IMPORTS_OUTSIDE = ["src/altapay/money.ts"]
+const ADMIN_IMPORTS_OUTSIDE = ["src/altapay/money.ts", "src/lib/languages/languages.ts", "src/lib/languages/text.ts"]
 
 function cacheKey(): string {
   const hash = createHash("sha256")
@@ -69,7 +69,7 @@ function cacheKey(): string {
     hash.update(path.relative(ADMIN_SOURCE, file))
     hash.update(fs.readFileSync(file))
   }
-  // Bundled into the admin from outside src/admin (amounts by ISO 4217 exponent).
+  // Bundled into the admin from outside src/admin (amounts by ISO 4217 exponent, the six languages).
   for (const file of ADMIN_IMPORTS_OUTSIDE) hash.update(fs.readFileSync(path.join(REPO_ROOT, file)))
   return hash.digest("hex").slice(0, 16)
 }

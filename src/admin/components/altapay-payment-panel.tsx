@@ -2,10 +2,11 @@
 import { Alert, Badge, Button, Container, Copy, Heading, StatusBadge, Text } from "@medusajs/ui"
 import { useQuery } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
+import { useAdminText } from "../i18n/use-admin-text"
 import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
 import { formatDate, formatMoney, statusBadge } from "../lib/format"
 import { canCaptureItems, canRefundItems } from "../lib/payment-actions"
-import { reservationLeftText } from "../lib/reservation-left"
+import { dayFormat, reservationLeftText } from "../lib/reservation-left"
 import { ItemCaptureDrawer } from "./item-capture-drawer"
 import { ItemRefundDrawer } from "./item-refund-drawer"
 import { PayoutStatusSection } from "./payout-status-section"
@@ -14,17 +15,18 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
   const { data, error, isLoading } = useQuery({ queryKey: altapayQueryKey(paymentId), queryFn: () => getAltaPayPayment(paymentId) })
   const [refunding, setRefunding] = useState(false)
   const [capturing, setCapturing] = useState(false)
+  const { t } = useAdminText()
 
   return (
     <Container className="divide-y p-0" data-testid="altapay-payment" data-payment-id={paymentId}>
       <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">AltaPay</Heading>
+        <Heading level="h2">{t("panel.title")}</Heading>
         {data && <TransactionBadge payment={data} />}
       </div>
       {isLoading && (
         <div className="px-6 py-4">
           <Text size="small" className="text-ui-fg-subtle">
-            Loading AltaPay payment…
+            {t("panel.loading")}
           </Text>
         </div>
       )}
@@ -37,7 +39,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
         <>
           {!data.altapay.live && data.altapay.error && (
             <div className="px-6 py-4">
-              <Alert variant="warning">{data.altapay.error} Showing the last stored values.</Alert>
+              <Alert variant="warning">{t("panel.staleValues", { error: data.altapay.error })}</Alert>
             </div>
           )}
           <Amounts payment={data} />
@@ -47,10 +49,10 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
           <PayoutStatusSection payment={data} />
           <div className="flex justify-end gap-x-2 px-6 py-4">
             <Button size="small" variant="secondary" data-testid="altapay-capture-items" disabled={!canCaptureItems(data)} onClick={() => setCapturing(true)}>
-              Capture items
+              {t("panel.captureItems")}
             </Button>
             <Button size="small" variant="secondary" data-testid="altapay-refund-items" disabled={!canRefundItems(data)} onClick={() => setRefunding(true)}>
-              Refund items
+              {t("panel.refundItems")}
             </Button>
           </div>
           <ItemCaptureDrawer open={capturing} onOpenChange={setCapturing} orderId={orderId} payment={data} />
@@ -62,7 +64,8 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
 }
 
 function TransactionBadge({ payment }: { payment: AdminAltaPayPayment }) {
-  const { color, label } = statusBadge(payment.altapay.status, payment.altapay)
+  const { t } = useAdminText()
+  const { color, label } = statusBadge(t, payment.altapay.status, payment.altapay)
   return (
     <StatusBadge color={color} data-testid="altapay-status">
       {label}
@@ -85,18 +88,19 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
 
 function Amounts({ payment }: { payment: AdminAltaPayPayment }) {
   const { altapay, refundable } = payment
+  const { t } = useAdminText()
   return (
     <div className="px-6 py-3">
-      <Row label="Reserved" testId="altapay-reserved">
+      <Row label={t("panel.reserved")} testId="altapay-reserved">
         {formatMoney(altapay.reserved)}
       </Row>
-      <Row label="Captured" testId="altapay-captured">
+      <Row label={t("panel.captured")} testId="altapay-captured">
         {formatMoney(altapay.captured)}
       </Row>
-      <Row label="Refunded" testId="altapay-refunded">
+      <Row label={t("panel.refunded")} testId="altapay-refunded">
         {formatMoney(altapay.refunded)}
       </Row>
-      <Row label="Refundable" testId="altapay-refundable">
+      <Row label={t("panel.refundable")} testId="altapay-refundable">
         {formatMoney(refundable.amount)}
       </Row>
     </div>
@@ -106,11 +110,12 @@ function Amounts({ payment }: { payment: AdminAltaPayPayment }) {
 /** Part captured, the rest still reserved: AltaPay cannot release it, so say how much and until about when. */
 function ReservationLeft({ payment }: { payment: AdminAltaPayPayment }) {
   const left = payment.reservation_left
+  const { t, language } = useAdminText()
   if (!left) return null
   return (
     <div className="px-6 py-3">
       <Alert variant={left.abandoned ? "warning" : "info"} data-testid="altapay-reservation-left">
-        {reservationLeftText(left)}
+        {reservationLeftText(t, left, dayFormat(language))}
       </Alert>
     </div>
   )
@@ -119,9 +124,10 @@ function ReservationLeft({ payment }: { payment: AdminAltaPayPayment }) {
 function Details({ payment }: { payment: AdminAltaPayPayment }) {
   const { altapay } = payment
   const card = [altapay.card.scheme, altapay.card.masked_pan].filter(Boolean).join(" ")
+  const { t, language } = useAdminText()
   return (
     <div className="px-6 py-3">
-      <Row label="Transaction" testId="altapay-transaction-id">
+      <Row label={t("panel.transaction")} testId="altapay-transaction-id">
         {altapay.transaction_id ? (
           <span className="inline-flex items-center gap-x-1">
             {altapay.transaction_id} <Copy content={altapay.transaction_id} />
@@ -130,45 +136,45 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
           "–"
         )}
       </Row>
-      <Row label="Order id at AltaPay">
+      <Row label={t("panel.shopOrderId")}>
         <span className="inline-flex items-center gap-x-1 break-all">
           {altapay.shop_order_id} <Copy content={altapay.shop_order_id} />
         </span>
       </Row>
       {card && (
-        <Row label="Card" testId="altapay-card">
+        <Row label={t("panel.card")} testId="altapay-card">
           {card}
           {altapay.card.expiry ? ` (${altapay.card.expiry})` : ""}
         </Row>
       )}
       {altapay.fraud.score !== null && (
-        <Row label="Fraud risk score" testId="altapay-fraud-score">
+        <Row label={t("panel.fraudScore")} testId="altapay-fraud-score">
           {altapay.fraud.score}
           {altapay.fraud.explanation ? ` – ${altapay.fraud.explanation}` : ""}
         </Row>
       )}
-      <Row label="Provider" testId="altapay-provider">
+      <Row label={t("panel.provider")} testId="altapay-provider">
         {payment.provider_id}
       </Row>
       {altapay.terminal && (
-        <Row label="Terminal" testId="altapay-terminal">
+        <Row label={t("panel.terminal")} testId="altapay-terminal">
           {altapay.terminal}
         </Row>
       )}
       {payment.reconciled && (
-        <Row label="Last reconciled" testId="altapay-reconciled">
-          {formatDate(payment.reconciled.at)} by {payment.reconciled.by}
+        <Row label={t("panel.lastReconciled")} testId="altapay-reconciled">
+          {t(`panel.reconciled.${payment.reconciled.by}`, { date: formatDate(payment.reconciled.at, language) })}
         </Row>
       )}
       {payment.chargebacks.map((chargeback) => (
-        <Row key={chargeback.key} label={`Chargeback (${chargeback.type})`} testId="altapay-chargeback">
+        <Row key={chargeback.key} label={t("panel.chargeback", { type: chargeback.type })} testId="altapay-chargeback">
           <span className="text-ui-fg-error">
-            {formatMoney(chargeback.amount)} – {[chargeback.reason_code, chargeback.reason].filter(Boolean).join(" ") || "no reason given"} ({chargeback.date.slice(0, 10)})
+            {formatMoney(chargeback.amount)} – {[chargeback.reason_code, chargeback.reason].filter(Boolean).join(" ") || t("panel.noReason")} ({chargeback.date.slice(0, 10)})
           </span>
         </Row>
       ))}
       {payment.unsettled_captures.map((capture) => (
-        <Row key={capture.reconciliation_identifier} label={capture.status === "open" ? "Capture open at AltaPay" : "Capture failed"} testId="altapay-unsettled-capture">
+        <Row key={capture.reconciliation_identifier} label={t(capture.status === "open" ? "panel.captureOpen" : "panel.captureFailed")} testId="altapay-unsettled-capture">
           {formatMoney(capture.amount)}
           {capture.failure_reason ? ` – ${capture.failure_reason}` : ""}
         </Row>
@@ -176,7 +182,7 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
       {altapay.reconciliation_identifiers.length > 0 && (
         <div className="pt-2" data-testid="altapay-reconciliation">
           <Text size="small" leading="compact" weight="plus">
-            Reconciliation identifiers
+            {t("panel.reconciliationIdentifiers")}
           </Text>
           {altapay.reconciliation_identifiers.map((r) => (
             <div key={`${r.type}:${r.id}`} className="flex items-center justify-between gap-x-2 py-0.5">
@@ -195,16 +201,17 @@ function Details({ payment }: { payment: AdminAltaPayPayment }) {
 }
 
 function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCount: number }) {
+  const { t, language } = useAdminText()
   if (refunds.length === 0) return null
   return (
     <div className="px-6 py-3" data-testid="altapay-refunds">
       <div className="flex items-center justify-between pb-1">
         <Text size="small" leading="compact" weight="plus">
-          Refunds
+          {t("panel.refunds")}
         </Text>
         {openCount > 0 && (
           <Badge size="2xsmall" color="orange" data-testid="altapay-open-refunds">
-            {openCount} open
+            {t("panel.openRefunds", { count: openCount })}
           </Badge>
         )}
       </div>
@@ -215,7 +222,7 @@ function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCo
               {formatMoney(refund.amount)}
             </Text>
             <Badge size="2xsmall" color={refund.open ? "orange" : refund.status === "failed" ? "red" : "green"}>
-              {refund.open ? "Open at AltaPay" : refund.status === "failed" ? "Failed at AltaPay" : "Refunded"}
+              {t(refund.open ? "panel.refundOpen" : refund.status === "failed" ? "panel.refundFailed" : "panel.refundDone")}
             </Badge>
           </div>
           {refund.failure_reason && (
@@ -234,8 +241,8 @@ function Refunds({ refunds, openCount }: { refunds: AdminAltaPayRefund[]; openCo
             </Text>
           )}
           <Text size="xsmall" className="text-ui-fg-muted">
-            {formatDate(refund.created_at)}
-            {refund.source === "altapay" ? " · made outside Medusa" : ""}
+            {formatDate(refund.created_at, language)}
+            {refund.source === "altapay" ? ` · ${t("panel.madeOutsideMedusa")}` : ""}
           </Text>
         </div>
       ))}

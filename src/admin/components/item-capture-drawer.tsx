@@ -7,6 +7,7 @@
 import { Alert, Text, toast } from "@medusajs/ui"
 import { keepPreviousData, useMutation, useQuery, type UseQueryResult } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
+import { useAdminText } from "../i18n/use-admin-text"
 import {
   captureAltaPayItems,
   captureStateQueryKey,
@@ -33,6 +34,7 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
   const refresh = useRefreshPayment(payment.id, orderId)
   const [quantities, setQuantities] = useState<Record<string, string>>({})
   const [shipping, setShipping] = useState(false)
+  const { t } = useAdminText()
 
   useEffect(() => {
     if (open) {
@@ -62,11 +64,11 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
   const mutation = useMutation({
     mutationFn: (input: ItemCaptureInput) => captureAltaPayItems(payment.id, input),
     onSuccess: async ({ capture }) => {
-      toast.success("Captured", { description: `${formatMinor(capture.amount_minor, capture.currency_code)} captured through AltaPay.` })
+      toast.success(t("captureDrawer.done"), { description: t("captureDrawer.doneDetail", { amount: formatMinor(t, capture.amount_minor, capture.currency_code) }) })
       onOpenChange(false)
     },
     onError: (error) => {
-      toast.error("Capture failed", { description: message(error) })
+      toast.error(t("captureDrawer.failed"), { description: message(error) })
     },
     onSettled: refresh,
   })
@@ -80,29 +82,28 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
       open={open}
       onOpenChange={onOpenChange}
       testId="altapay-capture-drawer"
-      title="Capture items through AltaPay"
-      submit={{ testId: "altapay-capture-submit", label: "Capture", loading: mutation.isPending, disabled: !ready, onClick: submit }}
+      title={t("captureDrawer.title")}
+      submit={{ testId: "altapay-capture-submit", label: t("captureDrawer.submit"), loading: mutation.isPending, disabled: !ready, onClick: submit }}
     >
       {state.isLoading && (
         <Text size="small" className="text-ui-fg-subtle">
-          Loading what is left to capture…
+          {t("captureDrawer.loading")}
         </Text>
       )}
       {state.error && <Alert variant="error">{message(state.error)}</Alert>}
       {state.data && !state.data.available && (
         <Alert variant="warning" data-testid="altapay-capture-unavailable">
-          {state.data.reason ?? "Items cannot be captured one by one for this payment."}
+          {state.data.reason ?? t("captureDrawer.unavailable")}
         </Alert>
       )}
       {state.data?.available && (
         <>
           <Text size="small" className="text-ui-fg-subtle">
-            AltaPay receives each item's lines as they were reserved, and Medusa records a capture of the same amount. Left to capture:{" "}
-            {formatMinor(state.data.remaining_minor, currency)}.
+            {t("captureDrawer.intro", { amount: formatMinor(t, state.data.remaining_minor, currency) })}
           </Text>
           {state.data.whole_items_only && (
             <Text size="small" data-testid="altapay-capture-whole-items">
-              Klarna and invoice payments capture whole order lines: an item is captured with all its units left, or not at all.
+              {t("captureDrawer.wholeItems")}
             </Text>
           )}
           {rows.map((item) => (
@@ -110,7 +111,7 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
               key={item.line_item_id}
               inputId={`altapay-capture-qty-${item.line_item_id}`}
               title={item.title}
-              detail={`${item.left} of ${item.quantity} left to capture`}
+              detail={t("captureDrawer.itemDetail", { left: item.left, quantity: item.quantity })}
               max={item.left}
               whole={state.data.whole_items_only}
               value={quantities[item.line_item_id] ?? ""}
@@ -120,14 +121,14 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
           {shippingLeft && (
             <ShippingCheckbox
               id="altapay-capture-shipping"
-              label={`Capture shipping (${formatMinor(shippingLeft.amount_minor, currency)})`}
+              label={t("captureDrawer.shipping", { amount: formatMinor(t, shippingLeft.amount_minor, currency) })}
               checked={shipping}
               onChange={setShipping}
             />
           )}
           {invalid && (
             <Text size="small" className="text-ui-fg-error">
-              Quantities must be whole numbers up to what is left to capture.
+              {t("captureDrawer.invalid")}
             </Text>
           )}
           {!invalid && !nothing && <CaptureAmount preview={preview} />}
@@ -139,6 +140,7 @@ export function ItemCaptureDrawer({ open, onOpenChange, orderId, payment }: Prop
 
 /** The previewed amount, or why these items cannot be captured (the server's message). */
 function CaptureAmount({ preview }: { preview: UseQueryResult<ItemCapturePreview> }) {
+  const { t } = useAdminText()
   if (preview.error) {
     return (
       <Text size="small" className="text-ui-fg-error" data-testid="altapay-capture-preview-error">
@@ -149,7 +151,7 @@ function CaptureAmount({ preview }: { preview: UseQueryResult<ItemCapturePreview
   if (!preview.data) {
     return (
       <Text size="small" className="text-ui-fg-subtle">
-        Working out the amount…
+        {t("captureDrawer.workingOut")}
       </Text>
     )
   }
@@ -157,15 +159,14 @@ function CaptureAmount({ preview }: { preview: UseQueryResult<ItemCapturePreview
     <div className="flex flex-col gap-y-1">
       <div className="flex items-center justify-between">
         <Text size="small" weight="plus">
-          Amount to capture
+          {t("captureDrawer.amount")}
         </Text>
         <Text size="small" weight="plus" data-testid="altapay-capture-amount" data-stale={preview.isPlaceholderData ? "true" : undefined}>
-          {formatMinor(preview.data.amount_minor, preview.data.currency_code)}
+          {formatMinor(t, preview.data.amount_minor, preview.data.currency_code)}
         </Text>
       </div>
       <Text size="xsmall" className="text-ui-fg-subtle">
-        {preview.data.order_lines.length} AltaPay order line{preview.data.order_lines.length === 1 ? "" : "s"}
-        {preview.data.final ? "; this captures everything left of the reservation." : "."}
+        {t(preview.data.final ? "captureDrawer.orderLinesFinal" : "captureDrawer.orderLines", { count: preview.data.order_lines.length })}
       </Text>
     </div>
   )

@@ -2,6 +2,7 @@
 import { Button, Checkbox, Drawer, Input, Label, Text } from "@medusajs/ui"
 import { useQueryClient } from "@tanstack/react-query"
 import type { ReactNode } from "react"
+import { useAdminText } from "../i18n/use-admin-text"
 import { altapayQueryKey } from "../lib/altapay-api"
 
 interface QuantityRowProps {
@@ -19,6 +20,7 @@ interface QuantityRowProps {
 }
 
 export function QuantityRow({ inputId, title, detail, max, value, onChange, whole }: QuantityRowProps) {
+  const { t } = useAdminText()
   return (
     <div className="flex items-center justify-between gap-x-4">
       <div className="flex flex-col">
@@ -32,7 +34,7 @@ export function QuantityRow({ inputId, title, detail, max, value, onChange, whol
       {whole ? (
         <div className="flex items-center gap-x-2">
           <Checkbox id={inputId} data-testid={inputId} checked={value === String(max)} onCheckedChange={(v) => onChange(v === true ? String(max) : "")} />
-          <Text size="small">All {max}</Text>
+          <Text size="small">{t("drawer.allUnits", { count: max })}</Text>
         </div>
       ) : (
         <Input
@@ -75,6 +77,7 @@ interface ItemDrawerProps {
 
 /** The drawer around an item form: title, scrolling body, Cancel and the submit button. */
 export function ItemDrawer({ open, onOpenChange, testId, title, submit, children }: ItemDrawerProps) {
+  const { t } = useAdminText()
   return (
     <Drawer open={open} onOpenChange={onOpenChange}>
       <Drawer.Content data-testid={testId}>
@@ -85,7 +88,7 @@ export function ItemDrawer({ open, onOpenChange, testId, title, submit, children
         <Drawer.Footer>
           <Drawer.Close asChild>
             <Button size="small" variant="secondary">
-              Cancel
+              {t("common.cancel")}
             </Button>
           </Drawer.Close>
           <Button size="small" data-testid={submit.testId} isLoading={submit.loading} disabled={submit.disabled} onClick={submit.onClick}>

@@ -6,6 +6,7 @@
 import { Label, Text, Textarea, toast } from "@medusajs/ui"
 import { useMutation } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
+import { useAdminText } from "../i18n/use-admin-text"
 import { refundAltaPayItems, type AdminAltaPayPayment, type ItemRefundInput } from "../lib/altapay-api"
 import { formatMoney } from "../lib/format"
 import { chosenQuantities } from "../lib/item-quantities"
@@ -23,6 +24,7 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
   const [quantities, setQuantities] = useState<Record<string, string>>({})
   const [shipping, setShipping] = useState(false)
   const [note, setNote] = useState("")
+  const { t } = useAdminText()
 
   useEffect(() => {
     if (open) {
@@ -35,13 +37,14 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
   const mutation = useMutation({
     mutationFn: (input: ItemRefundInput) => refundAltaPayItems(payment.id, input),
     onSuccess: async ({ refund }) => {
-      toast.success(refund.open ? "Refund sent to AltaPay (open)" : "Refunded", {
-        description: refund.open ? `${formatMoney(refund.amount)}: AltaPay will settle it later.` : `${formatMoney(refund.amount)} refunded through AltaPay.`,
+      const amount = formatMoney(refund.amount)
+      toast.success(t(refund.open ? "refundDrawer.sentOpen" : "refundDrawer.done"), {
+        description: t(refund.open ? "refundDrawer.sentOpenDetail" : "refundDrawer.doneDetail", { amount }),
       })
       onOpenChange(false)
     },
     onError: (error) => {
-      toast.error("Refund failed", { description: error instanceof Error ? error.message : String(error) })
+      toast.error(t("refundDrawer.failed"), { description: error instanceof Error ? error.message : String(error) })
     },
     onSettled: refresh,
   })
@@ -64,18 +67,18 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
       open={open}
       onOpenChange={onOpenChange}
       testId="altapay-refund-drawer"
-      title="Refund items through AltaPay"
-      submit={{ testId: "altapay-refund-submit", label: "Refund", loading: mutation.isPending, disabled: invalid || nothing, onClick: submit }}
+      title={t("refundDrawer.title")}
+      submit={{ testId: "altapay-refund-submit", label: t("refundDrawer.submit"), loading: mutation.isPending, disabled: invalid || nothing, onClick: submit }}
     >
       <Text size="small" className="text-ui-fg-subtle">
-        AltaPay receives each item's own lines: its price, its tax and its share of promotions. Refundable on this payment: {formatMoney(payment.refundable.amount)}.
+        {t("refundDrawer.intro", { amount: formatMoney(payment.refundable.amount) })}
       </Text>
       {items.map((item) => (
         <QuantityRow
           key={item.line_item_id}
           inputId={`altapay-qty-${item.line_item_id}`}
           title={item.title}
-          detail={`${item.refundable_quantity} of ${item.quantity} refundable${item.sku ? ` · ${item.sku}` : ""}`}
+          detail={`${t("refundDrawer.itemDetail", { left: item.refundable_quantity, quantity: item.quantity })}${item.sku ? ` · ${item.sku}` : ""}`}
           max={item.refundable_quantity}
           value={quantities[item.line_item_id] ?? ""}
           onChange={(value) => setQuantities((q) => ({ ...q, [item.line_item_id]: value }))}
@@ -84,20 +87,20 @@ export function ItemRefundDrawer({ open, onOpenChange, orderId, payment }: Props
       {shippingLeft.length > 0 && (
         <ShippingCheckbox
           id="altapay-refund-shipping"
-          label={`Refund shipping (${shippingLeft.map((s) => `${s.name} ${formatMoney(s.amount)}`).join(", ")})`}
+          label={t("refundDrawer.shipping", { methods: shippingLeft.map((s) => `${s.name} ${formatMoney(s.amount)}`).join(", ") })}
           checked={shipping}
           onChange={setShipping}
         />
       )}
       <div className="flex flex-col gap-y-1">
         <Label htmlFor="altapay-refund-note" size="small" weight="plus">
-          Note
+          {t("refundDrawer.note")}
         </Label>
         <Textarea id="altapay-refund-note" data-testid="altapay-refund-note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
       </div>
       {invalid && (
         <Text size="small" className="text-ui-fg-error">
-          Quantities must be whole numbers up to what is still refundable.
+          {t("refundDrawer.invalid")}
         </Text>
       )}
     </ItemDrawer>

@@ -6,19 +6,21 @@
 import { Button, Container, Copy, Heading, Select, Text, toast } from "@medusajs/ui"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
+import { useAdminText } from "../i18n/use-admin-text"
 import { altapayProvidersQueryKey, createAltaPayPaymentLink, getAltaPayProviders, type AdminAltaPayPaymentLinkResponse } from "../lib/altapay-api"
 import { formatDate, formatMoney } from "../lib/format"
 import { defaultProviderId, providerLabel } from "../lib/providers"
 
 const VALIDITY = [
-  { value: String(60 * 60), label: "1 hour" },
-  { value: String(24 * 60 * 60), label: "1 day" },
-  { value: String(7 * 24 * 60 * 60), label: "7 days" },
-]
+  { value: String(60 * 60), label: "paymentLink.validity.hour" },
+  { value: String(24 * 60 * 60), label: "paymentLink.validity.day" },
+  { value: String(7 * 24 * 60 * 60), label: "paymentLink.validity.week" },
+] as const
 
 export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; paidWith: string[] }) {
   const queryClient = useQueryClient()
-  const [validity, setValidity] = useState(VALIDITY[1].value)
+  const { t, language } = useAdminText()
+  const [validity, setValidity] = useState<string>(VALIDITY[1].value)
   const [link, setLink] = useState<AdminAltaPayPaymentLinkResponse | undefined>()
   const { data: providers = [] } = useQuery({ queryKey: altapayProvidersQueryKey, queryFn: getAltaPayProviders })
   const [chosen, setChosen] = useState<string | undefined>()
@@ -28,9 +30,11 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
     mutationFn: () => createAltaPayPaymentLink({ order_id: orderId, ...(providerId ? { provider_id: providerId } : {}), validity_seconds: Number(validity) }),
     onSuccess: (created) => {
       setLink(created)
-      toast.success("Payment link created", { description: `${formatMoney(created.amount)}, valid until ${formatDate(created.payment_link.expires_at)}.` })
+      toast.success(t("paymentLink.created"), {
+        description: t("paymentLink.createdDetail", { amount: formatMoney(created.amount), date: formatDate(created.payment_link.expires_at, language) }),
+      })
     },
-    onError: (error) => toast.error("Could not create the payment link", { description: error instanceof Error ? error.message : String(error) }),
+    onError: (error) => toast.error(t("paymentLink.failed"), { description: error instanceof Error ? error.message : String(error) }),
     // The order may have a new payment collection or session now.
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["orders"] }),
   })
@@ -38,24 +42,24 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
   return (
     <Container className="divide-y p-0" data-testid="altapay-payment-link">
       <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">AltaPay payment link</Heading>
+        <Heading level="h2">{t("paymentLink.title")}</Heading>
       </div>
       <div className="flex flex-col gap-y-3 px-6 py-4">
         <Text size="small" className="text-ui-fg-subtle">
-          Send the customer a link to pay the amount due on this order.
+          {t("paymentLink.intro")}
         </Text>
         {providers.length > 1 && providerId && (
           <div className="flex items-center gap-x-2" data-testid="altapay-link-provider">
             <Text size="small" className="text-ui-fg-subtle shrink-0">
-              Pay with
+              {t("paymentLink.payWith")}
             </Text>
             <Choice value={providerId} onChange={setChosen} options={providers.map((p) => ({ value: p.id, label: providerLabel(p) }))} className="min-w-0 flex-1" />
           </div>
         )}
         <div className="flex items-center gap-x-2">
-          <Choice value={validity} onChange={setValidity} options={VALIDITY} className="w-32" />
+          <Choice value={validity} onChange={setValidity} options={VALIDITY.map((v) => ({ value: v.value, label: t(v.label) }))} className="w-32" />
           <Button size="small" variant="secondary" data-testid="altapay-create-link" isLoading={mutation.isPending} onClick={() => mutation.mutate()}>
-            Create link
+            {t("paymentLink.create")}
           </Button>
         </div>
         {link && (
@@ -67,7 +71,7 @@ export function PaymentLinkSection({ orderId, paidWith }: { orderId: string; pai
               <Copy content={link.payment_link.url} />
             </div>
             <Text size="xsmall" className="text-ui-fg-subtle">
-              {formatMoney(link.amount)} · expires {formatDate(link.payment_link.expires_at)}
+              {t("paymentLink.expires", { amount: formatMoney(link.amount), date: formatDate(link.payment_link.expires_at, language) })}
               {providers.length > 1 ? ` · ${link.provider_id.replace(/^pp_altapay_/, "")}` : ""}
             </Text>
           </div>

@@ -4,24 +4,15 @@
  */
 import type { ListedExceptionKind as ExceptionKind, ListedPayoutException as PayoutException } from "../../lib/payouts/chargeback-exceptions"
 import type { FundingFileSummary, FundingLineView, MatchResult } from "../../modules/altapay-payouts/types"
+import { en } from "../i18n/en"
 import { adminFetch } from "./admin-fetch"
 import type { UnfundedAfterDays } from "./format"
 
 export type { FundingFileSummary, FundingLineView, MovementPayout } from "../../modules/altapay-payouts/types"
 export type { ExceptionKind, PayoutException }
 
-/** Finance's names for the kinds; typed by the module's list, so a new kind fails the admin's typecheck until named here. */
-export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
-  unfunded: "Not paid out",
-  unmatched_line: "Not in Medusa",
-  amount_differs: "Amount differs",
-  paid_twice: "Paid out twice",
-  rejected: "Rejected",
-  unreadable_line: "Unreadable line",
-  file_total_differs: "File total differs",
-  unexplained_line: "Unexplained line",
-  chargeback: "Chargeback",
-}
+/** The kinds in finance's order; typed by the module's list, so a new kind fails the admin's typecheck until the catalogue names it (src/admin/i18n/en.ts). */
+export const EXCEPTION_KINDS = Object.keys(en.payouts.exceptions.kinds) as ExceptionKind[]
 
 export const FILES_PAGE_SIZE = 20
 export const LINES_PAGE_SIZE = 50

@@ -17,6 +17,7 @@ import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
 import { confirmReturnFor, signedForSession, type ConfirmedReturn } from "./confirm"
 import { landingUrl, type ReturnOutcome } from "./landing"
+import { plainAnswer } from "./plain-answer"
 import { savedCardReturn } from "./saved-card-return"
 
 export type ReturnKind = "success" | "failure"
@@ -101,7 +102,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const proven = signedForSession({ shopOrderId, rawBody: request.rawBody, signatureHeader: request.signatureHeader }, registration.options)
   const message = proven ? confirmed?.cardholderMessage : undefined
   // AltaPay shows a 200's text to the customer itself (its OK and fail pages must show the message too).
-  if (!template) return { status: 200, text: message ? `${PLAIN_ANSWERS[outcome]}\n\n${message}` : PLAIN_ANSWERS[outcome] }
+  if (!template) return { status: 200, text: await plainAnswer(query, sessionId, outcome, message, registration.options.language) }
   return {
     status: 303,
     location: landingUrl(template, {
@@ -112,14 +113,6 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
       message,
     }),
   }
-}
-
-/** The answer AltaPay shows the customer when no landing page is configured. */
-const PLAIN_ANSWERS: Record<ReturnOutcome, string> = {
-  paid: "Your payment was received and your order was placed.",
-  review: "Your payment is being reviewed. Your order is placed as soon as the payment is approved.",
-  declined: "Your payment was not completed, and no order was placed.",
-  unconfirmed: "Your payment was not completed, and no order was placed.",
 }
 
 function loggerOf(scope: MedusaContainer): Logger | undefined {

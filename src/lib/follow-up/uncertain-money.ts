@@ -56,7 +56,10 @@ export async function followUpUncertainMoney(container: MedusaContainer, registr
 async function settlePaymentAttempt(container: MedusaContainer, registration: AltaPayRegistration, subject: string, attempt: Attempt, now: Date): Promise<Outcome | undefined> {
   const transactionId = subject.slice(transactionSubject("").length)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [payment] = await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, { relations: ["captures", "refunds"], take: 1 })
+  const [payment] = await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, {
+    relations: ["captures", "refunds"],
+    take: 1,
+  })
   if (!payment) return undefined
   const record = { transaction: pickTransaction(await registration.client.gateway.payments({ transactionId })) }
   if (!happenedOn(record, attempt)) return outcomeUnmade(registration, attempt, now)
@@ -66,10 +69,16 @@ async function settlePaymentAttempt(container: MedusaContainer, registration: Al
   const what = `AltaPay ${attempt.kind} ${attempt.id} of ${minorToDecimal(attempt.amountMinor, attempt.currency)} ${attempt.currency} on payment ${payment.id}`
   try {
     if (attempt.kind === "capture") await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id, amount } })
-    else if (attempt.kind === "refund") await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount, note: `AltaPay refund ${attempt.id}, recorded by the follow-up job` } })
+    else if (attempt.kind === "refund")
+      await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount, note: `AltaPay refund ${attempt.id}, recorded by the follow-up job` } })
     else return await tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back: cancel the payment in Medusa to match.`)
   } catch (error) {
-    return tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back, and Medusa refused to record it (${messageOf(error)}). Record it by hand, or settle it in AltaPay.`)
+    return tell(
+      container,
+      attempt,
+      "needs the merchant",
+      `${what} went through at AltaPay though nobody heard back, and Medusa refused to record it (${messageOf(error)}). Record it by hand, or settle it in AltaPay.`
+    )
   }
   return tell(container, attempt, "recorded", `${what} went through at AltaPay though nobody heard back; it is now recorded in Medusa (nothing was sent again).`, payment)
 }
@@ -89,12 +98,27 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
   const what = `AltaPay charge ${attempt.id} of ${minorToDecimal(attempt.amountMinor, attempt.currency)} ${attempt.currency} on order ${detail.order_id}'s saved card`
   try {
     // The door finds this charge at AltaPay and adopts it: the same steps as the admin's "Charge saved card".
-    const found = await chargeOrderOnSavedCard(container, { order_id: detail.order_id, saved_card_id: card.id, capture: detail.capture, unscheduled_type: detail.unscheduled_type as never })
+    const found = await chargeOrderOnSavedCard(container, {
+      order_id: detail.order_id,
+      saved_card_id: card.id,
+      capture: detail.capture,
+      unscheduled_type: detail.unscheduled_type as never,
+    })
     await recordAgreementCharge(container, found)
   } catch (error) {
-    return tell(container, attempt, "needs the merchant", `${what} (transaction ${charge.transactionId}) went through at AltaPay though nobody heard back, and could not be recorded (${messageOf(error)}). Record it, or refund it in AltaPay.`)
+    return tell(
+      container,
+      attempt,
+      "needs the merchant",
+      `${what} (transaction ${charge.transactionId}) went through at AltaPay though nobody heard back, and could not be recorded (${messageOf(error)}). Record it, or refund it in AltaPay.`
+    )
   }
-  return tell(container, attempt, "recorded", `${what} (transaction ${charge.transactionId}) went through at AltaPay though nobody heard back; it is now recorded on the order (nothing was charged again).`)
+  return tell(
+    container,
+    attempt,
+    "recorded",
+    `${what} (transaction ${charge.transactionId}) went through at AltaPay though nobody heard back; it is now recorded on the order (nothing was charged again).`
+  )
 }
 
 /** Not made: forgotten once AltaPay has had twice the answer timeout; until then looked at again. */

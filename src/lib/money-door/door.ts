@@ -22,6 +22,7 @@
 import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayError, minorToDecimal } from "../../altapay"
+import { customerMessageCode } from "../languages/customer-messages"
 import type { Lock, ScaleOut } from "../scale-out/shared-state"
 import { AttemptBook, UncertainIndex, sessionSubject, type Attempt, type MoneyKind } from "./attempts"
 
@@ -132,7 +133,8 @@ export class MoneyDoor {
         if (waitMs > 0) {
           throw new MedusaError(
             MedusaError.Types.NOT_ALLOWED,
-            `AltaPay ${name}: an earlier ${NAMES[earlier.kind]} (${earlier.id}) got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`
+            `AltaPay ${name}: an earlier ${NAMES[earlier.kind]} (${earlier.id}) got no answer and AltaPay does not show it yet, so nothing was sent. Try again in ${Math.ceil(waitMs / 1000)} s.`,
+            customerMessageCode("earlier_attempt_pending")
           )
         }
         // AltaPay never made it (and has had time to): forgotten.

@@ -11,8 +11,10 @@
 import type { AuthorizePaymentOutput } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayDeclinedError, AltaPayError, type GatewayTransaction } from "../../altapay"
+import { customerError } from "../../lib/medusa-mapping/customer-error"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { sessionSubject } from "../../lib/money-door/attempts"
+import { customerMessage } from "../../lib/languages/customer-messages"
 import { cartCustomerOfSession } from "../../lib/medusa-mapping/medusa-session"
 import { chargeForSession } from "../../lib/medusa-mapping/status"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -73,11 +75,11 @@ async function refuseUnlessCardChargeable(ctx: ProviderContext, data: AltaPayPay
   const owner = await cartCustomerOfSession(ctx.query, sessionId)
   if (owner !== agreement.customer_id) {
     ctx.logger?.warn(`AltaPay ${data.order_id}: the cart is no longer the saved card's holder's (the session was made for another customer); nothing was charged.`)
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card chosen for this cart is not yours: choose one of your saved cards or pay with a new card.")
+    throw customerError("saved_card_not_yours")
   }
   const [card] = await queryCustomerCards(ctx.query, { id: agreement.saved_card_id ?? "", customer_id: agreement.customer_id, provider_id: `pp_altapay_${ctx.options.providerId}` })
   if (!card || card.agreement_id !== agreement.agreement_id) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card chosen for this payment was removed: choose another card or pay with a new one.")
+    throw customerError("saved_card_removed")
   }
 }
 
@@ -101,9 +103,9 @@ async function charge(ctx: ProviderContext, data: AltaPayPaymentData, sessionId:
     return { data, transaction: result.transaction }
   } catch (error) {
     if (error instanceof AltaPayDeclinedError) {
-      const message = error.cardHolderMessage ?? error.merchantMessage ?? "The card was declined."
+      const message = error.cardHolderMessage ?? error.merchantMessage ?? customerMessage("card_declined")
       ctx.logger?.warn(`AltaPay ${data.order_id}: the saved card was declined (${error.merchantMessage ?? error.result}).`)
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Your saved card was declined: ${message} Choose another card or pay with a new one.`)
+      throw customerError("saved_card_declined", { altapay: message })
     }
     if (error instanceof AltaPayError && error.mayHaveReachedAltaPay) throw error // the door settles a lost answer
     throw toMedusaError(error, "saved-card charge", ctx.logger)

@@ -195,7 +195,9 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     if (!data?.transaction_id) return { data: data ? this.ctx.seal(data) : input.data } // never paid: nothing reserved at AltaPay
     const transactionId = data.transaction_id
     if (!input.context?.idempotency_key) {
-      this.ctx.logger?.info(`AltaPay ${data.order_id}: Medusa undid an authorization it could not record; transaction ${transactionId} is not released (another authorization recorded it, or the follow-up will).`)
+      this.ctx.logger?.info(
+        `AltaPay ${data.order_id}: Medusa undid an authorization it could not record; transaction ${transactionId} is not released (another authorization recorded it, or the follow-up will).`
+      )
       return { data: this.ctx.seal(data) }
     }
     return { data: await this.ctx.serialized(transactionId, data, (latest) => releaseReservation(this.ctx, latest, transactionId)) }

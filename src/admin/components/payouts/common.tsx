@@ -2,14 +2,16 @@
 import { Alert, Table, Text, toast } from "@medusajs/ui"
 import type { ReactNode } from "react"
 import { Link } from "react-router-dom"
+import { useAdminText } from "../../i18n/use-admin-text"
 import { adminUrl, downloadWithToken, tokenAuth } from "../../lib/admin-fetch"
 
 /** "AltaPay payouts /" above a sub-page's heading, linking back to the list. */
 export function PayoutsBackLink() {
+  const { t } = useAdminText()
   return (
     <Text size="small">
       <Link to="/payouts" className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid="payouts-back-link">
-        AltaPay payouts
+        {t("AltaPay payouts")}
       </Link>{" "}
       /
     </Text>
@@ -36,6 +38,7 @@ export function Pager({ count, pageSize, offset, onOffset, testId }: { count: nu
 
 /** A CSV the server writes; followed by the browser itself under session auth, fetched with the token under JWT. */
 export function CsvLink({ path, filename, testId }: { path: string; filename: string; testId: string }) {
+  const { t } = useAdminText()
   return (
     <a
       href={adminUrl(path)}
@@ -45,10 +48,12 @@ export function CsvLink({ path, filename, testId }: { path: string; filename: st
       onClick={(event) => {
         if (!tokenAuth) return
         event.preventDefault()
-        downloadWithToken(path, filename).catch((error: unknown) => toast.error("Download failed", { description: error instanceof Error ? error.message : String(error) }))
+        downloadWithToken(path, filename).catch((error: unknown) =>
+          toast.error(t("common.downloadFailed"), { description: error instanceof Error ? error.message : String(error) })
+        )
       }}
     >
-      Download CSV
+      {t("common.downloadCsv")}
     </a>
   )
 }

@@ -6,9 +6,10 @@
 import { Badge, Button, Table, Text } from "@medusajs/ui"
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
+import { useAdminText } from "../../i18n/use-admin-text"
 import { formatMinor, unfundedCutoffText } from "../../lib/format"
 import {
-  EXCEPTION_KIND_LABELS,
+  EXCEPTION_KINDS as KINDS,
   EXCEPTIONS_PAGE_SIZE,
   listPayoutExceptions,
   payoutExceptionsExportPath,
@@ -18,11 +19,10 @@ import {
 } from "../../lib/payouts-api"
 import { CsvLink, FileLink, LoadError, Notice, OrderLink, Pager } from "./common"
 
-const KINDS = Object.keys(EXCEPTION_KIND_LABELS) as ExceptionKind[]
-
 export function PayoutExceptionsList() {
   const [kinds, setKinds] = useState<ExceptionKind[]>([])
   const [offset, setOffset] = useState(0)
+  const { t } = useAdminText()
   const { data, error, isLoading } = useQuery({
     queryKey: [...payoutsQueryKey, "exceptions", kinds, offset],
     queryFn: () => listPayoutExceptions(kinds, offset),
@@ -39,7 +39,7 @@ export function PayoutExceptionsList() {
         <div className="flex flex-wrap gap-2" data-testid="payout-exception-filter">
           {KINDS.map((kind) => (
             <Button key={kind} size="small" variant={kinds.includes(kind) ? "primary" : "secondary"} onClick={() => toggle(kind)} data-testid={`payout-exception-kind-${kind}`}>
-              {EXCEPTION_KIND_LABELS[kind]}
+              {t(`payouts.exceptions.kinds.${kind}`)}
             </Button>
           ))}
         </div>
@@ -48,30 +48,26 @@ export function PayoutExceptionsList() {
       {data && (
         <div className="px-6 pb-2">
           <Text size="small" className="text-ui-fg-subtle" data-testid="payout-exceptions-cutoff">
-            A capture or refund counts as not paid out when no funding file holds it {unfundedCutoffText(data.unfundedAfterDays)} after Medusa recorded it.
+            {t("payouts.exceptions.cutoff", { cutoff: unfundedCutoffText(t, data.unfundedAfterDays) })}
           </Text>
         </div>
       )}
-      {isLoading && <Notice>Loading exceptions…</Notice>}
+      {isLoading && <Notice>{t("payouts.exceptions.loading")}</Notice>}
       {error && <LoadError error={error} />}
-      {data && data.count === 0 && (
-        <Notice testId="payout-exceptions-empty">
-          {kinds.length ? "Nothing of these kinds: " : "No exceptions: "}every imported line matches Medusa, and every capture and refund older than the cut-off is paid out.
-        </Notice>
-      )}
+      {data && data.count === 0 && <Notice testId="payout-exceptions-empty">{t(kinds.length ? "payouts.exceptions.noneOfKinds" : "payouts.exceptions.none")}</Notice>}
       {data && data.count > 0 && (
         <>
           <div className="overflow-x-auto">
             <Table>
               <Table.Header>
                 <Table.Row>
-                  <Table.HeaderCell>Kind</Table.HeaderCell>
-                  <Table.HeaderCell>What happened</Table.HeaderCell>
-                  <Table.HeaderCell>Date</Table.HeaderCell>
-                  <Table.HeaderCell>Payout</Table.HeaderCell>
-                  <Table.HeaderCell>Order</Table.HeaderCell>
-                  <Table.HeaderCell className="text-right">In Medusa</Table.HeaderCell>
-                  <Table.HeaderCell className="text-right">At AltaPay</Table.HeaderCell>
+                  <Table.HeaderCell>{t("payouts.exceptions.kind")}</Table.HeaderCell>
+                  <Table.HeaderCell>{t("payouts.exceptions.what")}</Table.HeaderCell>
+                  <Table.HeaderCell>{t("payouts.exceptions.date")}</Table.HeaderCell>
+                  <Table.HeaderCell>{t("payouts.exceptions.payout")}</Table.HeaderCell>
+                  <Table.HeaderCell>{t("payouts.exceptions.order")}</Table.HeaderCell>
+                  <Table.HeaderCell className="text-right">{t("payouts.exceptions.inMedusa")}</Table.HeaderCell>
+                  <Table.HeaderCell className="text-right">{t("payouts.exceptions.atAltaPay")}</Table.HeaderCell>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
@@ -89,11 +85,12 @@ export function PayoutExceptionsList() {
 }
 
 function ExceptionRow({ exception: e }: { exception: PayoutException }) {
+  const { t } = useAdminText()
   return (
     <Table.Row data-testid="payout-exception" data-kind={e.kind}>
       <Table.Cell>
         <Badge size="2xsmall" color={e.kind === "unfunded" || e.kind === "rejected" || e.kind === "chargeback" ? "red" : "orange"}>
-          {EXCEPTION_KIND_LABELS[e.kind]}
+          {t(`payouts.exceptions.kinds.${e.kind}`)}
         </Badge>
       </Table.Cell>
       <Table.Cell className="max-w-md whitespace-normal" data-testid="payout-exception-message">
@@ -103,16 +100,17 @@ function ExceptionRow({ exception: e }: { exception: PayoutException }) {
       <Table.Cell>
         {e.fileId ? (
           <FileLink fileId={e.fileId}>
-            {e.filename ?? e.fileId}
-            {e.lineNumber !== null ? `, line ${e.lineNumber}` : ""}
+            {e.lineNumber !== null ? t("payouts.exceptions.fileLine", { file: e.filename ?? e.fileId, line: e.lineNumber }) : (e.filename ?? e.fileId)}
           </FileLink>
         ) : (
           "–"
         )}
       </Table.Cell>
-      <Table.Cell data-testid="payout-exception-order">{e.orderId ? <OrderLink orderId={e.orderId} /> : e.paymentId ? `payment ${e.paymentId}` : "–"}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(e.medusaAmountMinor, e.medusaCurrency ?? e.currency)}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(e.altapayAmountMinor, e.currency)}</Table.Cell>
+      <Table.Cell data-testid="payout-exception-order">
+        {e.orderId ? <OrderLink orderId={e.orderId} /> : e.paymentId ? t("payouts.exceptions.payment", { id: e.paymentId }) : "–"}
+      </Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, e.medusaAmountMinor, e.medusaCurrency ?? e.currency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, e.altapayAmountMinor, e.currency)}</Table.Cell>
     </Table.Row>
   )
 }

@@ -2,39 +2,39 @@
 import { Badge, Table, Text, Tooltip } from "@medusajs/ui"
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
+import { useAdminText } from "../../i18n/use-admin-text"
 import { formatMinor } from "../../lib/format"
 import { FILES_PAGE_SIZE, listPayoutFiles, payoutsQueryKey, type FundingFileSummary } from "../../lib/payouts-api"
 import { FileLink, LoadError, Notice, Pager } from "./common"
 
 export function PayoutFilesTable() {
   const [offset, setOffset] = useState(0)
+  const { t } = useAdminText()
   const { data, error, isLoading } = useQuery({
     queryKey: [...payoutsQueryKey, "files", offset],
     queryFn: () => listPayoutFiles(offset),
     placeholderData: keepPreviousData,
   })
 
-  if (isLoading) return <Notice>Loading payouts…</Notice>
+  if (isLoading) return <Notice>{t("payouts.loadingFiles")}</Notice>
   if (error) return <LoadError error={error} />
   if (!data || data.count === 0) {
-    return (
-      <Notice testId="payout-files-empty">No payouts imported yet: the import runs every 60 minutes (or as the store sets payouts.intervalMinutes), or press Import now.</Notice>
-    )
+    return <Notice testId="payout-files-empty">{t("payouts.noFiles")}</Notice>
   }
   return (
     <div data-testid="payout-files">
       <Table>
         <Table.Header>
           <Table.Row>
-            <Table.HeaderCell>Funding date</Table.HeaderCell>
-            <Table.HeaderCell>File</Table.HeaderCell>
-            <Table.HeaderCell>Currency</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Gross</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Fees</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Net</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Paid out</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Matched</Table.HeaderCell>
-            <Table.HeaderCell className="text-right">Unmatched</Table.HeaderCell>
+            <Table.HeaderCell>{t("payouts.fundingDate")}</Table.HeaderCell>
+            <Table.HeaderCell>{t("payouts.file")}</Table.HeaderCell>
+            <Table.HeaderCell>{t("payouts.currency")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.gross")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.fees")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.net")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.paidOut")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.matched")}</Table.HeaderCell>
+            <Table.HeaderCell className="text-right">{t("payouts.unmatched")}</Table.HeaderCell>
           </Table.Row>
         </Table.Header>
         <Table.Body>
@@ -47,10 +47,10 @@ export function PayoutFilesTable() {
                 </FileLink>
               </Table.Cell>
               <Table.Cell>{file.currency}</Table.Cell>
-              <Table.Cell className="text-right">{formatMinor(file.grossMinor, file.currency)}</Table.Cell>
-              <Table.Cell className="text-right">{formatMinor(file.feesMinor, file.currency)}</Table.Cell>
+              <Table.Cell className="text-right">{formatMinor(t, file.grossMinor, file.currency)}</Table.Cell>
+              <Table.Cell className="text-right">{formatMinor(t, file.feesMinor, file.currency)}</Table.Cell>
               <Table.Cell className="text-right" data-testid="payout-file-net">
-                {formatMinor(file.netMinor, file.currency)}
+                {formatMinor(t, file.netMinor, file.currency)}
               </Table.Cell>
               <Table.Cell className="text-right">
                 <PaidOut file={file} />
@@ -78,15 +78,14 @@ export function PayoutFilesTable() {
 
 /** The funding's Amount as AltaPay listed it, flagged when the lines do not add up to it. */
 export function PaidOut({ file }: { file: FundingFileSummary }) {
-  const amount = formatMinor(file.amountMinor, file.currency)
+  const { t } = useAdminText()
+  const amount = formatMinor(t, file.amountMinor, file.currency)
   if (file.totalsAgree) return <Text size="small">{amount}</Text>
   return (
-    <Tooltip
-      content={`The lines add up to ${formatMinor(file.netMinor, file.currency)}, not the ${amount} AltaPay paid out: a line may be missing from the download, or a fee not listed.`}
-    >
+    <Tooltip content={t("payouts.totalsDifferDetail", { net: formatMinor(t, file.netMinor, file.currency), amount })}>
       <span className="inline-flex items-center gap-x-1" data-testid="payout-file-totals-differ">
         <Badge size="2xsmall" color="red">
-          Totals differ
+          {t("payouts.totalsDiffer")}
         </Badge>
         <Text size="small">{amount}</Text>
       </span>

@@ -2,6 +2,7 @@
 import { Badge, Table, Text } from "@medusajs/ui"
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
+import { useAdminText } from "../../i18n/use-admin-text"
 import { formatMinor } from "../../lib/format"
 import { LINES_PAGE_SIZE, listPayoutLines, payoutsQueryKey, type FundingLineView } from "../../lib/payouts-api"
 import { LoadError, Notice, OrderLink, Pager } from "./common"
@@ -9,18 +10,17 @@ import { LoadError, Notice, OrderLink, Pager } from "./common"
 /** Line types that carry a customer's money and so should belong to a Medusa capture or refund. */
 const MONEY_TYPES = new Set(["payment", "refund", "payment_rejected", "refund_rejected"])
 
-export const MATCH_METHOD_LABELS = { reconciliation_identifier: "by reconciliation identifier", payment_and_amount: "by payment id and amount" } as const
-
 export function PayoutLinesTable({ fileId, fileCurrency }: { fileId: string; fileCurrency: string }) {
   const [offset, setOffset] = useState(0)
+  const { t } = useAdminText()
   const { data, error, isLoading } = useQuery({
     queryKey: [...payoutsQueryKey, "lines", fileId, offset],
     queryFn: () => listPayoutLines(fileId, offset),
     placeholderData: keepPreviousData,
   })
-  if (isLoading) return <Notice>Loading lines…</Notice>
+  if (isLoading) return <Notice>{t("payouts.lines.loading")}</Notice>
   if (error) return <LoadError error={error} />
-  if (!data || data.count === 0) return <Notice testId="payout-lines-empty">This funding file has no lines.</Notice>
+  if (!data || data.count === 0) return <Notice testId="payout-lines-empty">{t("payouts.lines.none")}</Notice>
   return (
     <div data-testid="payout-lines">
       <div className="overflow-x-auto">
@@ -28,15 +28,15 @@ export function PayoutLinesTable({ fileId, fileCurrency }: { fileId: string; fil
           <Table.Header>
             <Table.Row>
               <Table.HeaderCell>#</Table.HeaderCell>
-              <Table.HeaderCell>Type</Table.HeaderCell>
-              <Table.HeaderCell>Date</Table.HeaderCell>
-              <Table.HeaderCell>Reconciliation identifier</Table.HeaderCell>
-              <Table.HeaderCell className="text-right">Transaction</Table.HeaderCell>
-              <Table.HeaderCell className="text-right">Settlement</Table.HeaderCell>
-              <Table.HeaderCell className="text-right">Fees</Table.HeaderCell>
-              <Table.HeaderCell className="text-right">Net</Table.HeaderCell>
-              <Table.HeaderCell>Order</Table.HeaderCell>
-              <Table.HeaderCell>Matched</Table.HeaderCell>
+              <Table.HeaderCell>{t("payouts.lines.type")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payouts.lines.date")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payouts.lines.reconciliation")}</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">{t("payouts.lines.transaction")}</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">{t("payouts.lines.settlement")}</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">{t("payouts.fees")}</Table.HeaderCell>
+              <Table.HeaderCell className="text-right">{t("payouts.net")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payouts.lines.order")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payouts.matched")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
@@ -52,6 +52,7 @@ export function PayoutLinesTable({ fileId, fileCurrency }: { fileId: string; fil
 }
 
 function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: string }) {
+  const { t } = useAdminText()
   const settlementCurrency = line.settlementCurrency ?? fileCurrency
   if (line.issue) {
     return (
@@ -60,7 +61,7 @@ function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: 
         {/* Table.Cell's props do not take colSpan. */}
         <td colSpan={9} className="py-2 pr-6">
           <Text size="small" className="text-ui-fg-error" data-testid="payout-line-issue">
-            Unreadable: {line.issue}
+            {t("payouts.lines.unreadable", { issue: line.issue })}
           </Text>
           {line.cells && (
             <Text size="xsmall" className="text-ui-fg-subtle break-all">
@@ -80,7 +81,7 @@ function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: 
         {line.type ?? "–"}
         {!line.knownType && line.type ? (
           <Badge size="2xsmall" color="grey" className="ml-1">
-            not documented
+            {t("payouts.lines.notDocumented")}
           </Badge>
         ) : null}
       </Table.Cell>
@@ -88,18 +89,18 @@ function LineRow({ line, fileCurrency }: { line: FundingLineView; fileCurrency: 
       <Table.Cell className="break-all" data-testid="payout-line-reconciliation">
         {line.reconciliationIdentifier ?? "–"}
       </Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.transactionAmountMinor, line.transactionCurrency)}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.settlementAmountMinor, line.settlementCurrency)}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.feesMinor, settlementCurrency)}</Table.Cell>
-      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(line.netMinor, settlementCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, line.transactionAmountMinor, line.transactionCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, line.settlementAmountMinor, line.settlementCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, line.feesMinor, settlementCurrency)}</Table.Cell>
+      <Table.Cell className="text-right whitespace-nowrap">{formatMinor(t, line.netMinor, settlementCurrency)}</Table.Cell>
       <Table.Cell data-testid="payout-line-order">
         <LineOrder line={line} />
       </Table.Cell>
       <Table.Cell>
-        <span data-testid="payout-line-match">{line.match ? MATCH_METHOD_LABELS[line.match.method] : "–"}</span>
+        <span data-testid="payout-line-match">{line.match ? t(`payouts.lines.matchedBy.${line.match.method}`) : "–"}</span>
         {line.match && amountDiffers(line) && (
           <Badge size="2xsmall" color="orange" className="ml-1" data-testid="payout-line-medusa-amount">
-            Medusa: {formatMinor(line.match.amountMinor, line.match.currency)}
+            {t("payouts.lines.medusaAmount", { amount: formatMinor(t, line.match.amountMinor, line.match.currency) })}
           </Badge>
         )}
       </Table.Cell>
@@ -114,12 +115,13 @@ function amountDiffers({ match, transactionAmountMinor, transactionCurrency }: F
 }
 
 function LineOrder({ line }: { line: FundingLineView }) {
+  const { t } = useAdminText()
   if (line.match?.orderId) return <OrderLink orderId={line.match.orderId} testId="payout-line-order-link" />
-  if (line.match) return <Text size="small">payment {line.match.paymentId} (no order)</Text>
+  if (line.match) return <Text size="small">{t("payouts.lines.paymentWithoutOrder", { id: line.match.paymentId })}</Text>
   if (line.type && MONEY_TYPES.has(line.type))
     return (
       <Text size="small" className="text-ui-fg-subtle">
-        not in Medusa
+        {t("payouts.lines.notInMedusa")}
       </Text>
     )
   return <>–</>

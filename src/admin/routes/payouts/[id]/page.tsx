@@ -5,10 +5,12 @@ import { useParams } from "react-router-dom"
 import { CsvLink, LoadError, Notice, PayoutsBackLink } from "../../../components/payouts/common"
 import { PayoutFileSummary } from "../../../components/payouts/file-summary"
 import { PayoutLinesTable } from "../../../components/payouts/lines-table"
+import { useAdminText } from "../../../i18n/use-admin-text"
 import { getPayoutFile, payoutFileExportPath, payoutsQueryKey } from "../../../lib/payouts-api"
 
 const PayoutFilePage = () => {
   const { id = "" } = useParams()
+  const { t } = useAdminText()
   const { data: file, error, isLoading } = useQuery({ queryKey: [...payoutsQueryKey, "file", id], queryFn: () => getPayoutFile(id), enabled: !!id })
   return (
     <TooltipProvider>
@@ -17,12 +19,12 @@ const PayoutFilePage = () => {
           <div className="min-w-0">
             <PayoutsBackLink />
             <Heading level="h1" className="break-all" data-testid="payout-file-name">
-              {file?.filename ?? "Funding file"}
+              {file?.filename ?? t("payouts.fileFallback")}
             </Heading>
           </div>
           {file && <CsvLink path={payoutFileExportPath(file.id)} filename={file.filename.replace(/\.csv$/i, "") + ".csv"} testId="payout-file-csv" />}
         </div>
-        {isLoading && <Notice>Loading the funding file…</Notice>}
+        {isLoading && <Notice>{t("payouts.loadingFile")}</Notice>}
         {error && <LoadError error={error} />}
         {file && <PayoutFileSummary file={file} />}
         {file && <PayoutLinesTable fileId={file.id} fileCurrency={file.currency} />}

@@ -1,6 +1,7 @@
 "use server"
 
 import { sdk } from "@lib/config"
+import { AltaPayText } from "@lib/util/altapay-i18n"
 import { AltaPaySavedCard } from "@lib/util/altapay-saved-card"
 import { getAuthHeaders } from "./cookies"
 
@@ -33,11 +34,12 @@ export async function listAltaPaySavedCards(): Promise<
 
 /**
  * Deletes one of the signed-in customer's saved cards. The store answers 404 for a card that is
- * not (or no longer) theirs: gone either way, so that counts as deleted.
+ * not (or no longer) theirs: gone either way, so that counts as deleted. The error is shown in
+ * the page's language.
  */
 export async function deleteAltaPaySavedCard(
   id: string
-): Promise<{ error?: string }> {
+): Promise<{ error?: AltaPayText }> {
   const headers = await getAuthHeaders()
   return sdk.client
     .fetch(`/store/altapay/saved-cards/${encodeURIComponent(id)}`, {
@@ -50,6 +52,6 @@ export async function deleteAltaPaySavedCard(
         return {}
       }
       console.error(`AltaPay: saved card ${id} could not be deleted:`, error)
-      return { error: "The card could not be deleted. Please try again." }
+      return { error: { key: "deleteFailed" } }
     })
 }

@@ -2,6 +2,7 @@
 
 import { sdk } from "@lib/config"
 import { altapaySavesCards, isAltaPay } from "@lib/constants"
+import { AltaPayText, altapayServerText } from "@lib/util/altapay-i18n"
 import { AltaPaySavedCard } from "@lib/util/altapay-saved-card"
 import { HttpTypes } from "@medusajs/types"
 import { unstable_rethrow } from "next/navigation"
@@ -17,7 +18,8 @@ import { getAuthHeaders, getCartId } from "./cookies"
 // replaced by a new one, which comes with a fresh page), or paid with a saved card.
 const SENT_COOKIE = "_medusa_altapay_sent"
 
-export type AltaPayPaymentPage = { url: string } | { error: string }
+/** Where to send the customer, or what to tell them (in the language of the component that shows it). */
+export type AltaPayPaymentPage = { url: string } | { error: AltaPayText }
 
 export type AltaPayCardOptions = {
   /** The customer's cards saved on the cart's AltaPay registration. */
@@ -55,14 +57,14 @@ export async function altapayPaymentPage(
 ): Promise<AltaPayPaymentPage> {
   const cartId = await getCartId()
   if (!cartId) {
-    return { error: "Your cart was not found. Please reload the page." }
+    return { error: { key: "cartNotFound" } }
   }
 
   try {
     const cart = await freshCart(cartId)
     const current = altapaySession(cart)
     if (!current) {
-      return { error: "Choose a payment method first." }
+      return { error: { key: "chooseMethod" } }
     }
 
     const cookies = await nextCookies()
@@ -83,10 +85,7 @@ export async function altapayPaymentPage(
 
     const url = session?.data?.redirect_url
     if (!session || typeof url !== "string") {
-      return {
-        error:
-          "AltaPay did not return a payment page. Please try again or choose another payment method.",
-      }
+      return { error: { key: "noPaymentPage" } }
     }
     await rememberUsed(session.id)
     return { url }
@@ -106,20 +105,20 @@ export async function altapaySavedCardPayment(
 ): Promise<AltaPayPaymentPage> {
   const cartId = await getCartId()
   if (!cartId) {
-    return { error: "Your cart was not found. Please reload the page." }
+    return { error: { key: "cartNotFound" } }
   }
 
   try {
     const cart = await freshCart(cartId)
     const current = altapaySession(cart)
     if (!current) {
-      return { error: "Choose a payment method first." }
+      return { error: { key: "chooseMethod" } }
     }
     const session = await replaceSession(cart, current.provider_id, {
       saved_card_id: savedCardId,
     })
     if (!session) {
-      return { error: "The payment could not be started. Please try again." }
+      return { error: { key: "notStarted" } }
     }
     // Tied to this card now: paying with a new card afterwards needs a fresh session.
     await rememberUsed(session.id)
@@ -140,24 +139,22 @@ export async function altapaySavedCardPayment(
     if (after?.status === "requires_more" && typeof challenge === "string") {
       return { url: challenge }
     }
-    // The plugin's answer to a decline is written for the cardholder and carries AltaPay's
-    // message, which AltaPay may require shown (docs/storefront.md, "Saving a card, and paying
-    // with one"); any other failure stays on the server.
-    // (The starter's medusaError puts "Error setting up the request: " before it.)
-    const declined = /Your saved card was declined: .*/.exec(
+    // The plugin's refusals are written for the customer (a decline carries AltaPay's message,
+    // which AltaPay may require shown: docs/storefront.md, "Saving a card, and paying with one"),
+    // and shown in the customer's language; any other failure stays on the server.
+    // (The starter's medusaError puts "Error setting up the request: " before the message.)
+    const refusal = altapayServerText(
       notPlaced instanceof Error ? notPlaced.message : ""
     )
-    if (declined) {
-      return { error: declined[0] }
+    if (refusal) {
+      return { error: refusal }
     }
     const reference = randomUUID().slice(0, 8)
     console.error(
       `AltaPay: saved card ${savedCardId} did not pay cart ${cartId} (ref ${reference}, session ${after?.status}):`,
       notPlaced
     )
-    return {
-      error: `Your saved card was not accepted, and no order was placed. Please try another card. (Reference ${reference})`,
-    }
+    return { error: { key: "savedCardNotAccepted", values: { reference } } }
   } catch (error) {
     unstable_rethrow(error) // the redirect to the order confirmation, rethrown above
     return failed(cartId, "the saved-card payment", error)
@@ -211,14 +208,12 @@ function failed(
   cartId: string,
   what: string,
   error: unknown
-): { error: string } {
+): { error: AltaPayText } {
   // Details stay on the server: Medusa's and AltaPay's messages are not for the shopper.
   const reference = randomUUID().slice(0, 8)
   console.error(
     `AltaPay: ${what} for cart ${cartId} could not be prepared (ref ${reference}):`,
     error
   )
-  return {
-    error: `The payment could not be started. Please try again. (Reference ${reference})`,
-  }
+  return { error: { key: "notStartedReference", values: { reference } } }
 }

@@ -1,5 +1,7 @@
 import "server-only"
 
+import type { AltaPayLanguage } from "./altapay-i18n"
+
 const escape = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
@@ -12,12 +14,19 @@ const escape = (text: string) =>
  * `notice`: AltaPay's message for the customer (its `error_message`, which AltaPay requires shown
  * when `cardholder_message_must_be_shown` is true and always for Klarna), plain text, escaped here.
  * With a notice the page stays until the customer follows the link, so it can be read.
+ * `language`: the page's own (its texts are in it); AltaPay's notice is in its payment page's.
  */
-export function landingPage(message: string, next: string, linkText: string, notice?: string | null): Response {
+export function landingPage(
+  message: string,
+  next: string,
+  linkText: string,
+  notice: string | null,
+  language: AltaPayLanguage
+): Response {
   const href = escape(next)
   const moveOn = notice ? "" : `<meta http-equiv="refresh" content="1;url=${href}">`
   const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
     `${moveOn}<title>${escape(linkText)}</title></head>` +
     `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem">` +
     `<p id="altapay-landing" role="status">${escape(message)}</p>` +

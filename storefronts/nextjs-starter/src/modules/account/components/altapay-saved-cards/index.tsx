@@ -2,6 +2,11 @@
 
 import { deleteAltaPaySavedCard } from "@lib/data/altapay-saved-cards"
 import {
+  AltaPayLanguage,
+  AltaPayText,
+  altapayText,
+} from "@lib/util/altapay-i18n"
+import {
   AltaPaySavedCard,
   savedCardExpiry,
   savedCardName,
@@ -10,22 +15,24 @@ import { CreditCard, Spinner, Trash } from "@medusajs/icons"
 import ErrorMessage from "@modules/checkout/components/error-message"
 import { useState } from "react"
 
-/** The customer's saved cards with Delete (medusa-payment-altapay storefront kit). */
+/** The customer's saved cards with Delete (medusa-payment-altapay storefront kit), in the page's language. */
 const AltaPaySavedCards = ({
   cards: initial,
+  language,
 }: {
   cards: AltaPaySavedCard[]
+  language: AltaPayLanguage
 }) => {
   const [cards, setCards] = useState(initial)
   const [deleting, setDeleting] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<AltaPayText | null>(null)
 
   const handleDelete = async (id: string) => {
     setDeleting(id)
     setError(null)
-    const result = await deleteAltaPaySavedCard(id).catch(() => ({
-      error: "The card could not be deleted. Please try again.",
-    }))
+    const result = await deleteAltaPaySavedCard(id).catch(
+      (): { error?: AltaPayText } => ({ error: { key: "deleteFailed" } }),
+    )
     if (result.error) {
       setError(result.error)
     } else {
@@ -37,8 +44,7 @@ const AltaPaySavedCards = ({
   if (!cards.length) {
     return (
       <p className="text-base-regular" data-testid="no-saved-cards">
-        You have no saved cards. Tick &quot;Save this card&quot; when you pay
-        with a card to save it.
+        {altapayText(language, "noSavedCards")}
       </p>
     )
   }
@@ -56,10 +62,12 @@ const AltaPaySavedCards = ({
               <CreditCard />
               <div className="flex flex-col">
                 <span className="text-base-semi" data-testid="saved-card-name">
-                  {savedCardName(card)}
+                  {savedCardName(card, language)}
                 </span>
                 <span className="text-small-regular text-ui-fg-subtle">
-                  Expires {savedCardExpiry(card)}
+                  {altapayText(language, "savedCardExpires", {
+                    expiry: savedCardExpiry(card),
+                  })}
                 </span>
               </div>
             </div>
@@ -68,7 +76,9 @@ const AltaPaySavedCards = ({
               className="flex gap-x-1 items-center text-small-regular text-ui-fg-subtle hover:text-ui-fg-base"
               onClick={() => handleDelete(card.id)}
               disabled={deleting !== null}
-              aria-label={`Delete ${savedCardName(card)}`}
+              aria-label={altapayText(language, "deleteCard", {
+                card: savedCardName(card, language),
+              })}
               data-testid="delete-saved-card-button"
             >
               {deleting === card.id ? (
@@ -76,12 +86,15 @@ const AltaPaySavedCards = ({
               ) : (
                 <Trash />
               )}
-              <span>Delete</span>
+              <span>{altapayText(language, "delete")}</span>
             </button>
           </li>
         ))}
       </ul>
-      <ErrorMessage error={error} data-testid="saved-cards-error-message" />
+      <ErrorMessage
+        error={error && altapayText(language, error.key, error.values)}
+        data-testid="saved-cards-error-message"
+      />
     </div>
   )
 }

@@ -1,5 +1,6 @@
 "use client"
 
+import { AltaPayLanguage, altapayText } from "@lib/util/altapay-i18n"
 import {
   AltaPaySavedCard,
   savedCardExpiry,
@@ -19,11 +20,13 @@ export type AltaPayCardChoiceValue = {
 const AltaPayCardChoice = ({
   cards,
   canSave,
+  language,
   value,
   onChange,
 }: {
   cards: AltaPaySavedCard[]
   canSave: boolean
+  language: AltaPayLanguage
   value: AltaPayCardChoiceValue
   onChange: (value: AltaPayCardChoiceValue) => void
 }) => {
@@ -39,7 +42,7 @@ const AltaPayCardChoice = ({
       {cards.length > 0 && (
         <>
           <legend className="txt-medium-plus text-ui-fg-base mb-2">
-            Pay with
+            {altapayText(language, "payWith")}
           </legend>
           {cards.map((card) => (
             <label
@@ -55,9 +58,11 @@ const AltaPayCardChoice = ({
                 }
                 data-testid="altapay-saved-card-option"
               />
-              <span>{savedCardName(card)}</span>
+              <span>{savedCardName(card, language)}</span>
               <span className="text-ui-fg-subtle">
-                expires {savedCardExpiry(card)}
+                {altapayText(language, "cardExpires", {
+                  expiry: savedCardExpiry(card),
+                })}
               </span>
             </label>
           ))}
@@ -71,7 +76,7 @@ const AltaPayCardChoice = ({
               }
               data-testid="altapay-new-card-option"
             />
-            <span>A new card</span>
+            <span>{altapayText(language, "newCard")}</span>
           </label>
         </>
       )}
@@ -85,7 +90,7 @@ const AltaPayCardChoice = ({
             }
             data-testid="altapay-save-card-checkbox"
           />
-          <span>Save this card for my next orders</span>
+          <span>{altapayText(language, "saveCard")}</span>
         </label>
       )}
     </fieldset>

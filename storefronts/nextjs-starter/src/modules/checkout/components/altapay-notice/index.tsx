@@ -1,21 +1,20 @@
 "use client"
 
+import { altapayCartLanguage, altapayText } from "@lib/util/altapay-i18n"
+import { HttpTypes } from "@medusajs/types"
 import { useSearchParams } from "next/navigation"
 
-// Set by the kit's landing page (src/app/api/altapay/landing) when no order was placed.
-const MESSAGES: Record<string, string> = {
-  failed:
-    "Your payment was not completed: it was declined or cancelled, and no order was placed. You can try again with the same or another payment method.",
-  unconfirmed:
-    "We could not confirm your payment yet, so no order was placed here. If it went through after all, the store places the order for you; otherwise anything reserved on your card is released. You can try again.",
-}
-
-/** The payment step's message after a payment at AltaPay did not go through. */
-const AltaPayNotice = () => {
+/**
+ * The payment step's message after a payment at AltaPay did not go through, in the cart's
+ * language (`altapay` is set by the kit's landing page, src/app/api/altapay/landing, when no
+ * order was placed).
+ */
+const AltaPayNotice = ({ cart }: { cart: HttpTypes.StoreCart }) => {
   const reason = useSearchParams().get("altapay")
   if (!reason) {
     return null
   }
+  const language = altapayCartLanguage(cart)
 
   return (
     <div
@@ -23,7 +22,10 @@ const AltaPayNotice = () => {
       className="mb-4 rounded-rounded border border-rose-300 bg-rose-50 p-4 text-small-regular text-rose-700"
       data-testid="altapay-payment-notice"
     >
-      {MESSAGES[reason] ?? MESSAGES.failed}
+      {altapayText(
+        language,
+        reason === "unconfirmed" ? "noticeUnconfirmed" : "noticeFailed",
+      )}
     </div>
   )
 }

@@ -7,6 +7,12 @@ import {
   altapayPaymentPage,
   altapaySavedCardPayment,
 } from "@lib/data/altapay"
+import {
+  AltaPayText,
+  altapayCartLanguage,
+  altapayText,
+} from "@lib/util/altapay-i18n"
+import { HttpTypes } from "@medusajs/types"
 import { Button } from "@modules/common/components/ui"
 import { useEffect, useState } from "react"
 import AltaPayCardChoice, {
@@ -20,17 +26,20 @@ import ErrorMessage from "../error-message"
  * plugin when AltaPay posts the customer's return to it (or its notification callback, whichever
  * comes first); AltaPay then sends the customer to src/app/api/altapay/landing. A signed-in
  * customer may instead pay with a saved card (no AltaPay page unless 3-D Secure asks for one), or
- * have the new card saved.
+ * have the new card saved. Its texts are in the cart's language (its locale, else its country).
  */
 const AltaPayPaymentButton = ({
+  cart,
   notReady,
   "data-testid": dataTestId,
 }: {
+  cart: HttpTypes.StoreCart
   notReady: boolean
   "data-testid"?: string
 }) => {
+  const language = altapayCartLanguage(cart)
   const [submitting, setSubmitting] = useState(false)
-  const [errorMessage, setErrorMessage] = useState<string | null>(null)
+  const [error, setError] = useState<AltaPayText | null>(null)
   const [options, setOptions] = useState<AltaPayCardOptions | null>(null)
   const [choice, setChoice] = useState<AltaPayCardChoiceValue>({
     savedCardId: null,
@@ -49,13 +58,11 @@ const AltaPayPaymentButton = ({
 
   const handlePayment = async () => {
     setSubmitting(true)
-    setErrorMessage(null)
+    setError(null)
     const page: AltaPayPaymentPage | undefined = await (choice.savedCardId
       ? altapaySavedCardPayment(choice.savedCardId)
       : altapayPaymentPage({ saveCard: choice.saveCard })
-    ).catch(() => ({
-      error: "The payment could not be started. Please try again.",
-    }))
+    ).catch((): AltaPayPaymentPage => ({ error: { key: "notStarted" } }))
     if (!page) {
       // Paid with a saved card: Next.js is on its way to the order confirmation.
       return
@@ -65,7 +72,7 @@ const AltaPayPaymentButton = ({
       window.location.assign(page.url)
       return
     }
-    setErrorMessage(page.error)
+    setError(page.error)
     setSubmitting(false)
   }
 
@@ -75,6 +82,7 @@ const AltaPayPaymentButton = ({
         <AltaPayCardChoice
           cards={options.cards}
           canSave={options.canSave}
+          language={language}
           value={choice}
           onChange={setChoice}
         />
@@ -86,10 +94,10 @@ const AltaPayPaymentButton = ({
         size="large"
         data-testid={dataTestId}
       >
-        Place order
+        {altapayText(language, "placeOrder")}
       </Button>
       <ErrorMessage
-        error={errorMessage}
+        error={error && altapayText(language, error.key, error.values)}
         data-testid="altapay-payment-error-message"
       />
     </>

@@ -1,0 +1,54 @@
+/**
+ * The shop's languages (issue 43): every text of the admin, the storefront kit and the messages a
+ * customer reads exists in these six. Browser-safe (no imports): the admin, the storefront helper
+ * and the server all choose with it.
+ */
+export const LANGUAGES = ["en", "da", "sv", "nb", "fi", "de"] as const
+export type Language = (typeof LANGUAGES)[number]
+
+/** Norwegian is Bokmål here: AltaPay's payment page takes "no" (and folds nb and nn into it). */
+const ALIASES: Record<string, Language> = { no: "nb", nn: "nb" }
+
+/** Our language of a BCP 47 tag or AltaPay language code ("da-DK", "de_AT", "no"), or undefined. */
+/** The primary language subtag of a BCP 47 tag ("da-DK" -> "da"), lower case, or undefined for no tag. */
+const primaryOf = (tag: string | null | undefined): string | undefined => /^([a-z]{2,3})(?:[-_]|$)/i.exec(tag?.trim() ?? "")?.[1]?.toLowerCase()
+
+export function languageOf(tag: string | null | undefined): Language | undefined {
+  const primary = primaryOf(tag)
+  if (!primary) return undefined
+  const language = ALIASES[primary] ?? primary
+  return (LANGUAGES as readonly string[]).includes(language) ? (language as Language) : undefined
+}
+
+/**
+ * The language most shoppers of a country read, for countries whose language is one of ours.
+ * **Our choice**, as src/lib/medusa-mapping/language.ts makes it for AltaPay's page.
+ */
+const COUNTRY_LANGUAGES: Record<string, Language> = {
+  dk: "da",
+  gl: "da",
+  fo: "da",
+  se: "sv",
+  ax: "sv",
+  no: "nb",
+  sj: "nb",
+  fi: "fi",
+  de: "de",
+  at: "de",
+  ch: "de",
+  li: "de",
+}
+
+/** Our language for an ISO 3166-1 alpha-2 country, or undefined. */
+export const languageOfCountry = (country: string | null | undefined): Language | undefined => (country ? COUNTRY_LANGUAGES[country.trim().toLowerCase()] : undefined)
+
+/**
+ * The shopper's language: the locale's when it names one of ours; English when it names another
+ * (a French shopper reads AltaPay's page in French, and English is nearer than the country's
+ * language); without a locale (or with one that names no language), the first country that names
+ * one of ours; else English.
+ */
+export function chooseLanguage(locale: string | null | undefined, countries: Array<string | null | undefined> = []): Language {
+  if (primaryOf(locale)) return languageOf(locale) ?? "en"
+  return countries.map(languageOfCountry).find((language) => language !== undefined) ?? "en"
+}
