@@ -46,27 +46,19 @@ const goldenData: AltaPayPaymentData = {
 /** Computed by the previous implementation (Object.entries, filter, sort, map). */
 const GOLDEN_SEAL = "v1.G6z17WqlwI7Ud34e8Y0yJKDo_fE1vtqK1q0c9Rz6YPk"
 
-/** The same JSON with every object's keys in reverse order, as a jsonb round trip may return them. */
-function reversedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reversedKeys)
+/** The same JSON with every object's keys put in the order `order` gives them. */
+function withKeys(value: unknown, order: (keys: string[]) => string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => withKeys(item, order))
   if (value === null || typeof value !== "object") return value
-  return Object.fromEntries(
-    Object.entries(value)
-      .reverse()
-      .map(([k, v]) => [k, reversedKeys(v)])
-  )
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(order(Object.keys(record)).map((k) => [k, withKeys(record[k], order)]))
 }
 
-/** The same value with every object's keys in code unit order (what canonicalJson writes with JSON.stringify). */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys)
-  if (value === null || typeof value !== "object") return value
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])])
-  )
-}
+/** Every object's keys in reverse order, as a jsonb round trip may return them. */
+const reversedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.reverse())
+
+/** Every object's keys in code unit order (what canonicalJson writes with JSON.stringify). */
+const sortedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.sort())
 
 describe("payment data seal", () => {
   it("seals as it always did, so seals already in merchants' databases keep verifying", () => {
