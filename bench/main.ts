@@ -24,11 +24,18 @@ const PAYMENTS = 600
 
 /**
  * `npm run bench -- --only=profile,latency` (or `npm run bench -- profile latency`) runs some steps
- * and leaves results.md alone, except the payouts import's own table when "fundings" runs.
+ * and leaves results.md alone, except the latency and payouts import tables when "latency" or
+ * "fundings" runs (each with the machine and date it was measured on).
  */
 const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency", "fundings", "store"] as const
 type Step = (typeof STEPS)[number]
 const FUNDINGS_TITLE = "Payouts import: funding files over HTTP into Postgres (the payouts module's SQL)"
+const LATENCY_TITLE = "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints"
+/** The tables a partial run writes into results.md on their own, each with the machine it ran on. */
+const OWN_TABLES: ReadonlyArray<{ step: Step; title: string }> = [
+  { step: "latency", title: LATENCY_TITLE },
+  { step: "fundings", title: FUNDINGS_TITLE },
+]
 function selectedSteps(): Set<Step> {
   const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
   const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
@@ -111,7 +118,7 @@ export async function main(): Promise<void> {
 
     if (steps.has("latency")) {
       log(`latency: AltaPay ${LATENCIES_MS.join(" and ")} ms away (the sandbox's latency fault)`)
-      sections.splice(headline++, 0, { title: "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints", rows: await latencyRows(sandbox, log) })
+      sections.splice(headline++, 0, { title: LATENCY_TITLE, rows: await latencyRows(sandbox, log) })
     }
 
     // Before Medusa is loaded into this process.
@@ -163,13 +170,14 @@ export async function main(): Promise<void> {
   ].join("\n")
   const resultsPath = path.join(__dirname, "results.md")
   if (steps.size < STEPS.length) {
-    const fundings = sections.find((s) => s.title === FUNDINGS_TITLE)
-    if (fundings) {
+    for (const { step, title } of OWN_TABLES) {
+      const section = sections.find((s) => s.title === title)
+      if (!section) continue
       // Its own table only, with the machine it ran on: the other tables keep their full run's.
-      const table = markdownTable([fundings]).trimEnd()
-      const where = `Measured by \`npm run bench -- fundings\` in ${seconds.toFixed(0)} s on: ${host.join("; ")}.`
-      writeFileSync(resultsPath, replaceSection(readFileSync(resultsPath, "utf8"), FUNDINGS_TITLE, `${table}\n\n${where}\n`))
-      log("wrote the payouts import table into bench/results.md")
+      const table = markdownTable([section]).trimEnd()
+      const where = `Measured by \`npm run bench -- ${step}\` in ${seconds.toFixed(0)} s on: ${host.join("; ")}.`
+      writeFileSync(resultsPath, replaceSection(readFileSync(resultsPath, "utf8"), title, `${table}\n\n${where}\n`))
+      log(`wrote the ${step} table into bench/results.md`)
     }
     log(`some steps only: the rest of bench/results.md left as it was (${seconds.toFixed(0)} s in all)`)
     for (const note of notes) console.log(note)

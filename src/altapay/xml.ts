@@ -13,6 +13,7 @@ import { z } from "zod"
 import { AltaPayBadResponseError, snippet, type AltaPayErrorDetails } from "./errors"
 import type { GatewayResponse } from "./gateway-types"
 import { latestTransaction } from "./gateway-results"
+import { readWellFormedXml, type ReaderSettings } from "./xml-reader"
 import { toTransaction, transactionNodes } from "./xml-transaction"
 import { amount, ATTR, attr, describeIssues, isRecord, obj, parseDate, resolveCurrency, ShapeError, str, TEXT, textOf, type Raw } from "./xml-readers"
 
@@ -52,6 +53,8 @@ export const parserOptions = {
   isArray: isRepeated,
 }
 const parser = new XMLParser(parserOptions)
+/** The same tree, read by the client's own reader where it can (xml-reader.ts); fast-xml-parser reads the rest. */
+const readerSettings: ReaderSettings = { attributePrefix: ATTR, textKey: TEXT, repeatedIn: REPEATED_IN }
 // Numeric and HTML character references (&#230; in a Danish name) cost a dozen extra replacements
 // per text node, so only bodies that contain one take the parser that decodes them.
 const referenceDecodingParser = new XMLParser({ ...parserOptions, htmlEntities: true })
@@ -86,7 +89,7 @@ export function parseGatewayResponse(xml: string, details: ParseErrorDetails = {
 
   let document: unknown
   try {
-    document = (NON_XML_REFERENCE.test(text) ? referenceDecodingParser : parser).parse(text)
+    document = readWellFormedXml(text, readerSettings) ?? (NON_XML_REFERENCE.test(text) ? referenceDecodingParser : parser).parse(text)
   } catch (error) {
     throw fail("the XML could not be parsed", error)
   }

@@ -46,16 +46,19 @@ const goldenData: AltaPayPaymentData = {
 /** Computed by the previous implementation (Object.entries, filter, sort, map). */
 const GOLDEN_SEAL = "v1.G6z17WqlwI7Ud34e8Y0yJKDo_fE1vtqK1q0c9Rz6YPk"
 
-/** The same JSON with every object's keys in reverse order, as a jsonb round trip may return them. */
-function reversedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reversedKeys)
+/** The same JSON with every object's keys put in the order `order` gives them. */
+function withKeys(value: unknown, order: (keys: string[]) => string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => withKeys(item, order))
   if (value === null || typeof value !== "object") return value
-  return Object.fromEntries(
-    Object.entries(value)
-      .reverse()
-      .map(([k, v]) => [k, reversedKeys(v)])
-  )
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(order(Object.keys(record)).map((k) => [k, withKeys(record[k], order)]))
 }
+
+/** Every object's keys in reverse order, as a jsonb round trip may return them. */
+const reversedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.reverse())
+
+/** Every object's keys in code unit order (what canonicalJson writes with JSON.stringify). */
+const sortedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.sort())
 
 describe("payment data seal", () => {
   it("seals as it always did, so seals already in merchants' databases keep verifying", () => {
@@ -76,11 +79,14 @@ describe("payment data seal", () => {
       fc.property(fc.jsonValue(), (value) => {
         const text = canonicalJson(value)
         expect(canonicalJson(reversedKeys(value))).toBe(text)
+        expect(canonicalJson(sortedKeys(value))).toBe(text)
         // Same content as JSON.stringify (nothing undefined in fc.jsonValue).
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)))
       })
     )
     expect(canonicalJson({ b: [1, undefined, { z: null, a: "x" }], a: undefined, é: 1, A: true })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"é":1}')
+    // Already in order, with what JSON.stringify would write otherwise: a member left undefined, a Date.
+    expect(canonicalJson({ A: true, a: undefined, b: [1, undefined, { a: "x", z: null }], d: new Date(0), é: 1 })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"d":{},"é":1}')
   })
 })
 

@@ -16,7 +16,21 @@ import { GOODS_TYPES, type OrderLine } from "../../altapay"
 import { namesSession } from "../medusa-mapping/shop-order-id"
 import type { ServerKeys } from "../registrations/server-keys"
 
-export const orderLineSchema = z.object({
+/**
+ * z.object with its fields in canonical (code unit) order, so that what zod parses out is already
+ * in the order the seal encodes (canonicalJson). The fields are written in the order that reads best.
+ */
+function canonicalObject<T extends z.ZodRawShape>(shape: T) {
+  return z.object(
+    Object.fromEntries(
+      Object.keys(shape)
+        .sort()
+        .map((key) => [key, shape[key]])
+    ) as T
+  )
+}
+
+export const orderLineSchema = canonicalObject({
   description: z.string().min(1),
   itemId: z.string().min(1),
   quantity: z.number().positive(),
@@ -31,12 +45,12 @@ export const orderLineSchema = z.object({
 }) satisfies z.ZodType<OrderLine>
 
 /** Units of an order's items (or shipping methods) a capture or refund is for. */
-const itemQuantitiesSchema = z.array(z.object({ line_item_id: z.string(), quantity: z.number().int().positive() }))
+const itemQuantitiesSchema = z.array(canonicalObject({ line_item_id: z.string(), quantity: z.number().int().positive() }))
 
 /** A return fee's line (AltaPay's "Refund a Klarna payment"): positive, sent as a `handling` line AltaPay deducts. */
 export const returnFeeSchema = orderLineSchema.omit({ goodsType: true }).extend({ unitPriceMinor: z.number().int().positive(), taxAmountMinor: z.number().int().nonnegative() })
 
-const refundRecordSchema = z.object({
+const refundRecordSchema = canonicalObject({
   /** Medusa's refund id (the idempotency key), when the refund came through Medusa. */
   refund_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
@@ -61,7 +75,7 @@ const refundRecordSchema = z.object({
 })
 export type RefundRecord = z.infer<typeof refundRecordSchema>
 
-export const pendingRefundSchema = z.object({
+export const pendingRefundSchema = canonicalObject({
   amount_minor: z.number().int().positive(),
   order_lines: z.array(orderLineSchema).min(1),
   items: itemQuantitiesSchema.optional(),
@@ -73,7 +87,7 @@ export const pendingRefundSchema = z.object({
 export type PendingRefund = z.infer<typeof pendingRefundSchema>
 
 /** AltaPay's trackingInfo[] of a capture (from Medusa's fulfillment labels). */
-export const trackingInfoSchema = z.object({
+export const trackingInfoSchema = canonicalObject({
   trackingId: z.string().optional(),
   companyName: z.string().optional(),
   method: z.string().optional(),
@@ -88,7 +102,7 @@ export type TrackingInfo = z.infer<typeof trackingInfoSchema>
  * "Capture items", or a fulfillment) just before it runs Medusa's capture workflow: Medusa passes
  * the provider only an amount.
  */
-export const pendingCaptureSchema = z.object({
+export const pendingCaptureSchema = canonicalObject({
   amount_minor: z.number().int().positive(),
   order_lines: z.array(orderLineSchema).min(1),
   /** Order items (and shipping methods) and the units captured. */
@@ -100,7 +114,7 @@ export const pendingCaptureSchema = z.object({
 })
 export type PendingCapture = z.infer<typeof pendingCaptureSchema>
 
-const captureRecordSchema = z.object({
+const captureRecordSchema = canonicalObject({
   capture_id: z.string().nullable(),
   reconciliation_identifier: z.string(),
   amount_minor: z.number().int(),
@@ -118,7 +132,7 @@ const captureRecordSchema = z.object({
 export type CaptureRecord = z.infer<typeof captureRecordSchema>
 
 /** A chargeback event AltaPay notified (status ChargebackEvent): recorded once per `key`. */
-export const chargebackRecordSchema = z.object({
+export const chargebackRecordSchema = canonicalObject({
   key: z.string().min(1),
   /** As AltaPay wrote it. */
   date: z.string(),
@@ -139,7 +153,7 @@ export type ChargebackRecord = z.infer<typeof chargebackRecordSchema>
  * customer pays with a saved card (reserveSubscriptionCharge at authorization); `merchant_charge`:
  * the admin charged the agreement already (its transaction is only verified here).
  */
-export const agreementPaymentSchema = z.object({
+export const agreementPaymentSchema = canonicalObject({
   mode: z.enum(["setup", "saved_card", "merchant_charge"]),
   /** The Medusa customer the card is (to be) saved for. */
   customer_id: z.string().min(1),
@@ -175,7 +189,7 @@ export const fraudRecordSchema = z.object({
 export type FraudRecord = z.infer<typeof fraudRecordSchema>
 
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
-export const paymentDataSchema = z.object({
+export const paymentDataSchema = canonicalObject({
   altapay_session_id: z.string().min(1),
   /**
    * AltaPay's shop_orderid as the session was created with it: the Medusa payment session id with
@@ -216,7 +230,7 @@ export const paymentDataSchema = z.object({
   /** Lines for the next capture of exactly `amount_minor` (an item capture; see pendingCaptureSchema). */
   pending_capture: pendingCaptureSchema.nullish(),
   /** When the payment was last checked against AltaPay, and by what: its callback, the customer's return, or a job. */
-  reconciled: z.object({ at: z.string(), by: z.enum(["callback", "return", "job"]) }).nullish(),
+  reconciled: canonicalObject({ at: z.string(), by: z.enum(["callback", "return", "job"]) }).nullish(),
   /**
    * Chargeback events AltaPay notified, oldest first. Optional without a default: data sealed
    * before the field existed keeps its seal.
@@ -252,8 +266,8 @@ const SEAL_VERSION = "v1"
 export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
 
 export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
-  const parsed = paymentDataSchema.parse(data)
-  const own: AltaPayPaymentData = { ...parsed, awaiting_altapay: hasOpenResults(parsed) }
+  // Parsed with the flag in: zod writes every field in the schema's (canonical) order.
+  const own = paymentDataSchema.parse({ ...data, awaiting_altapay: hasOpenResults(data) })
   return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, canonicalJson(own)).toString("base64url")}` }
 }
 
@@ -306,16 +320,53 @@ function mac(key: Buffer, canonicalText: string): Buffer {
 
 /**
  * JSON with object keys sorted and undefined members left out: the same text after a Postgres
- * jsonb round trip. Built by hand rather than with entries/filter/map chains: it runs on every
- * seal and every check of one (the largest piece of the provider's own CPU per refund before).
+ * jsonb round trip. It runs on every seal and every check of one. The payment data's schemas
+ * list their fields in this order (`canonicalObject`), so zod's output, which is what is sealed
+ * and checked, is in it already: then V8's own JSON.stringify writes the same text, at a third of
+ * the cost of building it here.
  */
 export function canonicalJson(value: unknown): string {
+  return inCanonicalOrder(value) ? JSON.stringify(value) : sortedJson(value)
+}
+
+/** Whether JSON.stringify writes `value` canonically: plain objects with their keys in order, and only JSON's own values. */
+function inCanonicalOrder(value: unknown): boolean {
+  if (value === null) return true
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true
+    case "number":
+      return Number.isFinite(value)
+    case "object":
+      break
+    default:
+      return false
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (value[i] !== undefined && !inCanonicalOrder(value[i])) return false
+    return true
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false // a Date's toJSON, a class instance
+  const record = value as Record<string, unknown>
+  let previous: string | undefined
+  for (const key of Object.keys(record)) {
+    if (previous !== undefined && !(previous < key)) return false
+    previous = key
+    const member = record[key]
+    if (member !== undefined && !inCanonicalOrder(member)) return false
+  }
+  return true
+}
+
+/** The canonical text built by hand, for values not in canonical order already. */
+function sortedJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
   if (Array.isArray(value)) {
     let out = "["
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i]
-      out += (i === 0 ? "" : ",") + (item === undefined ? "null" : canonicalJson(item))
+      out += (i === 0 ? "" : ",") + (item === undefined ? "null" : sortedJson(item))
     }
     return out + "]"
   }
@@ -326,7 +377,7 @@ export function canonicalJson(value: unknown): string {
   for (const key of keys) {
     const member = record[key]
     if (member === undefined) continue
-    out += (out.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + canonicalJson(member)
+    out += (out.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + sortedJson(member)
   }
   return out + "}"
 }

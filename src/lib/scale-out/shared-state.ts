@@ -203,22 +203,25 @@ export function paymentLockOn(locking: ILockingModule | undefined, timeoutSecond
 }
 
 async function inProcessLock<T>(key: string, timeoutSeconds: number, job: () => Promise<T>): Promise<T> {
-  const previous = registry.tails.get(key) ?? Promise.resolve()
+  const previous = registry.tails.get(key)
   let release!: () => void
   const mine = new Promise<void>((resolve) => (release = resolve))
   // Waiters queue behind everyone before them, also behind a caller that gave up waiting.
-  const tail = previous.then(() => mine)
+  const tail = previous ? previous.then(() => mine) : mine
   registry.tails.set(key, tail)
   let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([
-      previous,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Timed out waiting for lock ${key}`)), timeoutSeconds * 1000)
-        timer.unref?.()
-      }),
-    ])
-    clearTimeout(timer)
+    // Nobody before: no wait, so no timer (the usual case, on every capture and refund).
+    if (previous) {
+      await Promise.race([
+        previous,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`Timed out waiting for lock ${key}`)), timeoutSeconds * 1000)
+          timer.unref?.()
+        }),
+      ])
+      clearTimeout(timer)
+    }
     return await job()
   } finally {
     clearTimeout(timer)
