@@ -12,6 +12,7 @@ import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/u
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
 import { StrandedSessions } from "../follow-up/stranded"
+import { healthOn, noteReturnPost } from "../health/hooks"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
@@ -49,6 +50,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const shopOrderId = request.shopOrderId
   if (!shopOrderId || !/^[\w-]{1,100}$/.test(shopOrderId)) return { status: 400, text: "shop_orderid is missing or malformed." }
   const logger = loggerOf(request.scope)
+  await noteReturnPost(registration, request)
   const query = request.scope.resolve(ContainerRegistrationKeys.QUERY)
   // AltaPay is asked by the shop_orderid as posted; Medusa by the session id it maps back to, or
   // (a saved card's charge after 3-D Secure) by the session the charge was made for.
@@ -80,6 +82,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
         logger,
         shopOrderId
       )
+      await healthOn(registration.scaleOut).refused(registration.options.providerId, "return", "unknown-session")
     }
   }
   // The cart (or a payment link's order) as read before the workflow; the cart's order as it is now.
