@@ -12,7 +12,7 @@ import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/u
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { altapayFromConfig } from "../registrations/from-config"
 import { StrandedSessions } from "../follow-up/stranded"
-import { healthOn, noteReturnPost } from "../health/hooks"
+import { noteRefused, noteReturnPost } from "../health/hooks"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
@@ -82,7 +82,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
         logger,
         shopOrderId
       )
-      await healthOn(registration.scaleOut).refused(registration.options.providerId, "return", "unknown-session")
+      await noteRefused(registration.scaleOut, registration.options, "return", "unknown-session")
     }
   }
   // The cart (or a payment link's order) as read before the workflow; the cart's order as it is now.

@@ -5,15 +5,22 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { AltaPayCallbackSignatureError, AltaPayStaleCallbackSignatureError, verifyCallbackSignature } from "../../altapay"
 import { arrivalTime } from "../callbacks/arrival"
-import { providerScaleOut } from "../registrations/from-config"
+import { altapayProviderId, providerScaleOut } from "../registrations/from-config"
 import type { AltaPayOptions } from "../registrations/options"
 import type { ServerKeys } from "../registrations/server-keys"
 import type { AccountRunSummary } from "../payouts/run"
 import { processStore, type ScaleOut } from "../scale-out/shared-state"
-import { HealthRecorder, signedAt, type PostRoad } from "./recorder"
+import { HealthRecorder, signedAt, type PostRoad, type RefusalReason } from "./recorder"
 
 /** The recorder on a registration's (or the provider's) store and locks. */
 export const healthOn = (scaleOut: ScaleOut): HealthRecorder => new HealthRecorder(scaleOut.store ?? processStore(), scaleOut.paymentLock)
+
+/** Medusa's id of the registration the provider's options are (options.providerId is its `id`: `card`). */
+const medusaId = (options: Pick<AltaPayOptions, "providerId">): string => altapayProviderId({ id: options.providerId })
+
+/** A post the provider or the return endpoint refused. */
+export const noteRefused = (scaleOut: ScaleOut, options: AltaPayOptions, road: PostRoad, reason: RefusalReason): Promise<void> =>
+  healthOn(scaleOut).refused(medusaId(options), road, reason)
 
 /** The recorder on the Payment module's store, from a request's or a job's container. */
 export const healthOf = (scope: MedusaContainer): HealthRecorder => healthOn(providerScaleOut(scope))
@@ -30,12 +37,12 @@ interface CallbackPost {
 export function noteCallbackReceived(scaleOut: ScaleOut, options: AltaPayOptions, arrivalKeys: ServerKeys, post: CallbackPost): Promise<void> {
   const header = post.headers["altapay-signature"]
   const signature = options.callbackSecret ? (Array.isArray(header) ? String(header[0]) : typeof header === "string" ? header : undefined) : undefined
-  return healthOn(scaleOut).received(options.providerId, "callback", signedAt(signature), arrivalTime(post.headers, post.rawBody, arrivalKeys))
+  return healthOn(scaleOut).received(medusaId(options), "callback", signedAt(signature), arrivalTime(post.headers, post.rawBody, arrivalKeys))
 }
 
 /** A callback the provider refused: counted when its signature is what failed. */
-export async function noteCallbackRefused(scaleOut: ScaleOut, providerId: string, error: unknown): Promise<void> {
-  if (error instanceof AltaPayCallbackSignatureError) await healthOn(scaleOut).refused(providerId, "callback", "signature")
+export async function noteCallbackRefused(scaleOut: ScaleOut, options: AltaPayOptions, error: unknown): Promise<void> {
+  if (error instanceof AltaPayCallbackSignatureError) await noteRefused(scaleOut, options, "callback", "signature")
 }
 
 interface ReturnPost {
@@ -52,13 +59,14 @@ export async function noteReturnPost(registration: { scaleOut: ScaleOut; options
   if (!post.rawBody) return
   const { options } = registration
   const health = healthOn(registration.scaleOut)
-  if (!options.callbackSecret || !post.signatureHeader) return health.received(options.providerId, "return", undefined)
+  const providerId = medusaId(options)
+  if (!options.callbackSecret || !post.signatureHeader) return health.received(providerId, "return", undefined)
   try {
     verifyCallbackSignature({ rawBody: post.rawBody, signatureHeader: post.signatureHeader, secret: options.callbackSecret, toleranceSeconds: options.callbackToleranceSeconds })
   } catch (error) {
-    if (!(error instanceof AltaPayStaleCallbackSignatureError)) return health.refused(options.providerId, "return", "signature")
+    if (!(error instanceof AltaPayStaleCallbackSignatureError)) return health.refused(providerId, "return", "signature")
   }
-  await health.received(options.providerId, "return", signedAt(post.signatureHeader))
+  await health.received(providerId, "return", signedAt(post.signatureHeader))
 }
 
 /** A follow-up or payouts run, as its job reports it. */

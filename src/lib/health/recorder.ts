@@ -67,6 +67,7 @@ const postKey = (providerId: string) => `altapay:health:${providerId}:post`
 const refusalKey = (providerId: string) => `altapay:health:${providerId}:refused`
 const JOBS_KEY = "altapay:health:jobs"
 
+/** Keyed by Medusa's provider id (`pp_altapay_card`), as the routes name a registration. */
 export class HealthRecorder {
   /** `lock`: one writer of a read-modify-write at a time (across servers with a locking module). */
   constructor(

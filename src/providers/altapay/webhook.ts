@@ -7,7 +7,7 @@ import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/fram
 import { PaymentActions } from "@medusajs/framework/utils"
 import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
-import { noteCallbackReceived, noteCallbackRefused, healthOn } from "../../lib/health/hooks"
+import { noteCallbackReceived, noteCallbackRefused, noteRefused } from "../../lib/health/hooks"
 import { confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
@@ -38,7 +38,7 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   } catch (error) {
     // Logged without the body: it may carry card and customer details.
     ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}${unsignedHint(error)}`)
-    await noteCallbackRefused(ctx.scaleOut, ctx.options.providerId, error)
+    await noteCallbackRefused(ctx.scaleOut, ctx.options, error)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
   await noteCallbackReceived(ctx.scaleOut, ctx.options, ctx.arrivalKeys, { headers: payload.headers, rawBody })
@@ -82,7 +82,7 @@ async function medusaHas(ctx: ProviderContext, sessionId: string, shopOrderId: s
   // A failing read throws: Medusa's event retry runs again.
   if (await medusaSession(ctx.query, sessionId)) return true
   await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, shopOrderId)
-  await healthOn(ctx.scaleOut).refused(ctx.options.providerId, "callback", "unknown-session")
+  await noteRefused(ctx.scaleOut, ctx.options, "callback", "unknown-session")
   return false
 }
 
