@@ -111,15 +111,30 @@ export interface GatewayTransaction {
   capturedAmount?: GatewayAmount
   refundedAmount?: GatewayAmount
   recurringDefaultAmount?: GatewayAmount
+  /**
+   * SurchargeAmount: what a terminal with surcharging added to the payment; ReservedAmount includes
+   * it (sdk-php AltapayAPIPayment::getInitialAmount is ReservedAmount - SurchargeAmount, "the
+   * amount of the good(s) without surcharge"; sdk-java APIResponse.xsd).
+   */
+  surchargeAmount?: GatewayAmount
   createdDate?: Date
   updatedDate?: Date
   paymentNature?: string
+  /**
+   * AuthorisationExpiryDate: when the reservation's authorisation lapses, as AltaPay states it
+   * (api-php Transaction::$AuthorisationExpiryDate, sdk-java APIResponse.xsd: "YYYY-MM-DD hh:mm:ss", may be empty).
+   */
+  authorisationExpiryDate?: Date
   paymentNatureService?: PaymentNatureService
   /** Decimal text, exact as sent. */
   fraudRiskScore?: string
   fraudExplanation?: string
   /** The fraud service's recommendation, e.g. Accept, Challenge, Deny (sdk-csharp APIResponse.cs, api-php Transaction::$FraudRecommendation). */
   fraudRecommendation?: string
+  /** AddressVerification: the card scheme's one-letter AVS result, e.g. P, S, G (sdk-java APIResponse.xsd; sdk-php CallbackXML_reservationAndCapture.xml). */
+  addressVerification?: string
+  /** AddressVerificationDescription: AltaPay's text for that code, e.g. "AVS not supported". */
+  addressVerificationDescription?: string
   paymentInfos: PaymentInfo[]
   customerInfo?: CustomerInfo
   reconciliationIdentifiers: ReconciliationIdentifier[]
@@ -183,6 +198,8 @@ export const TRANSACTION_STATUSES = [
   "epayment_cancelled",
   "epayment_declined",
   "bank_payment_finalized",
+  /** A capture of a lapsed reservation whose new authorisation failed (AltaPay FAQ: "the capture ultimately fails with the status 'reauth_failed'"). */
+  "reauth_failed",
 ] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 

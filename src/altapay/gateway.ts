@@ -50,6 +50,18 @@ export interface CaptureInput {
   trackingInfo?: TrackingInfo[]
 }
 
+/**
+ * updateOrder (AltaPay's updateOrder page; api-php `Api/Payments/UpdateOrder`): the reservation's new
+ * gross amount and its order lines, which replace the reserved ones ("In case it's not passed, it will
+ * remove all the order lines"). For invoice methods such as Klarna the amount must be the lines' total.
+ */
+export interface UpdateOrderInput {
+  paymentId: string
+  amountMinor: number
+  currency: string
+  orderLines: OrderLine[]
+}
+
 export interface PaymentsFilter {
   transactionId?: string
   paymentId?: string
@@ -94,6 +106,22 @@ export class GatewayApi {
       fields.sales_tax = minorToWireDecimal(input.salesTaxMinor, requireCurrency(input.currency, "salesTaxMinor"), "sales_tax")
     }
     return this.change("captureReservation", "capture", fields)
+  }
+
+  /** Replaces an uncaptured reservation's amount and order lines (UpdateOrderInput). */
+  async updateOrder(input: UpdateOrderInput): Promise<GatewayResult> {
+    const fail = (field: string, message: string) => {
+      throw new AltaPayValidationError(`The order update was not sent: ${field} ${message}.`, [{ field, message }])
+    }
+    // api-php's example payment id is "12345678-12345678"; AltaPay's payment ids are UUIDs.
+    if (typeof input.paymentId !== "string" || !/^[0-9a-f-]{1,36}$/i.test(input.paymentId)) fail("payment_id", "must be AltaPay's payment id")
+    if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) fail("amount", "must be greater than zero (an integer in minor units)")
+    if (input.orderLines.length === 0) fail("orderLines", "must list the order's lines (without them AltaPay removes every line)")
+    const currency = currencyInfo(input.currency).alpha
+    validateOrderLines(input.orderLines, { currency, expectedTotalMinor: input.amountMinor })
+    assertWireAmounts([["amount", input.amountMinor], ...orderLineWireAmounts(input.orderLines)], currency)
+    const fields = { payment_id: input.paymentId, amount: minorToWireDecimal(input.amountMinor, currency), ...toGatewayOrderLineFields(input.orderLines, currency) }
+    return this.change("updateOrder", "order update", fields)
   }
 
   async releaseReservation(input: { transactionId: string }): Promise<GatewayResult> {

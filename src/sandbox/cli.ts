@@ -21,15 +21,18 @@ export interface CliOptions {
   fundingDelayMs?: number | false
   /** --invoice-terminal[=<days>]: offer the Klarna invoice terminal (captures within 28 days, or <days>). */
   invoiceTerminal?: true | { captureWithinDays: number }
+  /** --surcharge-percent <n>: the card terminal surcharges card payments by n percent. */
+  surchargePercent?: number
 }
 
-const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--invoice-terminal[=<days>]] [--quiet]
+const USAGE = `Usage: altapay-sandbox [--port 8787] [--host 127.0.0.1] [--username sandbox] [--password sandbox] [--callback-secret <secret>] [--return-mode server-post|browser-redirect] [--example-fundings] [--funding-delay <ms|off>] [--invoice-terminal[=<days>]] [--surcharge-percent <n>] [--quiet]
 
   --example-fundings       start with example funding files (payouts: every line type, fees, a currency conversion)
   --funding-delay <ms|off> time from a capture or refund to the funding file holding it (default 86400000, one day);
                            off: no funding files from the sandbox's own payments
   --invoice-terminal[=<days>] offer "Klarna DKK Sandbox Terminal", an invoice terminal whose captures and refunds
-                           go by the reserved order lines; captures are refused after 28 days (or <days>)`
+                           go by the reserved order lines; captures are refused after 28 days (or <days>)
+  --surcharge-percent <n>  the card terminal surcharges: a card payment reserves n percent more (SurchargeAmount)`
 
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 8787, host: "127.0.0.1", username: "sandbox", password: "sandbox" }
@@ -85,6 +88,12 @@ export function parseArgs(argv: string[]): CliOptions {
         options.invoiceTerminal = inline === undefined ? true : { captureWithinDays: Number(inline) }
         break
       }
+      case "--surcharge-percent": {
+        const percent = value()
+        if (!/^\d{1,2}(\.\d{1,2})?$/.test(percent) || Number(percent) <= 0) throw new Error(`--surcharge-percent takes a percentage above 0, e.g. 2.5.\n${USAGE}`)
+        options.surchargePercent = Number(percent)
+        break
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE)
@@ -110,6 +119,7 @@ export function describe(sandbox: Sandbox, options: CliOptions): string {
     ...(options.invoiceTerminal
       ? [`  invoice terminal: Klarna DKK Sandbox Terminal   (captures within ${options.invoiceTerminal === true ? 28 : options.invoiceTerminal.captureWithinDays} days)`]
       : []),
+    ...(options.surchargePercent ? [`  surcharge:        ${options.surchargePercent} % on card payments   (SurchargeAmount)`] : []),
     `Press Ctrl+C to stop.`,
   ].join("\n")
 }

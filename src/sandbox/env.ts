@@ -25,6 +25,8 @@ export interface SandboxConfig {
   returnMode: ReturnMode
   /** The Klarna invoice terminal is offered (state.ts INVOICE_METHOD), with its capture period. */
   invoiceTerminal?: { captureWithinDays: number }
+  /** The card terminal surcharges: a card payment reserves this percent more (SurchargeAmount). */
+  surchargePercent?: number
 }
 
 export interface SandboxEnv {

@@ -96,6 +96,12 @@ export interface SandboxOptions {
    * `--invoice-terminal`.
    */
   invoiceTerminal?: boolean | { captureWithinDays?: number }
+  /**
+   * The card terminal surcharges consumer cards: a card payment reserves this percent more than the
+   * session's amount, stated as SurchargeAmount (reserved = amount + surcharge; sdk-php
+   * AltapayAPIPayment::getInitialAmount). Default none. `--surcharge-percent`.
+   */
+  surchargePercent?: number
 }
 
 /** Payouts: funding files as fundingList lists them and fundingDownload serves them. */
@@ -187,6 +193,11 @@ export interface Sandbox {
    */
   challenge(challengeUrlOrId: string, outcome?: "authenticated" | "failed"): Promise<{ status: number; location?: string }>
   setClock(now: () => number): void
+  /**
+   * The reservation's authorisation lapses now (AuthorisationExpiryDate in the past); the next
+   * capture reauthorises it, or (`"fails"`) ends `reauth_failed` as AltaPay's FAQ describes.
+   */
+  lapseReservation(transactionId: string, reauth?: "succeeds" | "fails"): void
   close(): Promise<void>
 }
 
@@ -204,6 +215,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       legacyShopOrderIds: options.legacyShopOrderIds ?? false,
       returnMode: options.returnMode ?? "server-post",
       ...(options.invoiceTerminal ? { invoiceTerminal: invoiceTerminalConfig(options.invoiceTerminal) } : {}),
+      ...(options.surchargePercent ? { surchargePercent: options.surchargePercent } : {}),
     },
     store: new Store(),
     tokens: new TokenService(now, options.username),
@@ -352,6 +364,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     setClock: (next) => {
       clock = next
+    },
+    lapseReservation: (transactionId, reauth = "succeeds") => {
+      const t = env.store.transactions.get(transactionId)
+      if (!t) throw new Error(`Unknown transaction ${transactionId}.`)
+      t.authorisationExpiresAt = env.now() - 1
+      t.reauth = reauth
     },
     close,
   }

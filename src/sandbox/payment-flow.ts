@@ -8,6 +8,7 @@ import type { SandboxEnv } from "./env"
 import type { PaymentDetails } from "./challenges"
 import { reservationLines } from "./gateway/invoice-rules"
 import { fraudRecommendation, paymentOutcome } from "./test-cards"
+import { authorisationExpiry, avsResult, surchargeFor } from "./reservation-facts"
 import type { LedgerEffect } from "./ledger"
 import {
   DEFAULT_INVOICE_CAPTURE_DAYS,
@@ -133,9 +134,14 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
     transaction.status = "pending"
     payment.status = "PENDING"
   } else if (outcome === "authorize") {
-    transaction.reservedMinor = payment.amountMinor
-    const fraud = nature === "CreditCard" ? fraudRecommendation(payment.amountMinor, payment.currency.alpha) : undefined
+    const card = nature === "CreditCard"
+    const surcharge = card ? surchargeFor(payment.amountMinor, env.config.surchargePercent) : 0
+    transaction.reservedMinor = payment.amountMinor + surcharge
+    if (surcharge > 0) transaction.surchargeMinor = surcharge
+    transaction.authorisationExpiresAt = authorisationExpiry(now, nature, transaction.invoice)
+    const fraud = card ? fraudRecommendation(payment.amountMinor, payment.currency.alpha) : undefined
     if (fraud) transaction.fraudRecommendation = fraud
+    if (card) transaction.avs = avsResult(transaction.customer)
     payment.status = "AUTHORIZED"
     payment.authType = "payment"
     payment.maskedPan = "411111******1111"
@@ -146,13 +152,13 @@ export function completePayment(env: SandboxEnv, payment: StoredPayment, request
       const reconciliationId = randomUUID()
       transaction.status = "captured"
       transaction.authType = "paymentAndCapture"
-      transaction.capturedMinor = payment.amountMinor
-      transaction.reconciliation.push({ id: reconciliationId, amountMinor: payment.amountMinor, type: "captured", at: now })
-      transaction.captures.push({ amountMinor: payment.amountMinor, reconciliationIdentifier: reconciliationId, at: now })
+      transaction.capturedMinor = transaction.reservedMinor
+      transaction.reconciliation.push({ id: reconciliationId, amountMinor: transaction.reservedMinor, type: "captured", at: now })
+      transaction.captures.push({ amountMinor: transaction.reservedMinor, reconciliationIdentifier: reconciliationId, at: now })
       for (const line of transaction.invoice?.lines ?? []) line.captured = true
       payment.status = "CAPTURED"
       payment.authType = "paymentAndCapture"
-      effect("capture", payment.amountMinor, "Success", reconciliationId)
+      effect("capture", transaction.reservedMinor, "Success", reconciliationId)
     }
   } else {
     const failure = refusal
@@ -185,6 +191,7 @@ const PAYMENT_STATUS: Record<TransactionStatus, PaymentStatus> = {
   preauth_error: "FAILED",
   recurring_confirmed: "AUTHORIZED",
   recurring_failed: "FAILED",
+  reauth_failed: "DECLINED",
 }
 
 /** Keeps the checkout payment in step with its gateway transaction after a capture/refund/release. */

@@ -69,6 +69,8 @@ export type TransactionStatus =
   | "3dsecure_failed"
   | "recurring_confirmed"
   | "recurring_failed"
+  /** A capture of a lapsed reservation whose new authorisation failed (AltaPay FAQ, "reauth_failed"). */
+  | "reauth_failed"
 
 /** Reserved and not yet captured in full: what captureReservation takes and releaseReservation releases. */
 export const RESERVED_STATUSES: ReadonlySet<TransactionStatus> = new Set(["preauth", "invoice_initialized"])
@@ -136,6 +138,14 @@ export interface StoredTransaction {
   recurringDefaultMinor?: number
   /** The fraud service's recommendation (AltaPay's test amounts 101, 102, 110: Accept, Challenge, Deny). */
   fraudRecommendation?: "Accept" | "Challenge" | "Deny"
+  /** When the reservation's authorisation lapses (AuthorisationExpiryDate): card 7 days, invoice `captureWithinDays`. */
+  authorisationExpiresAt?: number
+  /** What a terminal with surcharging added (SurchargeAmount); included in reservedMinor. */
+  surchargeMinor?: number
+  /** The AVS result (AddressVerification, AddressVerificationDescription) of a card payment. */
+  avs?: { code: string; description: string }
+  /** What a capture after the authorisation lapsed gets from its new authorisation (`sandbox.lapseReservation`). */
+  reauth?: "succeeds" | "fails"
   /** A charge answered Open, waiting for `sandbox.agreements.settle` (test amount 13.64). */
   openCharge?: PendingChallenge
   /** ThreeDSecureResult: `Successful` after a passed challenge, `Declined` after a failed one (AltaPay's values: sdk-java APIResponse.xsd). */

@@ -171,7 +171,6 @@ describe("a successful refund response", () => {
     expect(transaction.extra).toMatchObject({
       CVVCheckResult: "Matched",
       CreditedAmount: "0.00",
-      SurchargeAmount: "0.00",
       ChargebackEvents: "",
     })
     expect(transaction.extra).not.toHaveProperty("TransactionId")
@@ -181,6 +180,14 @@ describe("a successful refund response", () => {
     // PaymentSchemeName is read into its own field (an agreement's card scheme), not kept in extra.
     expect(transaction.paymentSchemeName).toBe("Visa")
     expect(transaction.extra).not.toHaveProperty("PaymentSchemeName")
+    // The surcharge, the authorisation's expiry and the AVS result (sdk-java APIResponse.xsd) each have their field.
+    expect(transaction.surchargeAmount).toEqual({ decimal: "0.00", minor: 0, currency: "DKK" })
+    expect(transaction.authorisationExpiryDate).toEqual(new Date("2024-03-19T08:15:02Z"))
+    expect([transaction.addressVerification, transaction.addressVerificationDescription]).toEqual([
+      "P",
+      "Postal codes match for international transaction. Street address not verified due to incompatible formats",
+    ])
+    for (const name of ["SurchargeAmount", "AuthorisationExpiryDate", "AddressVerification", "AddressVerificationDescription"]) expect(transaction.extra).not.toHaveProperty(name)
     expect(response.body).toHaveProperty("RefundAmount", "50.00")
   })
 })

@@ -38,7 +38,10 @@ describe("sandbox gateway merchant API", () => {
       RefundedAmount: "0.00",
       CreditCardMaskedPan: "411111******1111",
       PaymentNature: "CreditCard",
-      FraudRiskScore: "13.37",
+      // AltaPay's test fraud service: the amount mod 101.
+      FraudRiskScore: "100",
+      AddressVerification: "P",
+      SurchargeAmount: "0.00",
       PaymentNatureService: { "@_name": "SoapTestAcquirer", SupportsRefunds: "true", SupportsMultipleRefunds: "true" },
       CardInformation: { LastFourDigits: "1111", Scheme: "Visa", IssuingCountry: "DK" },
     })

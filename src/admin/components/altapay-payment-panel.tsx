@@ -1,10 +1,11 @@
 /** One AltaPay payment: state and amounts as AltaPay reports them, card, identifiers, refunds. */
 import { Alert, Badge, Button, Container, Copy, Heading, StatusBadge, Text } from "@medusajs/ui"
-import { useQuery } from "@tanstack/react-query"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
 import { useAdminText } from "../i18n/use-admin-text"
-import { altapayQueryKey, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
-import { formatDate, formatMoney, statusBadge } from "../lib/format"
+import { altapayQueryKey, approveAltaPayCapture, getAltaPayPayment, type AdminAltaPayPayment, type AdminAltaPayRefund } from "../lib/altapay-api"
+import { formatDate, formatMinor, formatMoney, statusBadge } from "../lib/format"
+import { avsText, expiryText, fraudText } from "../lib/review-texts"
 import { canCaptureItems, canRefundItems } from "../lib/payment-actions"
 import { dayFormat, reservationLeftText } from "../lib/reservation-left"
 import { ItemCaptureDrawer } from "./item-capture-drawer"
@@ -42,6 +43,7 @@ export function AltaPayPaymentPanel({ orderId, paymentId }: { orderId: string; p
               <Alert variant="warning">{t("panel.staleValues", { error: data.altapay.error })}</Alert>
             </div>
           )}
+          <ReviewSection payment={data} />
           <Amounts payment={data} />
           <ReservationLeft payment={data} />
           <Details payment={data} />
@@ -117,6 +119,61 @@ function ReservationLeft({ payment }: { payment: AdminAltaPayPayment }) {
       <Alert variant={left.abandoned ? "warning" : "info"} data-testid="altapay-reservation-left">
         {reservationLeftText(t, left, dayFormat(language))}
       </Alert>
+    </div>
+  )
+}
+
+/** The review section: AltaPay's fraud check and AVS, "Approve capture" for a held payment, the reservation's expiry, a surcharge. */
+function ReviewSection({ payment }: { payment: AdminAltaPayPayment }) {
+  const { fraud, expiry, surcharge_minor } = payment.review
+  const { t, language } = useAdminText()
+  const queryClient = useQueryClient()
+  const approve = useMutation({
+    mutationFn: () => approveAltaPayCapture(payment.id),
+    onSuccess: (after) => queryClient.setQueryData(altapayQueryKey(payment.id), after),
+  })
+  if (!fraud && !expiry && surcharge_minor === null) return null
+  const day = dayFormat(language)
+  const held = fraud && fraudText(t, fraud, day)
+  const lapse = expiry && expiryText(t, expiry, day)
+  const currency = payment.currency_code.toUpperCase()
+  return (
+    <div className="flex flex-col gap-y-2 px-6 py-4" data-testid="altapay-review">
+      {held && (
+        <Alert variant={held.variant} data-testid="altapay-fraud-hold">
+          {held.text}
+        </Alert>
+      )}
+      {fraud?.held && (
+        <div className="flex justify-end">
+          <Button size="small" variant="primary" data-testid="altapay-approve-capture" isLoading={approve.isPending} onClick={() => approve.mutate()}>
+            {approve.isPending ? t("review.approving") : t("review.approve")}
+          </Button>
+        </div>
+      )}
+      {approve.error && <Alert variant="error">{approve.error instanceof Error ? approve.error.message : String(approve.error)}</Alert>}
+      {fraud && (
+        <div>
+          {fraud.recommendation && (
+            <Row label={t("review.fraudRecommendation")} testId="altapay-fraud-recommendation">
+              {fraud.recommendation}
+            </Row>
+          )}
+          <Row label={t("review.avs")} testId="altapay-avs">
+            {avsText(t, fraud)}
+          </Row>
+        </div>
+      )}
+      {surcharge_minor !== null && (
+        <Row label={t("review.surcharge")} testId="altapay-surcharge">
+          {formatMinor(t, surcharge_minor, currency)}
+        </Row>
+      )}
+      {lapse && (
+        <Alert variant={lapse.variant} data-testid="altapay-reservation-expiry">
+          {lapse.text}
+        </Alert>
+      )}
     </div>
   )
 }

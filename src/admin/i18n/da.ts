@@ -57,6 +57,21 @@ export const da: AdminTexts = {
     refundDone: "Refunderet",
     madeOutsideMedusa: "foretaget uden for Medusa",
   },
+  review: {
+    fraudRecommendation: "Svindelanbefaling",
+    avs: "Adressekontrol (AVS)",
+    avsNone: "intet resultat",
+    approve: "Godkend hævning",
+    approving: "Godkender…",
+    surcharge: "Gebyr (hæves ikke)",
+    held: "Tilbageholdt til gennemsyn: {{why}}. Intet kan hæves, før du godkender det; annuller i stedet ordren for at frigive reservationen.",
+    approved: "Hævning godkendt {{day}} trods: {{why}}.",
+    deniedButCaptured: "{{why}}, men AltaPay hævede betalingen med det samme: annuller ordren for at refundere kunden, hvis du ikke leverer.",
+    lapsed:
+      "Reservationen udløb {{day}}. En hævning beder nu kortudstederen om en ny autorisation, som kan blive afvist (reauth_failed); hæv så snart du kan, eller bed kunden betale igen.",
+    expires: "AltaPays autorisation af denne reservation udløber {{day}}.",
+    expiresSoon: "AltaPays autorisation af denne reservation udløber {{day}}: hæv det, du sender, inden da.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} forbliver reserveret på kundens kort: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv",
     abandonedInvoice: "{{amount}} forbliver reserveret på kundens Klarna- eller fakturabetaling: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv",

@@ -57,6 +57,21 @@ export const de: AdminTexts = {
     refundDone: "Erstattet",
     madeOutsideMedusa: "außerhalb von Medusa vorgenommen",
   },
+  review: {
+    fraudRecommendation: "Betrugsempfehlung",
+    avs: "Adressprüfung (AVS)",
+    avsNone: "kein Ergebnis",
+    approve: "Einzug freigeben",
+    approving: "Wird freigegeben…",
+    surcharge: "Aufschlag (nicht eingezogen)",
+    held: "Zur Prüfung zurückgehalten: {{why}}. Nichts kann eingezogen werden, bis Sie es freigeben; stornieren Sie sonst die Bestellung, um die Reservierung freizugeben.",
+    approved: "Einzug am {{day}} freigegeben trotz: {{why}}.",
+    deniedButCaptured: "{{why}}, aber AltaPay hat die Zahlung sofort eingezogen: stornieren Sie die Bestellung, um dem Kunden zu erstatten, wenn Sie nicht liefern.",
+    lapsed:
+      "Die Reservierung ist am {{day}} abgelaufen. Ein Einzug bittet den Kartenherausgeber jetzt um eine neue Autorisierung, die abgelehnt werden kann (reauth_failed); ziehen Sie so bald wie möglich ein oder bitten Sie den Kunden, erneut zu zahlen.",
+    expires: "AltaPays Autorisierung dieser Reservierung läuft am {{day}} ab.",
+    expiresSoon: "AltaPays Autorisierung dieser Reservierung läuft am {{day}} ab: ziehen Sie vorher ein, was Sie versenden.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} bleibt auf der Karte des Kunden reserviert: AltaPay kann einen Teil einer Reservierung nicht freigeben, daher verfällt sie von selbst",
     abandonedInvoice:

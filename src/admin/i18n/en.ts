@@ -67,6 +67,21 @@ export const en = {
     refundDone: "Refunded",
     madeOutsideMedusa: "made outside Medusa",
   },
+  review: {
+    fraudRecommendation: "Fraud recommendation",
+    avs: "Address verification (AVS)",
+    avsNone: "no result",
+    approve: "Approve capture",
+    approving: "Approving…",
+    surcharge: "Surcharge (not captured)",
+    held: "Held for review: {{why}}. Nothing can be captured until you approve it; cancel the order instead to release the reservation.",
+    approved: "Capture approved on {{day}} despite: {{why}}.",
+    deniedButCaptured: "{{why}}, but AltaPay captured the payment at once: cancel the order to refund the customer if you do not deliver.",
+    lapsed:
+      "The reservation lapsed on {{day}}. A capture now asks the card issuer for a new authorisation, which may be declined (reauth_failed); capture as soon as you can, or ask the customer to pay again.",
+    expires: "AltaPay's authorisation of this reservation expires on {{day}}.",
+    expiresSoon: "AltaPay's authorisation of this reservation expires on {{day}}: capture what you will ship before then.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself",
     abandonedInvoice: "{{amount}} stays reserved on the customer's Klarna or invoice payment: AltaPay cannot release part of a reservation, so it lapses by itself",

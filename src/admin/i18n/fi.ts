@@ -57,6 +57,21 @@ export const fi: AdminTexts = {
     refundDone: "Hyvitetty",
     madeOutsideMedusa: "tehty Medusan ulkopuolella",
   },
+  review: {
+    fraudRecommendation: "Petossuositus",
+    avs: "Osoitteen tarkistus (AVS)",
+    avsNone: "ei tulosta",
+    approve: "Hyväksy veloitus",
+    approving: "Hyväksytään…",
+    surcharge: "Lisämaksu (ei veloiteta)",
+    held: "Pidätetty tarkistettavaksi: {{why}}. Mitään ei voi veloittaa ennen kuin hyväksyt sen; peruuta tilaus, jos haluat vapauttaa varauksen.",
+    approved: "Veloitus hyväksytty {{day}} huolimatta: {{why}}.",
+    deniedButCaptured: "{{why}}, mutta AltaPay veloitti maksun heti: peruuta tilaus palauttaaksesi rahat asiakkaalle, jos et toimita.",
+    lapsed:
+      "Varaus raukesi {{day}}. Veloitus pyytää nyt kortin myöntäjältä uuden valtuutuksen, joka voidaan hylätä (reauth_failed); veloita mahdollisimman pian tai pyydä asiakasta maksamaan uudelleen.",
+    expires: "AltaPayn valtuutus tälle varaukselle päättyy {{day}}.",
+    expiresSoon: "AltaPayn valtuutus tälle varaukselle päättyy {{day}}: veloita lähetettävä osuus ennen sitä.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} jää varatuksi asiakkaan kortille: AltaPay ei voi vapauttaa osaa varauksesta, joten varaus raukeaa itsestään",
     abandonedInvoice: "{{amount}} jää varatuksi asiakkaan Klarna- tai laskumaksulle: AltaPay ei voi vapauttaa osaa varauksesta, joten varaus raukeaa itsestään",

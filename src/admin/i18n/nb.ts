@@ -57,6 +57,21 @@ export const nb: AdminTexts = {
     refundDone: "Refundert",
     madeOutsideMedusa: "gjort utenfor Medusa",
   },
+  review: {
+    fraudRecommendation: "Svindelanbefaling",
+    avs: "Adressekontroll (AVS)",
+    avsNone: "intet resultat",
+    approve: "Godkjenn trekk",
+    approving: "Godkjenner…",
+    surcharge: "Gebyr (trekkes ikke)",
+    held: "Holdt tilbake for gjennomgang: {{why}}. Ingenting kan trekkes før du godkjenner det; kanseller heller ordren for å frigi reservasjonen.",
+    approved: "Trekk godkjent {{day}} til tross for: {{why}}.",
+    deniedButCaptured: "{{why}}, men AltaPay trakk betalingen med en gang: kanseller ordren for å refundere kunden hvis du ikke leverer.",
+    lapsed:
+      "Reservasjonen utløp {{day}}. Et trekk ber nå kortutstederen om en ny autorisasjon, som kan bli avvist (reauth_failed); trekk så snart du kan, eller be kunden betale på nytt.",
+    expires: "AltaPays autorisasjon av denne reservasjonen utløper {{day}}.",
+    expiresSoon: "AltaPays autorisasjon av denne reservasjonen utløper {{day}}: trekk det du sender før den tid.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} forblir reservert på kundens kort: AltaPay kan ikke frigi en del av en reservasjon, så den utløper av seg selv",
     abandonedInvoice: "{{amount}} forblir reservert på kundens Klarna- eller fakturabetaling: AltaPay kan ikke frigi en del av en reservasjon, så den utløper av seg selv",

@@ -57,6 +57,21 @@ export const sv: AdminTexts = {
     refundDone: "Återbetald",
     madeOutsideMedusa: "gjord utanför Medusa",
   },
+  review: {
+    fraudRecommendation: "Bedrägerirekommendation",
+    avs: "Adresskontroll (AVS)",
+    avsNone: "inget resultat",
+    approve: "Godkänn dragning",
+    approving: "Godkänner…",
+    surcharge: "Avgift (dras inte)",
+    held: "Spärrad för granskning: {{why}}. Inget kan dras förrän du godkänner det; avbryt i stället ordern för att frisläppa reservationen.",
+    approved: "Dragning godkänd {{day}} trots: {{why}}.",
+    deniedButCaptured: "{{why}}, men AltaPay drog betalningen direkt: avbryt ordern för att återbetala kunden om du inte levererar.",
+    lapsed:
+      "Reservationen löpte ut {{day}}. En dragning ber nu kortutgivaren om en ny auktorisering, som kan nekas (reauth_failed); dra så snart du kan, eller be kunden betala igen.",
+    expires: "AltaPays auktorisering av denna reservation löper ut {{day}}.",
+    expiresSoon: "AltaPays auktorisering av denna reservation löper ut {{day}}: dra det du skickar före dess.",
+  },
   reservationLeft: {
     abandonedCard: "{{amount}} förblir reserverat på kundens kort: AltaPay kan inte släppa en del av en reservation, så den löper ut av sig själv",
     abandonedInvoice: "{{amount}} förblir reserverat på kundens Klarna- eller fakturabetalning: AltaPay kan inte släppa en del av en reservation, så den löper ut av sig själv",

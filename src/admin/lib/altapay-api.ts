@@ -1,5 +1,6 @@
 /** The plugin's admin routes, typed by the server's own response types (type-only imports). */
 import type { AdminAltaPayPaymentResponse } from "../../api/admin/altapay/payments/[id]/route"
+import type { AdminAltaPayFraudApprovalResponse } from "../../api/admin/altapay/payments/[id]/fraud-approval/route"
 import type { AdminAltaPayItemRefundResponse } from "../../api/admin/altapay/payments/[id]/refunds/route"
 import type { AdminAltaPayItemCaptureResponse, AdminAltaPayItemCaptureStateResponse } from "../../api/admin/altapay/payments/[id]/captures/route"
 import type { AdminAltaPayPaymentLinkResponse } from "../../api/admin/altapay/payment-links/route"
@@ -20,6 +21,12 @@ export const altapayQueryKey = (paymentId: string) => ["altapay", "payment", pay
 
 export const getAltaPayPayment = (paymentId: string) =>
   adminFetch<AdminAltaPayPaymentResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}`).then((r) => r.altapay_payment)
+
+/** "Approve capture" of a payment the fraud policy holds. */
+export const approveAltaPayCapture = (paymentId: string) =>
+  adminFetch<AdminAltaPayFraudApprovalResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}/fraud-approval`, { method: "POST", body: {} }).then(
+    (r) => r.altapay_payment
+  )
 
 export const refundAltaPayItems = (paymentId: string, input: ItemRefundInput) =>
   adminFetch<AdminAltaPayItemRefundResponse>(`/admin/altapay/payments/${encodeURIComponent(paymentId)}/refunds`, { method: "POST", body: input })

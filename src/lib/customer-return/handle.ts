@@ -70,11 +70,16 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   // complete whichever cart its query finds first. A payment on such a session is the follow-up's.
   const medusa = await medusaSession(query, sessionId)
   let recorded = false
+  // Medusa's session after our authorize refused the payment (error: the fraud policy declined it, say).
+  let refused = false
   if (confirmed && action && PAID.has(action) && confirmed.result.data?.session_id === sessionId) {
     if (medusa) {
       const { errors } = await processPaymentWorkflow(request.scope).run({ input: confirmed.result, throwOnError: false })
       recorded = errors.length === 0
-      if (!recorded) logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+      if (!recorded) {
+        logger?.warn(`AltaPay return for payment session ${sessionId}: Medusa did not complete the payment: ${String(errors[0]?.error?.message ?? errors[0]?.error)}`)
+        refused = (await medusaSession(query, sessionId))?.status === "error"
+      }
     } else {
       await new StrandedSessions(registration.scaleOut.store ?? processStore(), registration.scaleOut.paymentLock, registration.options.providerId).noteUnknown(
         sessionId,
@@ -93,7 +98,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const paid = linkOrder ? recorded : !!orderId
   // Open (AltaPay's status open, e.g. Klarna's manual review): not paid, not failed; the order
   // follows when AltaPay settles it (its notification callback, else the follow-up job).
-  const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED ? "declined" : "unconfirmed"
+  const outcome: ReturnOutcome = paid ? "paid" : confirmed?.open ? "review" : action === PaymentActions.FAILED || refused || medusa?.status === "error" ? "declined" : "unconfirmed"
   logger?.info(`AltaPay return (${request.kind}) for payment session ${sessionId}: ${outcome}${confirmed ? ` (decided by ${confirmed.by})` : ""}.`)
 
   const { successUrl, failureUrl } = registration.options

@@ -11,6 +11,7 @@ import { loadAltaPayPayment, type AltaPayPayment } from "../medusa-mapping/altap
 import type { TrackingInfo } from "../payment-data/data"
 import { altapayFromConfig, altapayProviderIds } from "../registrations/from-config"
 import type { AltaPayOptions } from "../registrations/options"
+import { heldForReview } from "../fraud/policy"
 import { capturedSoFar, wholeItemsOnly } from "./basis"
 import { captureAltaPayItems, type ItemCaptureRequest } from "./capture-items"
 
@@ -70,6 +71,13 @@ export async function captureFulfillment(container: MedusaContainer, fulfillment
     if (options.captureOn !== trigger || options.autoCapture) continue
     const payment = await loadAltaPayPayment(container, id)
     if (payment.data.captures.some((c) => c.fulfillment_id === fulfillmentId && c.status !== "failed")) continue // a repeated event
+    const held = heldForReview(payment.data)
+    if (held) {
+      logger?.warn(
+        `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: the payment is held for review (${held}). Approve it in the order's AltaPay panel, then capture what was sent ("Capture items").`
+      )
+      continue
+    }
     const request = requestFor(payment, order, fulfillment, wholeItemsOnly(payment.data, options))
     if (!request) continue
     try {

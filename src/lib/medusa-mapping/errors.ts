@@ -10,6 +10,19 @@ import { logDetails, type DetailLog } from "./error-reference"
 
 export const ALTAPAY_UNREACHABLE = "altapay_unreachable"
 
+/**
+ * A capture of a lapsed card reservation: AltaPay tried a new authorisation and the issuer declined
+ * it (AltaPay FAQ: "the capture ultimately fails with the status 'reauth_failed'"). The money is no
+ * longer held, so capturing again cannot work: the customer must pay again.
+ */
+export const REAUTH_FAILED =
+  "AltaPay could not capture: the card reservation had expired and AltaPay's new authorisation was declined by the card issuer (reauth_failed). Nothing was captured and the reservation is gone. Ask the customer to pay again (a payment link for the amount, or a charge on a saved card), or cancel the order; AltaPay's FAQ advises to stall the shipment meanwhile."
+
+function reauthFailed(error: AltaPayDeclinedError): boolean {
+  const transactions = (error.response as { transactions?: Array<{ transactionStatus?: string }> } | undefined)?.transactions ?? []
+  return transactions.some((t) => t.transactionStatus?.toLowerCase() === "reauth_failed") || /reauth_failed/i.test(error.merchantMessage ?? "")
+}
+
 export function toMedusaError(error: unknown, action: string, logger?: DetailLog): Error {
   if (error instanceof MedusaError) return error
   if (!(error instanceof AltaPayError)) {
@@ -17,6 +30,7 @@ export function toMedusaError(error: unknown, action: string, logger?: DetailLog
     return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed (reference ${reference}).`)
   }
   if (error instanceof AltaPayDeclinedError) {
+    if (action === "capture" && reauthFailed(error)) return new MedusaError(MedusaError.Types.NOT_ALLOWED, REAUTH_FAILED)
     return new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       `AltaPay refused the ${action}: ${error.merchantMessage ?? error.result}. Nothing was ${action === "refund" ? "refunded" : "changed"}.`

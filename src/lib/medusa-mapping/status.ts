@@ -4,6 +4,7 @@ import {
   AUTHORIZED_STATUSES,
   CAPTURED_STATUSES,
   DECLINED_STATUSES,
+  minorToDecimal,
   RELEASED_STATUSES,
   REFUNDED_STATUSES,
   statusIn,
@@ -68,6 +69,8 @@ export interface SessionStatusResult {
    * so it neither authorizes nor counts as "paid for something else" (nothing is released on it).
    */
   finding?: "mismatch" | "unknown"
+  /** A paid session the merchant must hear about (a surcharge AltaPay added: surchargeNotice). */
+  notice?: string
 }
 
 /** What a session must have reserved at AltaPay to count as paid. */
@@ -102,6 +105,8 @@ export function sessionStatusFor(transaction: GatewayTransaction | undefined, ex
     // AltaPay session was changed from the browser) never authorizes this session.
     if (mismatch) return { status: PaymentSessionStatus.ERROR, reason: mismatch, finding: "mismatch" }
   }
+  const notice = paid ? surchargeNotice(transaction, expected) : undefined
+  if (notice) return { ...sessionStatusFor({ ...transaction, surchargeAmount: undefined, reservedAmount: goodsOnly(transaction) }, expected), notice }
   if (statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)) return { status: PaymentSessionStatus.CAPTURED }
   if (statusIn(status, AUTHORIZED_STATUSES)) return { status: PaymentSessionStatus.AUTHORIZED }
   if (statusIn(status, RELEASED_STATUSES)) return { status: PaymentSessionStatus.CANCELED }
@@ -127,12 +132,37 @@ function reservationMismatch(transaction: GatewayTransaction, expected: Expected
   if (expected.terminals && !expected.terminals.includes(transaction.terminal!)) {
     return `transaction ${transaction.transactionId} was paid on terminal ${JSON.stringify(transaction.terminal)}, not on this registration's (${expected.terminals.map((t) => JSON.stringify(t)).join(", ")}); list it in the registration's acceptedTerminals if such payments are meant to be taken`
   }
-  const reserved = transaction.reservedAmount!
+  const reserved = goodsOnly(transaction) ?? transaction.reservedAmount!
   const wanted = wantedText(expected)
   if (reserved.currency!.toUpperCase() !== expected.currency.toUpperCase() || reserved.minor !== expected.amountMinor) {
     return `AltaPay reserved ${reserved.decimal} ${reserved.currency} but the session is for ${wanted}`
   }
   return undefined
+}
+
+/**
+ * A terminal with surcharging reserves Medusa's total plus SurchargeAmount (sdk-php
+ * AltapayAPIPayment::getInitialAmount: ReservedAmount - SurchargeAmount is the goods). Such a
+ * reservation pays for the session when the goods are exactly its amount: the plugin captures
+ * Medusa's amount, never the surcharge (surcharging consumer cards is not allowed in the EU), and the
+ * merchant is told to have AltaPay turn surcharging off.
+ */
+function goodsOnly(transaction: GatewayTransaction): GatewayTransaction["reservedAmount"] {
+  const reserved = transaction.reservedAmount
+  const surcharge = transaction.surchargeAmount?.minor ?? 0
+  if (!reserved || surcharge <= 0) return reserved
+  const minor = reserved.minor - surcharge
+  return { ...reserved, minor, decimal: reserved.currency ? minorToDecimal(minor, reserved.currency) : reserved.decimal }
+}
+
+function surchargeNotice(transaction: GatewayTransaction, expected: ExpectedReservation): string | undefined {
+  const surcharge = transaction.surchargeAmount
+  const goods = goodsOnly(transaction)
+  if (!surcharge || surcharge.minor <= 0 || !goods || goods.minor !== expected.amountMinor) return undefined
+  return (
+    `AltaPay reserved ${transaction.reservedAmount?.decimal} ${goods.currency ?? expected.currency} on transaction ${transaction.transactionId}: the order's ${goods.decimal} plus a surcharge of ${surcharge.decimal} the terminal ${JSON.stringify(transaction.terminal ?? "")} added. ` +
+    `Surcharging consumer cards is not allowed in the EU: only the order's amount is captured (a payment AltaPay captured at once took the surcharge too: refund it in AltaPay's merchant interface). Ask AltaPay to turn surcharging off on this terminal.`
+  )
 }
 
 /**

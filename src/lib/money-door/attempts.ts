@@ -8,7 +8,8 @@
  */
 import { memoryStore, type SharedStore } from "../scale-out/shared-state"
 
-export type MoneyKind = "capture" | "refund" | "release" | "charge" | "merchant-charge"
+/** order-update: AltaPay's updateOrder lowering an invoice reservation (lib/item-captures/order-edit.ts). */
+export type MoneyKind = "capture" | "refund" | "release" | "charge" | "merchant-charge" | "order-update"
 
 export interface Attempt {
   kind: MoneyKind

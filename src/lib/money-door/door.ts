@@ -79,6 +79,7 @@ const NAMES: Record<MoneyKind, string> = {
   release: "release",
   charge: "saved-card charge",
   "merchant-charge": "charge",
+  "order-update": "order update",
 }
 
 export class MoneyDoor {

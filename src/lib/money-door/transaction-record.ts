@@ -41,6 +41,9 @@ export function happenedOn(record: TransactionRecord, attempt: Attempt): boolean
       return movedBy(record, attempt, "refunded")
     case "release":
       return statusIn(record.transaction?.transactionStatus, RELEASED_STATUSES)
+    case "order-update":
+      // The attempt's amount is the reservation's new amount: AltaPay reserving exactly that is the update.
+      return record.transaction?.reservedAmount?.minor === attempt.amountMinor
     default:
       return false
   }
@@ -59,6 +62,8 @@ export function recordedIn(data: AltaPayPaymentData | undefined, attempt: Attemp
       return data.refunds.some((r) => r.reconciliation_identifier === attempt.id && r.refund_id !== null)
     case "release":
       return statusIn(data.transaction_status ?? undefined, RELEASED_STATUSES)
+    case "order-update":
+      return data.reserved_minor === attempt.amountMinor
     default:
       return false
   }

@@ -147,6 +147,26 @@ export const agreementPaymentSchema = z.object({
 })
 export type AgreementPayment = z.infer<typeof agreementPaymentSchema>
 
+/**
+ * AltaPay's fraud recommendation and AVS result at authorization, and what the registration's
+ * `fraud` policy made of them (lib/fraud/policy.ts). `hold`: nothing is captured until a merchant
+ * approves it (`approved_at`).
+ */
+export const fraudRecordSchema = z.object({
+  recommendation: z.string().nullable(),
+  score: z.string().nullable(),
+  explanation: z.string().nullable(),
+  avs_code: z.string().nullable(),
+  avs_text: z.string().nullable(),
+  decision: z.enum(["accept", "hold", "deny"]),
+  /** Why, one sentence each (the recommendation, the AVS result). */
+  reasons: z.array(z.string()),
+  approved_at: z.string().nullable(),
+  /** The admin user who approved the capture. */
+  approved_by: z.string().nullable(),
+})
+export type FraudRecord = z.infer<typeof fraudRecordSchema>
+
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
 export const paymentDataSchema = z.object({
   altapay_session_id: z.string().min(1),
@@ -195,6 +215,12 @@ export const paymentDataSchema = z.object({
    * before the field existed keeps its seal.
    */
   chargebacks: z.array(chargebackRecordSchema).optional(),
+  /** The fraud check and the policy's decision (fraudRecordSchema). Optional: older seals stay valid. */
+  fraud: fraudRecordSchema.optional(),
+  /** AltaPay's AuthorisationExpiryDate: when an uncaptured reservation lapses (ISO 8601). Optional: older seals stay valid. */
+  authorisation_expires_at: z.string().optional(),
+  /** AltaPay's SurchargeAmount: what a surcharging terminal reserved on top of Medusa's amount. Optional: older seals stay valid. */
+  surcharge_minor: z.number().int().nonnegative().optional(),
   /** Set for payments on an AltaPay agreement (agreementPaymentSchema). Optional: older seals stay valid. */
   agreement: agreementPaymentSchema.optional(),
   /**

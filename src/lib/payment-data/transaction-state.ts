@@ -43,6 +43,8 @@ export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTr
     reserved_minor: transaction.reservedAmount?.minor ?? data.reserved_minor,
     captured_minor: transaction.capturedAmount?.minor ?? data.captured_minor,
     refunded_minor: transaction.refundedAmount?.minor ?? data.refunded_minor,
+    ...(transaction.authorisationExpiryDate ? { authorisation_expires_at: transaction.authorisationExpiryDate.toISOString() } : {}),
+    ...(transaction.surchargeAmount?.minor ? { surcharge_minor: transaction.surchargeAmount.minor } : {}),
     captures,
     refunds,
   }

@@ -39,6 +39,8 @@ export const jobOptionsSchema = z
     maxAttempts: z.number().int().min(1).max(100).default(5),
     /** An Open refund or capture AltaPay still does not show after this long is recorded as failed. */
     openResultTimeoutHours: z.number().int().min(1).default(72),
+    /** An uncaptured reservation whose AltaPay authorisation expires within this many days is told to the merchant (once per expiry date). */
+    expiryNoticeDays: z.number().int().min(1).max(30).default(2),
   })
   .strict()
 

@@ -5,6 +5,7 @@
 import { z } from "zod"
 import { parseSource } from "../callbacks/source-addresses"
 import { altapayLanguageOf } from "../medusa-mapping/language"
+import { DEFAULT_FRAUD_OPTIONS, fraudOptionsSchema } from "./fraud-options"
 import { DEFAULT_JOB_OPTIONS, jobOptionsSchema } from "./job-options"
 import { languageProblem, notSetMessage } from "./option-hints"
 import { productionUrlFindings, usesTestGateway } from "./production-urls"
@@ -240,6 +241,8 @@ export const altapayOptionsSchema = z
     payouts: payoutsOptionsSchema.default(DEFAULT_PAYOUTS_OPTIONS),
     /** Saved cards: Medusa's account holders and the customer's cards on AltaPay agreements (default off). */
     savedCards: savedCardsOptionsSchema.default({ enabled: false }),
+    /** AltaPay's fraud recommendation and AVS: release on Deny, hold capture on Challenge (fraud-options.ts). */
+    fraud: fraudOptionsSchema.default(DEFAULT_FRAUD_OPTIONS),
   })
   .strict()
   .superRefine((options, ctx) => {

@@ -9,6 +9,7 @@ import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import { chargeSavedCard, type SavedCardCharge } from "./agreement-charges"
+import { checkFraud } from "./fraud-check"
 import type { ProviderContext } from "./context"
 import { authorizeMerchantCharge } from "./merchant-charge"
 import { dataFromMedusa } from "./unsealed-session"
@@ -49,14 +50,18 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   if (data.agreement?.mode === "merchant_charge") return authorizeMerchantCharge(ctx, data)
   const found = await sessionPayment(ctx, data)
   if ("answer" in found) return found.answer
-  const { transaction } = found
   data = found.data
   const expected = { amountMinor: data.amount_minor, currency: data.currency, terminals: terminalsFor(ctx, data) }
-  const stated = sessionStatusFor(transaction, expected)
-  const reason = found.reason ?? stated.reason
+  const stated = sessionStatusFor(found.transaction, expected)
   // Open at AltaPay (a bank or acquirer still deciding): Medusa may place the order and await the payment.
-  const status = transaction && isOpenAtAltaPay(transaction) ? openPaymentStatus() : stated.status
+  const openOrStated = found.transaction && isOpenAtAltaPay(found.transaction) ? openPaymentStatus() : stated.status
+  // The registration's fraud policy: Deny releases (through the door), Challenge holds capture.
+  const checked = await checkFraud(ctx, data, found.transaction, openOrStated)
+  const { status, transaction } = checked
+  data = checked.data
+  const reason = found.reason ?? stated.reason ?? checked.reason
   if (reason) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${reason}`)
+  if (stated.notice) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${stated.notice}`)
   const modeChange = captureModeChange(transaction, status, data.auto_capture)
   if (modeChange) ctx.logger?.warn(`AltaPay authorize ${data.order_id}: ${modeChange.warning}`)
   const authorized = status === PaymentSessionStatus.AUTHORIZED || status === PaymentSessionStatus.CAPTURED

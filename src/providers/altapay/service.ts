@@ -58,6 +58,7 @@ import { authorizeSession } from "./authorization"
 import { captureReservation } from "./capture"
 import { initiateSession, retireSession, updateSession } from "./checkout-session"
 import { ProviderContext, optionalDependency, type Cradle } from "./context"
+import { refuseHeldCapture } from "./fraud-hold"
 import { IdempotencyCache } from "./idempotency"
 import { refundAmount } from "./refund-amount"
 import { releaseReservation } from "./release"
@@ -162,7 +163,12 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const { data, transactionId } = await this.ctx.paidPaymentData(input.data, "capture")
-    return { data: await this.ctx.serialized(transactionId, data, async (latest) => (await captureReservation(this.ctx, input, latest, transactionId)).data) }
+    return {
+      data: await this.ctx.serialized(transactionId, data, async (latest) => {
+        refuseHeldCapture(latest) // read under the lock: an approval just made counts
+        return (await captureReservation(this.ctx, input, latest, transactionId)).data
+      }),
+    }
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {

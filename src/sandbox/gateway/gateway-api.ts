@@ -17,7 +17,8 @@ import type { LedgerEffect } from "../ledger"
 import { validateOrderLines, type LineRules } from "../order-lines"
 import { syncPayment } from "../payment-flow"
 import { offeredMethods, RESERVED_STATUSES, type StoredTransaction } from "../state"
-import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund } from "./invoice-rules"
+import { invoiceCaptureRefusal, invoiceRefundRefusal, recordInvoiceCapture, recordInvoiceRefund, updateInvoiceReservation } from "./invoice-rules"
+import { reauthorise } from "../reservation-facts"
 import { cdataEl, el, textEl } from "./xml"
 
 const TRANSACTION_ID = /^[0-9a-f]{1,32}$/
@@ -78,6 +79,8 @@ export async function gateway(ex: Exchange, method: string): Promise<Reply> {
         return refund(request)
       case "releaseReservation":
         return release(request)
+      case "updateOrder":
+        return updateOrder(request)
       case "payments":
         return payments(request)
       case "getTerminals":
@@ -208,6 +211,8 @@ function capture(request: GatewayRequest): Reply {
   if (!RESERVED_STATUSES.has(t.status) && !["captured", "refunded"].includes(t.status))
     return refuse(`The transaction is ${t.status}; only authorized transactions can be captured.`)
   if (remaining <= 0) return refuse("The transaction is already fully captured.")
+  const lapsed = reauthorise(t, request.ex.env.now())
+  if (lapsed) return refuse(lapsed)
   if (amount > remaining) {
     return refuse(`Cannot capture ${fmt(t, amount)}: only ${fmt(t, remaining)} ${t.currency.alpha} of the reservation is left to capture.`)
   }
@@ -297,6 +302,25 @@ function release(request: GatewayRequest): Reply {
   touch(request, t)
   effect(request, t, "release", amount, "Success")
   return outcomeReply(request, t, "Release", "Success", undefined)
+}
+
+/**
+ * updateOrder (AltaPay's updateOrder page): an uncaptured invoice reservation gets a new amount and
+ * order lines, which replace the reserved ones (invoice-rules.ts). Other methods answer Failed.
+ */
+function updateOrder(request: GatewayRequest): Reply {
+  const paymentId = request.fields.payment_id
+  if (!paymentId) throw new StructuralError(GatewayErrorCode.MISSING_PARAMETER, "payment_id is required.")
+  const t = request.ex.env.store.transactionsWhere({ paymentId }).find((candidate) => RESERVED_STATUSES.has(candidate.status) || candidate.status === "captured")
+  if (!t) throw new StructuralError(GatewayErrorCode.UNKNOWN_TRANSACTION, `No reserved payment with payment_id ${paymentId}.`)
+  const amount = optionalAmount(request, t)
+  if (amount === undefined) throw new StructuralError(GatewayErrorCode.MISSING_PARAMETER, "amount is required.")
+  const lines = linesTotal(request, t)
+  const refusal =
+    lines !== undefined && lines !== amount ? `The orderLines total ${fmt(t, lines)} but the amount is ${fmt(t, amount)}.` : updateInvoiceReservation(t, request.orderLines, amount)
+  if (refusal) return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Failed"), cdataEl("MerchantErrorMessage", refusal), transactionsXml([t])]))
+  touch(request, t)
+  return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), transactionsXml([t])]))
 }
 
 function payments(request: GatewayRequest): Reply {

@@ -4,6 +4,7 @@ import { minorToDecimal } from "../../altapay/money"
 import { gatewayDate, isoWithOffset } from "../clock"
 import type { StoredTransaction } from "../state"
 import { cdata, cdataEl, el, textEl } from "./xml"
+import { fraudRiskScore, TEST_FRAUD_EXPLANATION } from "../reservation-facts"
 
 export const API_VERSION = "20170228"
 
@@ -123,22 +124,25 @@ export function transactionXml(t: StoredTransaction): string {
     textEl("RefundedAmount", amount(t, t.refundedMinor)),
     // An agreement's set-up carries the amount charges default to (api-php setupsubscription.xml, reservesubscription.xml).
     textEl("RecurringDefaultAmount", amount(t, t.recurringDefaultMinor ?? 0)),
+    // ReservedAmount includes it (sdk-php AltapayAPIPayment::getInitialAmount; sdk-java APIResponse.xsd orders it here).
+    textEl("SurchargeAmount", amount(t, t.surchargeMinor ?? 0)),
     textEl("CreatedDate", gatewayDate(t.createdAt)),
     textEl("UpdatedDate", gatewayDate(t.updatedAt)),
     textEl("PaymentNature", t.nature),
     textEl("PaymentSource", "eCommerce"),
+    // "YYYY-MM-DD hh:mm:ss", after PaymentSource (sdk-java APIResponse.xsd; api-php Transaction::$AuthorisationExpiryDate).
+    ...(t.authorisationExpiresAt !== undefined ? [textEl("AuthorisationExpiryDate", gatewayDate(t.authorisationExpiresAt))] : []),
     el(
       "PaymentNatureService",
       [textEl("SupportsRefunds", "true"), textEl("SupportsRelease", "true"), textEl("SupportsMultipleCaptures", "true"), textEl("SupportsMultipleRefunds", "true")],
       { name: "SoapTestAcquirer" }
     ),
-    textEl("FraudRiskScore", "13.37"),
-    cdataEl(
-      "FraudExplanation",
-      t.fraudRecommendation ? `The sandbox fraud service recommends ${t.fraudRecommendation} (test amount).` : "The sandbox fraud service always scores 13.37."
-    ),
+    textEl("FraudRiskScore", fraudRiskScore(t.reservedMinor - (t.surchargeMinor ?? 0), t.currency.exponent)),
+    cdataEl("FraudExplanation", TEST_FRAUD_EXPLANATION),
     // After FraudExplanation, as AltaPay's schema orders it (sdk-java APIResponse.xsd, sdk-csharp APIResponse.cs).
     ...(t.fraudRecommendation ? [textEl("FraudRecommendation", t.fraudRecommendation)] : []),
+    // AVS after the fraud fields (sdk-php example/xml/CallbackXML_reservationAndCapture.xml, sdk-java APIResponse.xsd).
+    ...(t.avs ? [textEl("AddressVerification", t.avs.code), cdataEl("AddressVerificationDescription", t.avs.description)] : []),
     el(
       "PaymentInfos",
       Object.entries(t.paymentInfos).map(([name, value]) => el("PaymentInfo", value ? cdata(value) : "", { name }))

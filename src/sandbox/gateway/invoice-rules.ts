@@ -159,3 +159,21 @@ function plain(value: { n: bigint; d: bigint }): string {
   const fraction = digits > 0 ? abs.slice(abs.length - digits).replace(/0+$/, "") : ""
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`
 }
+
+/**
+ * updateOrder on an invoice reservation: its new lines replace the reserved ones and its amount
+ * becomes the reserved amount. Refused (the reason) for a card or wallet payment (the page lists
+ * only some methods; its order lines are "only relevant for invoice payment methods such as
+ * KlarnaPayments"), once anything is captured, and for a larger amount (Klarna re-assesses an
+ * increase; the sandbox does not): those rules are the sandbox's own.
+ */
+export function updateInvoiceReservation(t: StoredTransaction, lines: Line[] | undefined, amountMinor: number): string | undefined {
+  if (t.nature !== "Invoice" || !t.invoice) return "updateOrder is not supported for this payment method (only invoice payments such as Klarna)."
+  if (t.capturedMinor > 0) return "The order cannot be updated: part of it is captured already."
+  if (amountMinor > t.reservedMinor) return "The sandbox does not raise a reservation: updateOrder may only lower the amount."
+  const replaced = reservationLines(lines, t.invoice.captureWithinDays)
+  if ("refusal" in replaced) return replaced.refusal
+  t.invoice.lines = replaced.lines
+  t.reservedMinor = amountMinor
+  return undefined
+}

@@ -226,6 +226,12 @@ describe("AltaPay's callback XML (sdk-csharp Unit/txt, api-php CallbackTest), as
     const response = parseGatewayResponse(xml)
     expect(response.result).toBe("Failed")
     expect(response.transactions.map((t) => t.transactionId)).toEqual(["1682"])
+    // Its AVS result and (no) surcharge, as AltaPay wrote them.
+    expect(response.transactions[0]).toMatchObject({
+      addressVerification: "G",
+      addressVerificationDescription: "Address information is unavailable; international transaction; non-AVS participant",
+      surchargeAmount: money("0.00", 0, "DKK"),
+    })
   })
 
   it("plugin-magento2-community GeneratorTest's post: a succeeded preauth of 23.18 DKK with Magento's transaction_info; its xml a Success with transaction 33329721", () => {

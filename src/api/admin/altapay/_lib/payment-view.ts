@@ -11,6 +11,7 @@ import type { AltaPayOptions } from "../../../../lib/registrations/options"
 import type { MovementPayout } from "../../../../modules/altapay-payouts/types"
 import type { AltaPayPayment } from "./altapay-payment"
 import { reservationLeft, type ReservationLeft } from "./reservation-left"
+import { reviewOf, type AdminAltaPayReview } from "./review-view"
 
 export interface Money {
   /** Integer minor units. */
@@ -95,6 +96,8 @@ export interface AdminAltaPayPayment {
    * reservation, so it stays until captured or until it lapses (see ./reservation-left).
    */
   reservation_left: (Omit<ReservationLeft, "amount_minor"> & { amount: Money }) | null
+  /** The fraud check (a hold waits for approval), the reservation's expiry and a surcharge (./review-view). */
+  review: AdminAltaPayReview
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
   pending_refund: { amount: Money; requested_at: string; items: RefundedItem[] } | null
   /** Each capture and refund Medusa recorded, and the AltaPay payout (funding file) it went into, if any yet. */
@@ -233,6 +236,7 @@ export function adminAltaPayPayment(
       shipping: (entries?.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
     },
     reservation_left: left ? { ...withoutAmount(left), amount: money(left.amount_minor) } : null,
+    review: reviewOf(data, tx),
     pending_refund: data.pending_refund
       ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
       : null,
