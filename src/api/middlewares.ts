@@ -8,7 +8,7 @@ import { cachedSourceCheck } from "../lib/callbacks/source-addresses"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
-import { healthOf, postRoadOf } from "../lib/health/hooks"
+import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
@@ -55,7 +55,7 @@ function registrationOf(req: MedusaRequest): string | undefined {
  * A GET of a return URL is left alone: that is a customer's browser, and it changes nothing
  * without AltaPay's confirmation.
  */
-export async function refuseUnknownCallbackSources(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+export function refuseUnknownCallbackSources(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const providerId = registrationOf(req)
   let sources
   try {
@@ -67,8 +67,8 @@ export async function refuseUnknownCallbackSources(req: MedusaRequest, res: Medu
   if (!sources || cachedSourceCheck(sources)(req.ip)) return next()
   const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   logger.warn(`AltaPay: refused ${req.method} ${req.path} from ${req.ip ?? "an unknown address"}: not an address callbackSources of ${providerId} allows (403).`)
-  await healthOf(req.scope).refused(providerId!, postRoadOf(req.originalUrl ?? req.url), "source")
   res.status(403).type("text/plain").send("Forbidden.")
+  void noteSourceRefused(req.scope, providerId!, req.originalUrl ?? req.url)
 }
 
 export default defineMiddlewares({

@@ -8,7 +8,6 @@ import { arrivalTime } from "../callbacks/arrival"
 import { altapayProviderId, providerScaleOut } from "../registrations/from-config"
 import type { AltaPayOptions } from "../registrations/options"
 import type { ServerKeys } from "../registrations/server-keys"
-import type { AccountRunSummary } from "../payouts/run"
 import { processStore, type ScaleOut } from "../scale-out/shared-state"
 import { HealthRecorder, signedAt, type PostRoad, type RefusalReason } from "./recorder"
 
@@ -24,6 +23,15 @@ export const noteRefused = (scaleOut: ScaleOut, options: AltaPayOptions, road: P
 
 /** The recorder on the Payment module's store, from a request's or a job's container. */
 export const healthOf = (scope: MedusaContainer): HealthRecorder => healthOn(providerScaleOut(scope))
+
+/** A post the callbackSources check refused (after its 403 is sent: the answer never waits for the note). */
+export async function noteSourceRefused(scope: MedusaContainer, providerId: string, path: string): Promise<void> {
+  try {
+    await healthOf(scope).refused(providerId, postRoadOf(path), "source")
+  } catch {
+    // A scope without the Payment module's config: nothing to note in.
+  }
+}
 
 /** Which road a path of AltaPay's posts is: Medusa's webhook route, or the plugin's return routes. */
 export const postRoadOf = (path: string): PostRoad => (path.split("?")[0].includes("/hooks/payment/") ? "callback" : "return")
@@ -73,8 +81,17 @@ export async function noteReturnPost(registration: { scaleOut: ScaleOut; options
 export const noteJobRun = (container: MedusaContainer, job: string, summary: { line: string; counts: Record<string, number>; stopped: boolean }): Promise<void> =>
   healthOf(container).jobRan(job, summary)
 
+/** What a payouts run reports per account (lib/payouts/run.ts's AccountRunSummary; not imported: that file calls this one). */
+interface PayoutAccountRun {
+  filesImported: number
+  linesImported: number
+  movementsRecorded: number
+  matched: { byReconciliationIdentifier: number; byPaymentAndAmount: number }
+  problems: string[]
+}
+
 /** A payouts import, its accounts' figures added up (a problem does not stop the run: the others go on). */
-export function notePayoutRun(container: MedusaContainer, line: string, accounts: AccountRunSummary[]): Promise<void> {
+export function notePayoutRun(container: MedusaContainer, line: string, accounts: PayoutAccountRun[]): Promise<void> {
   const counts: Record<string, number> = {}
   const add = (name: string, n: number) => n > 0 && (counts[name] = (counts[name] ?? 0) + n)
   for (const a of accounts) {

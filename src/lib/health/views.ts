@@ -47,8 +47,8 @@ export interface AdminAltaPayHealthResponse {
   registrations: RegistrationHealth[]
   jobs: JobRun[]
   uncertain: UncertainAttemptView[]
-  /** Reservations about to lapse; null where this build cannot tell. */
-  expiring: ExpiringReservationView[] | null
+  /** Reservations not captured whose authorisation ends within the registration's jobs.expiryNoticeDays. */
+  expiring: ExpiringReservationView[]
   /** Open payout exceptions; null without the payouts module. */
   payoutExceptions: { count: number } | null
 }

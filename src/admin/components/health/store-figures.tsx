@@ -17,7 +17,7 @@ export function StoreFigures({ health }: { health: AdminAltaPayHealthResponse })
     <Container className="divide-y p-0" data-testid="health-store">
       <Jobs jobs={health.jobs} />
       <Uncertain uncertain={health.uncertain} />
-      {health.expiring && <Expiring expiring={health.expiring} />}
+      <Expiring expiring={health.expiring} />
       <PayoutExceptions exceptions={health.payoutExceptions} />
     </Container>
   )
@@ -93,7 +93,7 @@ function Uncertain({ uncertain }: Pick<AdminAltaPayHealthResponse, "uncertain">)
   )
 }
 
-function Expiring({ expiring }: { expiring: NonNullable<AdminAltaPayHealthResponse["expiring"]> }) {
+function Expiring({ expiring }: Pick<AdminAltaPayHealthResponse, "expiring">) {
   const { t, language } = useAdminText()
   return (
     <Section title={t("health.expiring.title")} testId="health-expiring">
@@ -107,7 +107,7 @@ function Expiring({ expiring }: { expiring: NonNullable<AdminAltaPayHealthRespon
             })}
           </Text>
           {r.orderId ? (
-            <Link to={`/orders/${r.orderId}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
+            <Link to={`/orders/${r.orderId}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid="health-expiring-order">
               {t("health.uncertain.openOrder")}
               {r.orderDisplayId ? ` #${r.orderDisplayId}` : ""}
             </Link>
