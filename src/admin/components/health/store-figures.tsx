@@ -77,16 +77,7 @@ function Uncertain({ uncertain }: Pick<AdminAltaPayHealthResponse, "uncertain">)
               date: formatDate(iso(a.at), language),
             })}
           </Text>
-          {a.orderId ? (
-            <Link to={`/orders/${a.orderId}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid="health-uncertain-order">
-              {t("health.uncertain.openOrder")}
-              {a.orderDisplayId ? ` #${a.orderDisplayId}` : ""}
-            </Link>
-          ) : (
-            <Text size="small" className="text-ui-fg-subtle">
-              {t("health.uncertain.noOrder")}
-            </Text>
-          )}
+          <OrderAction order={a} testId="health-uncertain-order" />
         </div>
       ))}
     </Section>
@@ -106,19 +97,28 @@ function Expiring({ expiring }: Pick<AdminAltaPayHealthResponse, "expiring">) {
               date: formatDate(r.expiresAt, language),
             })}
           </Text>
-          {r.orderId ? (
-            <Link to={`/orders/${r.orderId}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid="health-expiring-order">
-              {t("health.uncertain.openOrder")}
-              {r.orderDisplayId ? ` #${r.orderDisplayId}` : ""}
-            </Link>
-          ) : (
-            <Text size="small" className="text-ui-fg-subtle">
-              {t("health.uncertain.noOrder")}
-            </Text>
-          )}
+          <OrderAction order={r} testId="health-expiring-order" />
         </div>
       ))}
     </Section>
+  )
+}
+
+/** The action that settles a figure on one payment: open its order (none found: said so). */
+function OrderAction({ order, testId }: { order: { orderId: string | null; orderDisplayId: number | null }; testId: string }) {
+  const { t } = useAdminText()
+  if (!order.orderId) {
+    return (
+      <Text size="small" className="text-ui-fg-subtle">
+        {t("health.uncertain.noOrder")}
+      </Text>
+    )
+  }
+  return (
+    <Link to={`/orders/${order.orderId}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover" data-testid={testId}>
+      {t("health.uncertain.openOrder")}
+      {order.orderDisplayId ? ` #${order.orderDisplayId}` : ""}
+    </Link>
   )
 }
 
