@@ -9,6 +9,7 @@ import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import type { AltaPayOptions } from "../lib/registrations/options"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
@@ -84,6 +85,7 @@ export function refuseUnknownCallbackSources(req: MedusaRequest, res: MedusaResp
   const unread = forwardedFor && !options?.callbackProxies ? ` Its X-Forwarded-For was not read: list your proxy in front of Medusa in callbackProxies if there is one.` : ""
   logger.warn(`AltaPay: refused ${req.method} ${req.path} from ${address ?? "an unknown address"}: not an address callbackSources of ${providerId} allows (403).${unread}`)
   res.status(403).type("text/plain").send("Forbidden.")
+  void noteSourceRefused(req.scope, providerId!, req.originalUrl ?? req.url)
 }
 
 export default defineMiddlewares({

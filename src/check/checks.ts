@@ -12,7 +12,16 @@
  * customer cannot reach) is a problem too.
  */
 import type { ConfigModule } from "@medusajs/framework/types"
-import { AltaPayAuthError, AltaPayGatewayError, AltaPayNetworkError, AltaPayTimeoutError, createAltaPayClient, type AltaPayClient, type AltaPayClientOptions } from "../altapay"
+import {
+  AltaPayAuthError,
+  AltaPayGatewayError,
+  AltaPayNetworkError,
+  AltaPayTimeoutError,
+  createAltaPayClient,
+  type AltaPayClient,
+  type AltaPayClientOptions,
+  type AltaPayTerminal,
+} from "../altapay"
 import { altapayProviderId, findAltaPayProviderEntries } from "../lib/registrations/from-config"
 import { parseAltaPayOptions, type AltaPayOptions } from "../lib/registrations/options"
 import { clientConfigOf } from "../lib/registrations/shared-client"
@@ -84,31 +93,50 @@ type Entry = ReturnType<typeof findAltaPayProviderEntries>[number]
 async function checkRegistration(entry: Entry, run: CheckRun): Promise<CheckLine[]> {
   const subject = altapayProviderId(entry)
   const line = (status: CheckStatus, text: string): CheckLine => ({ status, subject, text })
-  const production = run.production === true
   // As the provider parses them where Medusa loads it: providerId is the entry's id, a different one a
   // problem. What the provider refuses only in production is one of setUpLines' problems here, so
   // the calls to AltaPay still run and every problem shows at once.
   const parsed = parseAltaPayOptions(entry.options, { id: entry.id }, { production: false })
   if ("problems" in parsed) return parsed.problems.map((problem) => line("problem", `option ${problem}`))
-  const options = parsed.options
+  const { findings } = await checkOptions(parsed.options, run)
+  return findings.map(([status, text]) => line(status, text))
+}
+
+/** What the check finds of one registration's parsed options; `terminals`: the API user's, when AltaPay listed them. */
+export interface OptionsCheck {
+  findings: Finding[]
+  terminals?: AltaPayTerminal[]
+  /** AltaPay refused the username or password at both APIs (401). */
+  credentialsRefused?: boolean
+}
+
+/** The checks of one registration whose options parsed (the admin's AltaPay page runs these too). */
+export async function checkOptions(options: AltaPayOptions, run: CheckRun = {}): Promise<OptionsCheck> {
+  const production = run.production === true
   const findings: Finding[] = [["ok", "options are valid"], ...setUpLines(options, production)]
+  let found: Awaited<ReturnType<typeof altapayLines>> | undefined
   if (run.network === false) {
     const missing = missingTerminalLine(options, undefined, production)
     if (missing) findings.push(missing)
   } else {
     const client = (run.clientFor ?? createAltaPayClient)({ ...clientConfigOf(options), maxRetries: 0 })
     try {
-      findings.push(...(await altapayLines(client, options, production)))
+      found = await altapayLines(client, options, production)
+      findings.push(...found.lines)
     } finally {
       await client.close()
     }
   }
   if (run.reach) findings.push(...(await reachLines(options)))
-  return findings.map(([status, text]) => line(status, text))
+  return { findings, terminals: found?.terminals, credentialsRefused: found?.credentialsRefused }
 }
 
 /** The calls to AltaPay: a MERCHANT token, the terminals, the funding files; what one refusal decides is skipped. */
-async function altapayLines(client: AltaPayClient, options: AltaPayOptions, production: boolean): Promise<Finding[]> {
+async function altapayLines(
+  client: AltaPayClient,
+  options: AltaPayOptions,
+  production: boolean
+): Promise<{ lines: Finding[]; terminals?: AltaPayTerminal[]; credentialsRefused: boolean }> {
   const lines: Finding[] = []
   const token = await attempt(() => client.tokens.merchantToken())
   const listed = await attempt(() => client.gateway.getTerminals())
@@ -134,15 +162,16 @@ async function altapayLines(client: AltaPayClient, options: AltaPayOptions, prod
   else if (refusesCredentials(listed) && namedTerminals(options).length > 0) lines.push(skip("terminals"))
   const missing = missingTerminalLine(options, known, production)
   if (missing) lines.push(missing)
-  if (!options.payouts.enabled) return lines
-  if (refusesCredentials(listed)) return [...lines, skip("funding files (payouts)")]
+  const result = { terminals: known, credentialsRefused }
+  if (!options.payouts.enabled) return { lines, ...result }
+  if (refusesCredentials(listed)) return { lines: [...lines, skip("funding files (payouts)")], ...result }
   const fundings = await attempt(() => client.fundings.fundingList({ page: 0 }))
   lines.push(
     "error" in fundings
       ? ["problem", `funding files (payouts): ${whatWentWrong(fundings.error, "funding files")}; or set payouts: { enabled: false }`]
       : ["ok", "funding files can be listed (payouts)"]
   )
-  return lines
+  return { lines, ...result }
 }
 
 type Attempt<T> = { value: T } | { error: unknown }

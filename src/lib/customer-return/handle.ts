@@ -13,6 +13,7 @@ import { ContainerRegistrationKeys, PaymentActions } from "@medusajs/framework/u
 import { altapayFromConfig } from "../registrations/from-config"
 import { noteReviewTold } from "../callbacks/failed-payments"
 import { StrandedSessions } from "../follow-up/stranded"
+import { noteRefused, noteReturnPost } from "../health/hooks"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { processStore } from "../scale-out/shared-state"
@@ -52,6 +53,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
   const shopOrderId = request.shopOrderId
   if (!shopOrderId || !/^[\w-]{1,100}$/.test(shopOrderId)) return { status: 400, text: "shop_orderid is missing or malformed." }
   const logger = loggerOf(request.scope)
+  await noteReturnPost(registration, request)
   const query = request.scope.resolve(ContainerRegistrationKeys.QUERY)
   // AltaPay is asked by the shop_orderid as posted; Medusa by the session id it maps back to, or
   // (a saved card's charge after 3-D Secure) by the session the charge was made for.
@@ -87,6 +89,7 @@ export async function handleCustomerReturn(request: ReturnRequest): Promise<Retu
         // A saved card's charge was posted under its agreement's shop_orderid: found there.
         charge ? { agreementOrderId: shopOrderId } : { shopOrderId }
       )
+      await noteRefused(registration.scaleOut, registration.options, "return", "unknown-session")
     } else {
       recorded = true
     }

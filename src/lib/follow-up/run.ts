@@ -11,6 +11,7 @@ import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-con
 import { DEFAULT_JOB_OPTIONS } from "../registrations/job-options"
 import { altapayRegistrations, type AltaPayRegistration } from "../registrations/registrations"
 import { countFollowUpFinds } from "../observability/telemetry"
+import { noteJobRun } from "../health/hooks"
 import { RunReport } from "./run-report"
 
 export type FollowUp = (container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport) => Promise<void>
@@ -36,6 +37,7 @@ export async function runFollowUp(container: MedusaContainer, what: string, foll
   const line = report.line()
   if (report.stopped) logger.warn(line)
   else logger.info(line)
+  await noteJobRun(container, what, { line, counts: report.counts(), stopped: report.stopped })
   return { line, counts: report.counts(), stopped: report.stopped }
 }
 

@@ -11,6 +11,7 @@ import { configManager } from "@medusajs/framework/config"
 import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
 import type { MatchResult } from "../../modules/altapay-payouts/types"
 import { messageOf } from "../follow-up/run-report"
+import { notePayoutRun } from "../health/hooks"
 import { findAltaPayProviderEntries, parsedFor } from "../registrations/from-config"
 import { DEFAULT_PAYOUTS_OPTIONS } from "../registrations/options"
 import { altapayRegistrations, type AltaPayRegistration } from "../registrations/registrations"
@@ -62,6 +63,7 @@ export async function runPayoutImport(container: MedusaContainer, payouts: AltaP
   const line = reportLine(summaries)
   if (summaries.some((s) => s.problems.length > 0)) logger.warn(line)
   else logger.info(line)
+  await notePayoutRun(container, line, summaries)
   return { accounts: summaries }
 }
 

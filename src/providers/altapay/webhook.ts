@@ -9,6 +9,7 @@ import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, pars
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { chargedSessionAction, confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import type { StrandedNote } from "../../lib/follow-up/stranded"
+import { noteCallbackReceived, noteCallbackRefused, noteRefused } from "../../lib/health/hooks"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { registrationName } from "../../lib/observability/observer"
 import { countLatePost } from "../../lib/observability/telemetry"
@@ -43,8 +44,10 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   } catch (error) {
     // Logged without the body: it may carry card and customer details.
     ctx.logger?.warn(`AltaPay callback refused: ${error instanceof Error ? error.message : String(error)}${unsignedHint(error)}`)
+    await noteCallbackRefused(ctx.scaleOut, ctx.options, error)
     return { action: PaymentActions.NOT_SUPPORTED }
   }
+  await noteCallbackReceived(ctx.scaleOut, ctx.options, ctx.arrivalKeys, { headers: payload.headers, rawBody })
   // Medusa has no payment state for a chargeback: no workflow runs. The plugin's subscriber
   // (src/subscribers/altapay-chargebacks.ts) records it on the payment and tells the merchant.
   if (callback.status === CHARGEBACK_STATUS) return { action: PaymentActions.NOT_SUPPORTED }
@@ -109,6 +112,7 @@ async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<Stran
   // A failing read throws: Medusa's event retry runs again.
   if (await medusaSession(ctx.query, sessionId)) return true
   await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, at)
+  await noteRefused(ctx.scaleOut, ctx.options, "callback", "unknown-session")
   return false
 }
 
