@@ -105,7 +105,8 @@ describe("the middleware on the notification webhook and the return posts, behin
       reached.push(req.path)
       res.status(200).send("reached")
     }
-    for (const matcher of ["/altapay/return/*", "/altapay/saved-card-return/*", "/altapay/verify-order/:id", "/hooks/payment/:provider"]) app.post(matcher, refuseUnknownCallbackSources as never, handler)
+    for (const matcher of ["/altapay/return/*", "/altapay/saved-card-return/*", "/altapay/verify-order/:id", "/hooks/payment/:provider"])
+      app.post(matcher, refuseUnknownCallbackSources as never, handler)
     server = app.listen(0, "127.0.0.1")
     await once(server, "listening")
     port = (server.address() as AddressInfo).port

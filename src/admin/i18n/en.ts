@@ -6,6 +6,7 @@
 import type { ListedExceptionKind as ExceptionKind } from "../../lib/payouts/chargeback-exceptions"
 import type { Translation } from "../../lib/languages/text"
 import type { FundingLineView } from "../../modules/altapay-payouts/types"
+import { health } from "./health/en"
 
 type MatchMethod = NonNullable<FundingLineView["match"]>["method"]
 
@@ -305,119 +306,7 @@ export const en = {
       error: "Error",
     },
   },
-  health: {
-    intro: "What AltaPay and the plugin's jobs show now, per registration, each with what settles it.",
-    loading: "Loading AltaPay's health…",
-    runbook: "Runbook",
-    gateway: {
-      sandbox: "Local sandbox",
-      test: "AltaPay test gateway",
-      production: "AltaPay production gateway",
-    },
-    setup: {
-      title: "Set-up",
-      terminals: "Terminals named",
-      noTerminal: "None: AltaPay opens its first card method",
-      checkoutUrl: "Checkout API",
-      gatewayUrl: "Merchant API",
-      notificationUrl: "Notification callback",
-      successUrl: "Success page",
-      failureUrl: "Failure page",
-      notSet: "not set",
-      password: "API password",
-      callbackSecret: "Callback secret",
-      paymentDataSecret: "Payment data secret",
-      present: "set",
-      missing: "missing",
-      callbackSources: "Callbacks accepted from",
-      sources: {
-        any: "any address",
-        altapay: "AltaPay's addresses",
-        list: "the addresses the store lists",
-      },
-    },
-    check: {
-      title: "AltaPay's answer, live",
-      checking: "Asking AltaPay…",
-      again: "Check again",
-      checkedAt: "Checked {{date}}",
-      credentials: {
-        accepted: "AltaPay accepts the API user",
-        refused: "AltaPay refuses the API user's username or password",
-        unknown: "AltaPay's answer does not tell whether it accepts the API user",
-      },
-      terminal: "Terminal at AltaPay",
-      currencies: "Currencies",
-      methods: "Payment methods",
-      namedBy: "Named by option",
-      notNamed: "not named",
-      status: {
-        ok: "OK",
-        problem: "Problem",
-        note: "Note",
-        skipped: "Skipped",
-      },
-    },
-    posts: {
-      title: "Posts from AltaPay",
-      lastReceived: "Last post received",
-      none: "None received yet",
-      road: {
-        callback: "Notification callback",
-        return: "Customer's return",
-      },
-      late: "{{road}} at {{date}}, {{late}} after AltaPay signed it",
-      unsigned: "{{road}} at {{date}}, unsigned: how late is unknown",
-      refused: "Refused in the last 24 hours",
-      reasons: {
-        signature: "Signature did not verify",
-        source: "From an address callbackSources does not allow",
-        "unknown-session": "For a payment session Medusa does not have",
-      },
-    },
-    jobs: {
-      title: "Follow-up jobs",
-      none: "No run recorded yet: the jobs run on Medusa's worker every few minutes.",
-      job: "Job",
-      lastRun: "Last run",
-      did: "What it did",
-      stopped: "Stopped early: AltaPay could not be reached",
-      names: {
-        paymentSessions: "Payment sessions",
-        openResults: "Open refunds and captures",
-        uncertainMoney: "Money attempts without an answer",
-        expiringReservations: "Reservations about to expire",
-        payouts: "Payouts import",
-      },
-    },
-    uncertain: {
-      title: "Money attempts still uncertain",
-      none: "None: every capture, refund, release and charge got its answer.",
-      attempt: "{{kind}} of {{amount}}, sent {{date}}",
-      kinds: {
-        capture: "Capture",
-        refund: "Refund",
-        release: "Release",
-        charge: "Saved-card charge",
-        "merchant-charge": "Merchant charge",
-      },
-      openOrder: "Open the order",
-      noOrder: "No order found",
-    },
-    expiring: {
-      title: "Reservations about to expire",
-      none: "None within the notice period.",
-      reservation: "{{amount}} not captured, expires {{date}}",
-      lapsed: "{{amount}} not captured, lapsed {{date}}",
-    },
-    payouts: {
-      title: "Payout exceptions",
-      open: { one: "{{count}} open exception", other: "{{count}} open exceptions" },
-      none: "None open.",
-      notInstalled: "The payouts module is not registered in this store.",
-      openList: "Open the exceptions",
-    },
-  },
+  health,
 }
 
 /** What every other language's map must be: the same keys, each its own words. */
