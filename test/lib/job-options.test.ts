@@ -4,7 +4,7 @@ import { MINIMAL_OPTIONS } from "../helpers/options"
 
 const base = MINIMAL_OPTIONS
 
-it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime, retries backing off to 6 hours with the merchant told after 5, and 72 hours for Open results", () => {
+it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batches of 50, a 24-hour session lifetime, retries backing off to 6 hours with the merchant told after 5, 72 hours for Open results, and notice of reservations expiring within 2 days", () => {
   const parsed = parseAltaPayOptions(base)
   expect("options" in parsed && parsed.options.jobs).toEqual({
     intervalMinutes: 5,
@@ -14,6 +14,7 @@ it("a store that sets nothing gets a 5-minute interval, 15 minutes' grace, batch
     retryMaxMinutes: 360,
     maxAttempts: 5,
     openResultTimeoutHours: 72,
+    expiryNoticeDays: 2,
   })
 })
 
