@@ -29,7 +29,8 @@ import {
 
 const PROVIDER = "pp_altapay_altapay"
 // A notice period longer than the sandbox's seven-day authorisations: every reservation is about to expire.
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], jobs: { expiryNoticeDays: 10 } as never })
+// The test client is 127.0.0.1, listed as a proxy: its X-Forwarded-For stands for a post from elsewhere.
+const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"], jobs: { expiryNoticeDays: 10 } as never })
 const anyStatus = { validateStatus: () => true }
 
 medusaIntegrationTestRunner({
