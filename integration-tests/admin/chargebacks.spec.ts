@@ -13,7 +13,8 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"] })
+// This machine is listed as the proxy in front of Medusa: the X-Forwarded-For it adds is the sender.
+const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"] })
 const anyStatus = { validateStatus: () => true }
 
 medusaIntegrationTestRunner({

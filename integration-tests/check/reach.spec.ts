@@ -18,7 +18,8 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 jest.setTimeout(180_000)
 
 // This machine may post (the check runs here); anything a proxy says it forwarded for is refused.
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"] })
+// This machine is listed as the proxy in front of Medusa: the X-Forwarded-For it adds is the sender.
+const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"] })
 
 let dir: string
 const servers: Server[] = []
