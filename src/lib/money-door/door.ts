@@ -23,6 +23,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayError, minorToDecimal } from "../../altapay"
 import { customerMessageCode } from "../languages/customer-messages"
+import { ALTAPAY_UNREACHABLE } from "../medusa-mapping/errors"
 import type { Lock, ScaleOut } from "../scale-out/shared-state"
 import { AttemptBook, UncertainIndex, sessionSubject, type Attempt, type MoneyKind } from "./attempts"
 
@@ -177,7 +178,9 @@ export class MoneyDoor {
         MedusaError.Types.UNEXPECTED_STATE,
         after
           ? `${what}: no answer from AltaPay, and AltaPay shows no such ${name} yet. Trying again is safe: the plugin checks AltaPay for this attempt before sending another.`
-          : `${what}: no answer from AltaPay and the payment could not be checked. It may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${me.id} in AltaPay.`
+          : `${what}: no answer from AltaPay and the payment could not be checked. It may have been made: trying again is safe (the plugin checks AltaPay for this attempt first), or look for reconciliation identifier ${me.id} in AltaPay.`,
+        // AltaPay could not be asked: an outage to a follow-up run, which stops and tries next run.
+        after ? undefined : ALTAPAY_UNREACHABLE
       )
     }
   }
