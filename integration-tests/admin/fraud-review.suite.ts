@@ -5,16 +5,15 @@
  * in the order panel's route; a Deny never becomes an order, its reservation is released and the
  * customer's return lands on `declined`.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { createProductsWorkflow } from "@medusajs/medusa/core-flows"
 import altapayExpiringReservationsJob from "../../src/jobs/altapay-expiring-reservations"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, eventually, orderPayments, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 
-const store = useAltaPayStore()
+const store = altapayStore()
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }
