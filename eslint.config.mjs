@@ -78,5 +78,23 @@ export default tseslint.config(
   {
     files: ["src/api/**", "src/workflows/**", "src/lib/**", "src/admin/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [offProviderInternals, offTestSetup, offTools] }] },
+  },
+  {
+    // A spec boots through storeTestRunner/storeSuites: the migrated database it keeps makes later boots quick.
+    files: ["integration-tests/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@medusajs/test-utils",
+              importNames: ["medusaIntegrationTestRunner"],
+              message: "Use storeTestRunner or storeSuites (tools/test-store/store-app/runner.ts): they reuse the migrated database.",
+            },
+          ],
+        },
+      ],
+    },
   }
 )

@@ -6,9 +6,11 @@
 //
 // Lane "builds" holds every spec that builds or packs the plugin (.medusa/server): they must never
 // run beside each other. Lane "stores" takes every other spec, new ones included, and every spec
-// that builds the admin UI (their build cache is shared). The specs in ALONE run after both, alone. Each lane's
-// output goes to its own log; the "stores" lane is printed as it runs, the other when it ends.
-// Extra arguments (e.g. a path pattern) go to both lanes.
+// that builds the admin UI (their build cache is shared). The specs in ALONE run after both, beside
+// the oldest supported Medusa's check (scripts/test-medusa-version.js, with the tarball the install
+// spec packed). Each lane's output goes to its own log; the "stores" and "alone" lanes are printed
+// as they run, the others when they end; then each spec file's time and the slowest tests.
+// Extra arguments (e.g. a path pattern) go to both lanes, and skip the oldest Medusa's check.
 "use strict"
 const { spawn } = require("node:child_process")
 const fs = require("node:fs")
@@ -27,12 +29,10 @@ const BUILDS_LANE = [
   "integration-tests/install/",
   "integration-tests/multi-instance/",
   "integration-tests/demo/",
-  "integration-tests/storefront/redirect-flow.spec.ts",
   "integration-tests/storefront/storefront-return.spec.ts",
   "integration-tests/storefront/altapay-checkout.spec.ts",
-  "integration-tests/storefront/return-endpoint.spec.ts",
-  "integration-tests/admin/refund-records.spec.ts",
-  "integration-tests/admin/chargebacks.spec.ts",
+  "integration-tests/groups/redirect-store.spec.ts",
+  "integration-tests/groups/callback-proxy-store.spec.ts",
   "integration-tests/providers/",
   "integration-tests/payouts/module.spec.ts",
 ]
@@ -62,15 +62,25 @@ const lanes = [
 const extra = process.argv.slice(2)
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-integration-"))
 
+/** The developed version's packed tarball, kept by the install spec for the oldest version's install. */
+const tarball = path.join(logDir, "medusa-payment-altapay.tgz")
+
 function run(lane) {
-  const started = Date.now()
-  const log = path.join(logDir, `${lane.name}.log`)
-  const out = fs.openSync(log, "w")
   // Each spec as an anchored path, so a lane runs exactly its files.
   const pattern = lane.specs.map((spec) => `${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`).join("|")
-  const args = [jestBin, "--selectProjects", "integration", "--runInBand", "--forceExit", "--testPathPattern", pattern, ...extra]
-  console.log(`[integration] lane ${lane.name}: ${lane.specs.length} spec files, log ${log}`)
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, NODE_OPTIONS: "--experimental-vm-modules" }, stdio: ["ignore", "pipe", "pipe"] })
+  const report = path.join(logDir, `${lane.name}.json`)
+  const args = [jestBin, "--selectProjects", "integration", "--runInBand", "--forceExit", "--json", "--outputFile", report, "--testPathPattern", pattern, ...extra]
+  console.log(`[integration] lane ${lane.name}: ${lane.specs.length} spec files, log ${log(lane)}`)
+  return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball })
+}
+
+const log = (lane) => path.join(logDir, `${lane.name}.log`)
+
+/** Runs one lane's command, its output to the lane's log (and the terminal, live or at the end). */
+function runLogged(lane, args, env) {
+  const started = Date.now()
+  const out = fs.openSync(log(lane), "w")
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   for (const stream of [child.stdout, child.stderr]) {
     stream.on("data", (chunk) => {
       fs.writeSync(out, chunk)
@@ -81,7 +91,7 @@ function run(lane) {
     child.on("exit", (code) => {
       fs.closeSync(out)
       const seconds = ((Date.now() - started) / 1000).toFixed(0)
-      if (lane.print !== "live") process.stdout.write(fs.readFileSync(log))
+      if (lane.print !== "live") process.stdout.write(fs.readFileSync(log(lane)))
       console.log(`[integration] lane ${lane.name}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds} s`)
       resolve(code === 0)
     })
@@ -92,9 +102,56 @@ if (specs.length === 0) {
   console.error("[integration] no spec files under integration-tests/")
   process.exit(1)
 }
+/** Where the time went: each spec file's seconds and the slowest tests, from the lanes' jest reports. */
+function printTimes() {
+  const files = []
+  const tests = []
+  for (const name of fs.readdirSync(logDir).filter((file) => file.endsWith(".json"))) {
+    const report = JSON.parse(fs.readFileSync(path.join(logDir, name), "utf8"))
+    for (const result of report.testResults) {
+      const file = path.relative(root, result.name)
+      files.push({ file, seconds: (result.endTime - result.startTime) / 1000 })
+      for (const test of result.assertionResults) tests.push({ file, title: test.title, seconds: (test.duration ?? 0) / 1000 })
+    }
+  }
+  const line = ({ seconds, file, title }) => `  ${seconds.toFixed(1).padStart(6)} s  ${file}${title ? `: ${title}` : ""}`
+  console.log(
+    `[integration] seconds per spec file:\n${files
+      .sort((a, b) => b.seconds - a.seconds)
+      .map(line)
+      .join("\n")}`
+  )
+  console.log(
+    `[integration] slowest tests:\n${tests
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 25)
+      .map(line)
+      .join("\n")}`
+  )
+}
+
+/**
+ * The plugin on the oldest supported Medusa (scripts/test-medusa-version.js: the install spec and the
+ * provider specs), with the tarball the install spec packed in this run. Only on a whole run.
+ */
+function oldestMedusa() {
+  const env = fs.existsSync(tarball) ? { ALTAPAY_TEST_TARBALL: tarball } : {}
+  console.log(`[integration] lane oldest-medusa: scripts/test-medusa-version.js, log ${log({ name: "oldest-medusa" })}`)
+  return runLogged({ name: "oldest-medusa", print: "at end" }, [path.join(root, "scripts/test-medusa-version.js")], env)
+}
+
 async function main() {
   const results = await Promise.all(lanes.filter((lane) => lane.specs.length > 0).map(run))
-  if (alone.length > 0) results.push(await run({ name: "alone", specs: alone, print: "live" }))
+  // The follow-up spec alone in its lane, beside the oldest Medusa's install (mostly npm and a build).
+  const last = []
+  if (alone.length > 0) last.push(run({ name: "alone", specs: alone, print: "live" }))
+  if (extra.length === 0) last.push(oldestMedusa())
+  results.push(...(await Promise.all(last)))
+  try {
+    printTimes()
+  } catch (error) {
+    console.log(`[integration] no timings: ${error.message}`)
+  }
   process.exit(results.every(Boolean) ? 0 : 1)
 }
 

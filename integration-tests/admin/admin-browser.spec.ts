@@ -14,7 +14,7 @@
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Page } from "playwright-core"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCustomer, seedStore, type Api } from "../../tools/test-store/store"
@@ -37,7 +37,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
     console.log(`[admin-browser] ${JSON.stringify({ ...timings, file_ms: Date.now() - fileStart })}`)
   })
 
-  medusaIntegrationTestRunner({
+  storeTestRunner({
     cwd: STORE_APP_DIR,
     testSuite: ({ api: rawApi, getContainer }) => {
       const api = rawApi as unknown as Api

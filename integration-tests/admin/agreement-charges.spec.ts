@@ -8,7 +8,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { createAltaPayClient, type AltaPayClient } from "../../src/altapay"
 import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
@@ -25,7 +25,7 @@ const TERMINAL = "AltaPay Sandbox Test Terminal"
 const store = useAltaPayStore({ savedCards: { enabled: true } })
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

@@ -7,7 +7,7 @@
 import { Modules } from "@medusajs/framework/utils"
 import { createAltaPayClient, decimalToMinor, proportionalAdjustmentLine, type OrderLine } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -37,7 +37,7 @@ const sameLine = (sent: SentLine, line: OrderLine) =>
   Object.entries(asSent(line)).every(([k, v]) => (k === "unitPrice" || k === "taxAmount" ? decimalToMinor(sent[k], "DKK") === decimalToMinor(v, "DKK") : sent[k] === v))
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

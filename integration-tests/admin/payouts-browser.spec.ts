@@ -9,7 +9,7 @@
  * (and payouts-file.png, payouts-exceptions.png, payouts-order.png); with ALTAPAY_SCREENSHOTS=1
  * docs/images/admin-payouts.png for the merchant guide.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import type { Page } from "playwright-core"
 import { minorToDecimal } from "../../src/altapay/money"
 import type { FundingFileSummary, PayoutException } from "../../src/modules/altapay-payouts/types"
@@ -61,7 +61,7 @@ if (browserSpecCanRun("the Payouts pages in a real browser")) {
     console.log(`[payouts-browser] ${JSON.stringify({ ...timings, file_ms: Date.now() - fileStart })}`)
   })
 
-  medusaIntegrationTestRunner({
+  storeTestRunner({
     cwd: STORE_APP_DIR,
     testSuite: ({ api: rawApi, getContainer }) => {
       const api = rawApi as unknown as Api

@@ -3,7 +3,7 @@
  * HTTP: a registration with requestLog on, an order paid and captured through Medusa, and what the
  * order's AltaPay panel reads from GET /admin/altapay/payments/:id/requests.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
@@ -11,7 +11,7 @@ import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 const store = useAltaPayStore({ requestLog: { enabled: true, maxEntries: 20, retentionDays: 2 } })
 const anyStatus = { validateStatus: () => true }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

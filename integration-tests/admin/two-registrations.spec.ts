@@ -9,7 +9,7 @@ import fs from "node:fs"
 import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { PAYMENT_METHODS } from "../../src/sandbox/state"
@@ -62,7 +62,7 @@ async function paymentSession(container: MedusaContainer, id: string) {
   return data[0] as { id: string; provider_id: string; status: string; data: Record<string, any> }
 }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

@@ -12,7 +12,9 @@
  *      on the sandbox's hosted page; the admin captures, refunds one item and an amount.
  *
  * ALTAPAY_TEST_STORE_DIR: build the store there and keep it (scripts/test-medusa-version.js then
- * runs the provider spec against that store's Medusa). After a failure the temp folder (tarball,
+ * runs the provider spec against that store's Medusa). ALTAPAY_TEST_KEEP_TARBALL: copy the packed
+ * tarball there; ALTAPAY_TEST_TARBALL: install that tarball instead of packing again (`npm test`
+ * hands the developed version's tarball to the oldest version's install). After a failure the temp folder (tarball,
  * store, one log per command) is kept and named in the output; the step timings are always printed.
  */
 import Medusa from "@medusajs/js-sdk"
@@ -24,7 +26,7 @@ import { Client } from "pg"
 import { findFreePort } from "../../tools/test-store/postgres"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import type { SeededStore } from "../../tools/test-store/store"
-import { expectedTarballFiles, packPlugin, type PackedPlugin } from "./pack"
+import { expectedTarballFiles, packPlugin, packedTarball, type PackedPlugin } from "./pack"
 import { REPO_ROOT, developedMedusaVersion, installStore, launch, medusaCli, run, storeProcessEnv, writeStore, type RunningProcess } from "./scratch-store"
 
 const MEDUSA_VERSION = process.env.ALTAPAY_TEST_MEDUSA_VERSION || developedMedusaVersion()
@@ -110,12 +112,15 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
     () =>
       step("pack", async () => {
         packStartedAt = Date.now()
-        packed = await timed("pack", () => packPlugin(work, log("pack")))
+        const given = process.env.ALTAPAY_TEST_TARBALL
+        packed = await timed("pack", async () => (given ? packedTarball(given) : packPlugin(work, log("pack"))))
         expect(packed.files).toEqual(expectedTarballFiles())
         // Nothing a store must not get, named so a failure says why.
         expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|fixtures|integration-tests|demo|bench)\//.test(file))).toEqual([])
         expect(packed.files.filter((file) => /(^|\/)\.env|\.npmrc$|\.pem$|\.map$|tsbuildinfo$/.test(file))).toEqual([])
-        // prepack built what was packed, now: not a build left over from before.
+        if (process.env.ALTAPAY_TEST_KEEP_TARBALL) fs.copyFileSync(packed.tarball, process.env.ALTAPAY_TEST_KEEP_TARBALL)
+        // prepack built what was packed, now: not a build left over from before (a given tarball was checked when it was packed).
+        if (given) return
         const built = fs.statSync(path.join(REPO_ROOT, ".medusa/server/src/providers/altapay/index.js"))
         expect(built.mtimeMs).toBeGreaterThanOrEqual(packStartedAt - 1000)
       }),

@@ -2,7 +2,7 @@
  * `npm pack` of the repository, as a release would make it: npm runs `prepack` (the plugin
  * build) first. Also what the tarball must hold, derived from the sources.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
 import { REPO_ROOT, storeProcessEnv, tail } from "./scratch-store"
@@ -31,6 +31,17 @@ export function packPlugin(destination: string, log: string): Promise<PackedPlug
       resolve({ tarball: path.join(destination, packed.filename), files: packed.files.map((f) => f.path).sort() })
     })
   })
+}
+
+/** A tarball packed earlier in this run (ALTAPAY_TEST_TARBALL), read as packPlugin reports one. */
+export function packedTarball(tarball: string): PackedPlugin {
+  const listing = spawnSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+  if (listing.status !== 0) throw new Error(`cannot read the tarball ${tarball}: ${listing.stderr}`)
+  const files = listing.stdout
+    .split("\n")
+    .filter((entry) => entry.startsWith("package/") && !entry.endsWith("/"))
+    .map((entry) => entry.slice("package/".length))
+  return { tarball, files: files.sort() }
 }
 
 /**

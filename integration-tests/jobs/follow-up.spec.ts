@@ -16,7 +16,7 @@ import type { INotificationModuleService, IPaymentModuleService, MedusaContainer
 import { randomBytes } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createInventoryLevelsWorkflow, createProductsWorkflow, updateInventoryLevelsWorkflow } from "@medusajs/medusa/core-flows"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import openResultsJob from "../../src/jobs/altapay-open-results"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
@@ -62,7 +62,7 @@ const ledgerEffects = (type: string, transactionId: string) =>
     .ledger()
     .filter((e) => (e.effects ?? []).some((x) => x.type === type && x.transactionId === transactionId && x.result === "Success"))
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

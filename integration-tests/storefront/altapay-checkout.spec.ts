@@ -10,7 +10,7 @@
 import Medusa from "@medusajs/js-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
 import { PAYMENT_METHODS } from "../../src/sandbox/state"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
@@ -130,7 +130,7 @@ async function cartWithTotals(container: MedusaContainer, cartId: string): Promi
   return data[0]
 }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api, getContainer }) => {
     const container = () => getContainer()

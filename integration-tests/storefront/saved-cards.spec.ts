@@ -7,7 +7,7 @@
  */
 import type { INotificationModuleService, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import altapaySavedCardOnOrder from "../../src/subscribers/altapay-saved-card-on-order"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
@@ -44,7 +44,7 @@ function cardFor(customerId: string, n: number): SavedCardInput {
   }
 }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

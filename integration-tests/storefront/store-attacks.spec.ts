@@ -10,7 +10,7 @@
  * Also here: a callback Medusa processes seconds after it arrived is judged on its arrival (the
  * plugin's middleware stamps it), with a tolerance shorter than Medusa's processing delay.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import {
@@ -37,7 +37,7 @@ jest.setTimeout(180_000)
 const store = useAltaPayStore({ flow: "redirect", callbackToleranceSeconds: 2 })
 const anyStatus = { validateStatus: () => true }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api

@@ -8,7 +8,7 @@
  *
  * The real starter with the kit applied is walked by storefronts/nextjs-starter/walk (not in CI).
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
@@ -55,7 +55,7 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
     console.log(`[storefront-return] ${JSON.stringify({ file_ms: Date.now() - fileStart })}`)
   })
 
-  medusaIntegrationTestRunner({
+  storeTestRunner({
     // The app folder has our src (routes: the return endpoint AltaPay posts to) and two-terminals' config.
     cwd: prepareStoreAppDir("altapay-two-terminals-app", path.join(__dirname, "two-terminals/medusa-config.ts")),
     testSuite: ({ api: rawApi, getContainer }) => {

@@ -7,7 +7,7 @@
  * Through Medusa's real routes: the starter's calls, the hosted page, the plugin's endpoints.
  */
 import Medusa from "@medusajs/js-sdk"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { signCallbackBody } from "../../src/altapay"
@@ -60,7 +60,7 @@ async function stockCoffee(container: MedusaContainer, seed: SeededStore, stocke
   return (quantity: number) => inventory.updateInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: quantity }])
 }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   cwd: STORE_APP_DIR,
   testSuite: ({ api, getContainer }) => {
     let seed: SeededStore

@@ -4,7 +4,7 @@
  * real HTTP server that answers as what stands in front of a store does: nothing listening, a proxy
  * whose Medusa is down (502), a cache (Age, X-Cache), a redirect to http://, a firewall's 403, a
  * store without the plugin's test-post answer. The plugin's own answers (arrived, callbackSources'
- * 403, a secret that differs) are in integration-tests/check/reach.spec.ts, against a real Medusa.
+ * 403, a secret that differs) are in integration-tests/check/reach.suite.ts, against a real Medusa.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"

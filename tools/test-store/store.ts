@@ -1,12 +1,13 @@
 /**
  * Seeding and shopping helpers for whole-app specs on the AltaPay test store
- * (tools/test-store/store-app). The runner restores the database before every test, so
- * seed in `beforeEach` (or at the start of each test):
+ * (tools/test-store/store-app, README there: specs with the same options share one app). The
+ * runner restores the database before every test to what the suite's beforeAll left, so seed in
+ * `beforeAll` (or `beforeEach`, or at the start of each test):
  *
  *   const store = useAltaPayStore()                          // top level of the spec
- *   medusaIntegrationTestRunner({ cwd: STORE_APP_DIR, testSuite: ({ api, getContainer }) => {
+ *   storeTestRunner({ cwd: STORE_APP_DIR, testSuite: ({ api, getContainer }) => {
  *     let seed: SeededStore
- *     beforeEach(async () => { seed = await seedStore(getContainer()) })
+ *     beforeAll(async () => { seed = await seedStore(getContainer()) })
  *     it("...", async () => {
  *       const { orderId, paymentId } = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
  *     })

@@ -77,6 +77,24 @@ export const WEBHOOK_PROCESSING_DELAY_MS = 5_000
 
 let medusaPort = 0
 
+/** The running store's AltaPay side: the same accessors for every suite of a jest process. */
+const storeAccess: AltaPayStore = {
+  altapay: storeAltaPay,
+  sandbox: () => storeAltaPay.sandbox(),
+  medusaUrl: () => {
+    if (!medusaPort) throw new Error("useAltaPayStore(): the store has not started yet (use it inside tests).")
+    return `http://127.0.0.1:${medusaPort}`
+  },
+}
+
+/**
+ * The store's AltaPay side for a suite module (a `*.suite.ts` that a group spec runs with
+ * storeSuites()): the group spec's useAltaPayStore() starts it.
+ */
+export function altapayStore(): AltaPayStore {
+  return storeAccess
+}
+
 /**
  * Call at the top level of a spec that boots `tools/test-store/store-app`: starts the
  * sandbox and picks the app's port before the runner loads medusa-config, stops it afterwards.
@@ -99,12 +117,5 @@ export function useAltaPayStore(overrides: Partial<AltaPayOptionsInput> = {}, sa
     else process.env.PORT = previousPort
     await storeAltaPay.stop()
   })
-  return {
-    altapay: storeAltaPay,
-    sandbox: () => storeAltaPay.sandbox(),
-    medusaUrl: () => {
-      if (!medusaPort) throw new Error("useAltaPayStore(): the store has not started yet (use it inside tests).")
-      return `http://127.0.0.1:${medusaPort}`
-    },
-  }
+  return storeAccess
 }

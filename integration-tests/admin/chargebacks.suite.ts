@@ -9,16 +9,16 @@
  */
 import type { INotificationModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
-// This machine is listed as the proxy in front of Medusa: the X-Forwarded-For it adds is the sender.
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"] })
+// The group's store (groups/callback-proxy-store.spec.ts) lists this machine as the proxy in front
+// of Medusa: the X-Forwarded-For it adds is the sender.
+const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { id: string; headers: Record<string, string> }

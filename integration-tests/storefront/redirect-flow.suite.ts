@@ -6,7 +6,7 @@
  * The provider loads the cart's lines itself through `query`.
  */
 import Medusa from "@medusajs/js-sdk"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { toCheckoutOrderLines } from "../../src/altapay"
@@ -14,12 +14,10 @@ import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
-jest.setTimeout(180_000)
-
-const store = useAltaPayStore({ flow: "redirect" })
+const store = altapayStore()
 
 const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", country_code: "dk" }
 
@@ -68,8 +66,7 @@ const sessionCreatedFor = (paymentSessionId: string) =>
     .ledger()
     .find((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === shopOrderIdFor(paymentSessionId))
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ getContainer }) => {
     let seed: SeededStore
     beforeEach(async () => {

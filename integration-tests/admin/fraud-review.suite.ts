@@ -5,9 +5,9 @@
  * in the order panel's route; a Deny never becomes an order, its reservation is released and the
  * customer's return lands on `declined`.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import altapayExpiringReservationsJob from "../../src/jobs/altapay-expiring-reservations"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import {
   cartWithNewProduct,
   createAdminUser,
@@ -21,10 +21,9 @@ import {
   type SeededStore,
 } from "../../tools/test-store/store"
 
-const store = useAltaPayStore()
+const store = altapayStore()
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }

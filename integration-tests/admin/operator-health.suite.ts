@@ -10,10 +10,10 @@
  * is a secret.
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import type { AdminAltaPayCheckResponse, AdminAltaPayHealthResponse } from "../../src/lib/health/views"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import {
   createAdminUser,
   createCart,
@@ -28,13 +28,13 @@ import {
 } from "../../tools/test-store/store"
 
 const PROVIDER = "pp_altapay_altapay"
-// A notice period longer than the sandbox's seven-day authorisations: every reservation is about to expire.
-// The test client is 127.0.0.1, listed as a proxy: its X-Forwarded-For stands for a post from elsewhere.
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"], jobs: { expiryNoticeDays: 10 } as never })
+// The group's store (groups/callback-proxy-store.spec.ts): a notice period longer than the sandbox's
+// seven-day authorisations (every reservation is about to expire), and the test client 127.0.0.1 is
+// listed as a proxy (its X-Forwarded-For stands for a post from elsewhere).
+const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }

@@ -7,13 +7,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
-const store = useAltaPayStore()
+const store = altapayStore()
 
 const anyStatus = { validateStatus: () => true }
 const refundsMoved = (transactionId: string) =>
@@ -22,8 +22,7 @@ const refundsMoved = (transactionId: string) =>
     .ledger()
     .filter((e) => e.effect?.type === "refund" && e.effect.transactionId === transactionId && e.effect.result === "Success")
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { id: string; headers: Record<string, string> }

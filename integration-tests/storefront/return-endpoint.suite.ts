@@ -9,18 +9,16 @@ import type { INotificationModuleService, MedusaContainer } from "@medusajs/fram
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import Medusa from "@medusajs/js-sdk"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { signCallbackBody } from "../../src/altapay"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { handleCustomerReturn } from "../../src/lib/customer-return/handle"
 
-jest.setTimeout(180_000)
-
-const store = useAltaPayStore({ flow: "redirect" })
+const store = altapayStore()
 
 const ADDRESS = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", country_code: "dk" }
 
@@ -52,8 +50,7 @@ const lookUps = () =>
     .ledger()
     .filter((e) => e.operation === "payments")
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ getContainer }) => {
     let seed: SeededStore
     let sdk: Medusa

@@ -6,20 +6,14 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductsWorkflow, createShippingOptionsWorkflow } from "@medusajs/medusa/core-flows"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
-const store = useAltaPayStore()
-
-const fileStart = Date.now()
-afterAll(() => {
-  // eslint-disable-next-line no-console
-  console.log(`[admin] altapay-admin.spec.ts: ${Date.now() - fileStart} ms`)
-})
+const store = altapayStore()
 
 type SentLine = Record<string, string>
 const ledger = (operation: string) =>
@@ -42,8 +36,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { id: string; headers: Record<string, string> }

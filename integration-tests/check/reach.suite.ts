@@ -6,20 +6,18 @@
  * proxy whose Medusa is down (502), nothing listening and a different callback secret are each named.
  * The proxy is a real forwarding HTTP proxy, as nginx in front of Medusa with X-Forwarded-For.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { runCheck } from "../../src/check/cli"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 
-jest.setTimeout(180_000)
-
-// This machine may post (the check runs here); anything a proxy says it forwarded for is refused.
-// This machine is listed as the proxy in front of Medusa: the X-Forwarded-For it adds is the sender.
-const store = useAltaPayStore({ callbackSources: ["127.0.0.1", "::1"], callbackProxies: ["127.0.0.1", "::1"] })
+// The group's store (groups/callback-proxy-store.spec.ts): this machine may post (the check runs
+// here) and is listed as the proxy in front of Medusa, so the X-Forwarded-For it adds is the sender.
+const store = altapayStore()
 
 let dir: string
 const servers: Server[] = []
@@ -80,8 +78,7 @@ async function reach(overrides: Record<string, unknown> = {}) {
   return { code, ok: of("ok"), problems: of("problem"), notes: of("note") }
 }
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: () => {
     it("arrived: the plugin answers the test post on the notification and return URLs, and asks AltaPay nothing", async () => {
       const lookUps = store.sandbox().ledger().length

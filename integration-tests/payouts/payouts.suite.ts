@@ -11,7 +11,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { parse } from "csv-parse/sync"
 import { minorToDecimal } from "../../src/altapay/money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
@@ -19,10 +19,10 @@ import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import altapayPayoutsJob from "../../src/jobs/altapay-payouts"
 import type { FundingFileSummary, FundingLineView, PayoutException } from "../../src/modules/altapay-payouts/types"
 import { FUNDING_HEADER, fees as sandboxFees, fundingCsv, netOf, type SandboxFundingLine } from "../../src/sandbox/fundings/funding-file"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
-const store = useAltaPayStore()
+const store = altapayStore()
 const DAY = 24 * 60 * 60 * 1000
 
 interface Captured {
@@ -63,8 +63,7 @@ function acquirerLine(id: string, amountMinor: number, ids: { reconciliationIden
   }
 }
 
-medusaIntegrationTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }

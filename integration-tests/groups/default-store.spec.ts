@@ -1,0 +1,21 @@
+/**
+ * The suites whose store has the default provider options, on one Medusa app (storeSuites():
+ * one boot, each suite on its own seeded database). A suite that needs other options joins the
+ * group of those options, or boots its own app as a `*.spec.ts`.
+ */
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { storeSuites } from "../../tools/test-store/store-app/runner"
+import altapayAdmin from "../admin/altapay-admin.suite"
+import fraudReview from "../admin/fraud-review.suite"
+import refundRecords from "../admin/refund-records.suite"
+import payouts from "../payouts/payouts.suite"
+
+jest.setTimeout(180_000)
+
+useAltaPayStore()
+
+storeSuites({
+  cwd: STORE_APP_DIR,
+  // Payouts first: the sandbox pays out every capture it holds, and the other suites capture too.
+  suites: { payouts, "the order's AltaPay panel and routes": altapayAdmin, "fraud review": fraudReview, "refund records": refundRecords },
+})
