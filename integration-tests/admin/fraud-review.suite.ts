@@ -6,10 +6,20 @@
  * customer's return lands on `declined`.
  */
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { createProductsWorkflow } from "@medusajs/medusa/core-flows"
 import altapayExpiringReservationsJob from "../../src/jobs/altapay-expiring-reservations"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, eventually, orderPayments, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
+import {
+  cartWithNewProduct,
+  createAdminUser,
+  eventually,
+  orderPayments,
+  payWithAltaPay,
+  seedStore,
+  startSession,
+  storeHeaders,
+  type Api,
+  type SeededStore,
+} from "../../tools/test-store/store"
 
 const store = altapayStore()
 
@@ -28,40 +38,9 @@ export default storeSuite({
 
     /** A cart of one product priced so that with shipping it totals `total` DKK. */
     async function cartOf(total: number): Promise<string> {
-      const { result } = await createProductsWorkflow(getContainer()).run({
-        input: {
-          products: [
-            {
-              title: `Test amount ${total}`,
-              handle: `test-amount-${total}-${Date.now()}`,
-              status: "published",
-              shipping_profile_id: seed.shippingProfile.id,
-              options: [{ title: "Size", values: ["One"] }],
-              variants: [
-                { title: "One", sku: `AMOUNT-${total}-${Date.now()}`, options: { Size: "One" }, manage_inventory: false, prices: [{ currency_code: "dkk", amount: total - 49 }] },
-              ],
-              sales_channels: [{ id: seed.salesChannel.id }],
-            },
-          ],
-        },
-      })
-      const headers = { headers: storeHeaders(seed) }
-      const address = { first_name: "Karen", last_name: "Blixen", address_1: "Strandvejen 111", city: "Rungsted", postal_code: "2960", country_code: seed.countryCode }
-      const { data } = await api.post(
-        "/store/carts",
-        {
-          region_id: seed.region.id,
-          sales_channel_id: seed.salesChannel.id,
-          email: "karen@example.com",
-          items: [{ variant_id: result[0].variants[0].id, quantity: 1 }],
-          shipping_address: address,
-          billing_address: address,
-        },
-        headers
-      )
-      const { data: shipped } = await api.post(`/store/carts/${data.cart.id}/shipping-methods`, { option_id: seed.shippingOption.id }, headers)
-      expect(shipped.cart.total).toBe(total)
-      return shipped.cart.id
+      const cart = await cartWithNewProduct(api, getContainer(), seed, total - 49)
+      expect(cart.total).toBe(total)
+      return cart.id
     }
 
     it("Challenge (102.00): the order is placed, Medusa's Capture is refused until the merchant approves it, then it captures", async () => {

@@ -11,7 +11,7 @@ import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createAltaPayOrder, eventually, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const KLARNA = INVOICE_METHOD.terminalName
 const store = useAltaPayStore({ terminal: KLARNA, captureOn: "shipment" }, { invoiceTerminal: true })
@@ -250,6 +250,81 @@ storeTestRunner({
       expect(tooMuch.status).toBe(400)
       expect(tooMuch.data.message).toMatch(/The return fee of 1000\.00 DKK is not less than the .* DKK of goods refunded/)
       expect(refundsSent()).toHaveLength(1)
+    })
+
+    it("order edits before shipping keep Klarna's reservation, updated to the order's new total and lines, as the new collection's payment, whose shipment captures them", async () => {
+      // Medusa, confirming an edit of an order whose payment is authorized, cancels that payment and asks a
+      // new collection for the edited total (core-flows createOrUpdateOrderPaymentCollection, medusajs/medusa#14984).
+      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox(), { promotion: false })
+      const transactionId = (await paymentOf(order.paymentId)).data.transaction_id
+      const items = await orderItems(order.orderId)
+      const tea = items.find((i) => i.variant_sku === seed.products.tea.sku)!
+      const coffee = items.find((i) => i.variant_sku === seed.products.coffee.sku)!
+      const reservedBefore = store.sandbox().transaction(transactionId)!.invoiceLines!.length
+
+      /** One edit through Medusa's admin order-edit routes, as its order page makes it (:id is the order's); the new total. */
+      async function edit(itemId: string, quantity: number): Promise<number> {
+        expect((await api.post("/admin/order-edits", { order_id: order.orderId }, as())).status).toBe(200)
+        expect((await api.post(`/admin/order-edits/${order.orderId}/items/item/${itemId}`, { quantity }, as())).status).toBe(200)
+        expect((await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as())).status).toBe(200)
+        expect((await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as())).status).toBe(200)
+        const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,total`, as())
+        return dkk(data.order.total)
+      }
+      /** The order's payment Medusa has not canceled, once the subscriber recorded it for `amountMinor`. */
+      const paymentFor = (amountMinor: number) =>
+        eventually(
+          async () => (await orderPayments(getContainer(), order.orderId)).find((p) => !p.canceled_at && dkk(p.amount) === amountMinor),
+          (p) => !!p
+        )
+      const updatesAndReleases = () =>
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "updateOrder" || e.operation === "releaseReservation")
+
+      const withoutTea = await edit(tea.id, 0)
+      // AltaPay still holds the reservation, now for the edited order's total and lines: not released.
+      const held = store.sandbox().transaction(transactionId)!
+      expect(held.status).not.toBe("released")
+      expect(held.reservedMinor).toBe(withoutTea)
+      expect(updatesAndReleases()).toMatchObject([{ operation: "updateOrder", status: 200 }])
+      // The tea's line is gone; the coffee's and the shipping's stay (lines name items by SKU).
+      expect(held.invoiceLines).toHaveLength(reservedBefore - 1)
+      expect(held.invoiceLines?.map((l) => l.fields.itemId)).toContain(coffee.variant_sku)
+      expect(held.invoiceLines?.map((l) => l.fields.itemId)).not.toContain(tea.variant_sku)
+
+      // The subscriber records it as the payment of the collection Medusa made for the edited total.
+      const carried = await paymentFor(withoutTea)
+      expect(carried!.id).not.toBe(order.paymentId)
+      expect(carried!.data.transaction_id).toBe(transactionId)
+      expect((carried!.data.order_lines as OrderLine[]).map((l) => l.itemId)).toEqual(held.invoiceLines?.map((l) => l.fields.itemId))
+
+      // A second edit (one coffee less) lowers the same reservation again and carries it on.
+      const oneCoffee = await edit(coffee.id, 1)
+      expect(oneCoffee).toBeLessThan(withoutTea)
+      expect(store.sandbox().transaction(transactionId)?.reservedMinor).toBe(oneCoffee)
+      expect(updatesAndReleases()).toMatchObject([{ operation: "updateOrder" }, { operation: "updateOrder", status: 200 }])
+      const carriedAgain = await paymentFor(oneCoffee)
+      expect(carriedAgain!.id).not.toBe(carried!.id)
+      expect(carriedAgain!.data.transaction_id).toBe(transactionId)
+
+      // Shipping the coffee captures (captureOn: shipment) the lines AltaPay now reserves: the strict terminal accepts them.
+      await fulfilAndShip(order.orderId, coffee.id, 1, "PKG-EDIT")
+      const [capture] = await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      const kept = carriedAgain!.data.order_lines as OrderLine[]
+      expect(capture.orderLines).toHaveLength(kept.length)
+      for (const line of kept) expect(capture.orderLines!.some((sent) => sameLine(sent, line))).toBe(true)
+      expect(store.sandbox().transaction(transactionId)?.capturedMinor).toBe(oneCoffee)
+      expect(
+        await eventually(
+          () => medusaCaptured(carriedAgain!.id),
+          (n) => n === oneCoffee
+        )
+      ).toBe(oneCoffee)
     })
   },
 })

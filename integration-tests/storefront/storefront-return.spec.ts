@@ -12,7 +12,7 @@ import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
-import { createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { cartWithNewProduct, createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { CART_COOKIE, hostResolverRule, startMiniStorefront, type MiniStorefront } from "./browser/mini-storefront"
 import { TERMINALS } from "./two-terminals/terminals"
@@ -71,9 +71,9 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
       })
       afterEach(() => context.close())
 
-      /** A cart ready to pay, and this browser holding it in the storefront's Strict cookie. */
-      async function shopperWithCart(): Promise<string> {
-        const cart = await createCart(api, seed!)
+      /** A cart ready to pay (a new one unless given), and this browser holding it in the storefront's Strict cookie. */
+      async function shopperWithCart(cartId?: string): Promise<string> {
+        const cart = cartId ? { id: cartId } : await createCart(api, seed!)
         await page.goto(`${shop.url}/test/cart/${cart.id}`)
         await page.waitForURL(/\/checkout\?step=payment$/)
         const cookie = (await context.cookies(shop.url)).find((c) => c.name === CART_COOKIE)
@@ -142,6 +142,26 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         const ledger = store.sandbox().ledger()
         expect(ledger.filter((e) => e.operation === "callback.notification").at(-1)).toMatchObject({ url: `${store.medusaUrl()}/hooks/payment/altapay_mobilepay`, status: 200 })
         expect(ledger.filter((e) => e.operation === "callback.success").at(-1)).toMatchObject({ url: `${store.medusaUrl()}/altapay/return/mobilepay/success`, status: 303 })
+      })
+
+      it("AltaPay's fraud check says Deny (110.00): the customer is back at the payment step with the declined message; the reservation released, no order", async () => {
+        // 39.00 and the 49.00 shipping, with Denmark's 25 % VAT on top: 110.00, AltaPay's test amount for Deny.
+        const cart = await cartWithNewProduct(api, getContainer(), seed!, 39)
+        expect(cart.total).toBe(110)
+        const cartId = await shopperWithCart(cart.id)
+        store.sandbox().clearLedger()
+        await placeOrder(CARD)
+
+        await page.click("#authorize")
+        await page.waitForURL(/\/checkout\?step=payment&altapay=failed$/)
+        expect(await page.locator("#altapay-notice").innerText()).toContain("declined or cancelled")
+        expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
+        expect(
+          store
+            .sandbox()
+            .ledger()
+            .filter((e) => e.operation === "releaseReservation")
+        ).toMatchObject([{ status: 200 }])
       })
 
       it("decline, then pay again: back at the payment step with a message (the cart cookie came along); the next attempt pays on a fresh page; one order", async () => {

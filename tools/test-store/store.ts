@@ -18,7 +18,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { createUserAccountWorkflow } from "@medusajs/medusa/core-flows"
+import { createProductsWorkflow, createUserAccountWorkflow } from "@medusajs/medusa/core-flows"
 import type { Sandbox } from "../../src/sandbox"
 import { createPayment, listPaymentMethods, startAltaPayCheckout, type AltaPaySession } from "../../src/storefront"
 import type { SeededStore } from "../../tools/store/seed"
@@ -89,6 +89,46 @@ export async function createCart(api: Api, seed: SeededStore, options: CreateCar
   if (!(options.shipping ?? true)) return data.cart
   const { data: shipped } = await api.post(`/store/carts/${data.cart.id}/shipping-methods`, { option_id: seed.shippingOption.id }, opts)
   return shipped.cart
+}
+
+/**
+ * A cart of one new product at `unitPrice` (the store's currency, DKK) with the seeded shipping,
+ * for AltaPay's test amounts (e.g. the fraud service's 102.00 Challenge and 110.00 Deny): the
+ * caller prices it for the store's taxes and checks the total.
+ */
+export async function cartWithNewProduct(api: Api, container: MedusaContainer, seed: SeededStore, unitPrice: number): Promise<{ id: string; total: number }> {
+  const stamp = `${unitPrice}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`
+  const { result } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: `Test amount ${unitPrice}`,
+          handle: `test-amount-${stamp}`,
+          status: "published",
+          shipping_profile_id: seed.shippingProfile.id,
+          options: [{ title: "Size", values: ["One"] }],
+          variants: [{ title: "One", sku: `AMOUNT-${stamp}`, options: { Size: "One" }, manage_inventory: false, prices: [{ currency_code: "dkk", amount: unitPrice }] }],
+          sales_channels: [{ id: seed.salesChannel.id }],
+        },
+      ],
+    },
+  })
+  const headers = { headers: storeHeaders(seed) }
+  const address = { ...ADDRESS, country_code: seed.countryCode }
+  const { data } = await api.post(
+    "/store/carts",
+    {
+      region_id: seed.region.id,
+      sales_channel_id: seed.salesChannel.id,
+      email: "karen@example.com",
+      items: [{ variant_id: result[0].variants[0].id, quantity: 1 }],
+      shipping_address: address,
+      billing_address: address,
+    },
+    headers
+  )
+  const { data: shipped } = await api.post(`/store/carts/${data.cart.id}/shipping-methods`, { option_id: seed.shippingOption.id }, headers)
+  return { id: shipped.cart.id, total: shipped.cart.total }
 }
 
 /** POST /store/carts/:id/altapay-session through the storefront helper, as a browser would (`providerId`: the registration). */

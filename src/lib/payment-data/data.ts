@@ -189,6 +189,20 @@ export const fraudRecordSchema = z.object({
 })
 export type FraudRecord = z.infer<typeof fraudRecordSchema>
 
+/**
+ * An order edit that Medusa answered by canceling this payment and asking a new payment collection
+ * for the edited total (Medusa's createOrUpdateOrderPaymentCollection): the invoice reservation was
+ * lowered with updateOrder and carried into that collection instead of released
+ * (lib/item-captures/order-edit.ts). `kept`: on the payment Medusa canceled; `carried`: on the
+ * payment of the new collection that holds the reservation now.
+ */
+export const orderEditRecordSchema = z.object({
+  order_id: z.string(),
+  kept: z.object({ payment_collection_id: z.string(), total_minor: z.number().int().positive(), at: z.string() }).optional(),
+  carried: z.object({ from_payment_id: z.string(), altapay_order_id: z.string() }).optional(),
+})
+export type OrderEditRecord = z.infer<typeof orderEditRecordSchema>
+
 /** Unknown keys (a browser's) are dropped: only the provider's own fields are ever read. */
 export const paymentDataSchema = canonicalObject({
   altapay_session_id: z.string().min(1),
@@ -243,6 +257,8 @@ export const paymentDataSchema = canonicalObject({
   authorisation_expires_at: z.string().optional(),
   /** AltaPay's SurchargeAmount: what a surcharging terminal reserved on top of Medusa's amount. Optional: older seals stay valid. */
   surcharge_minor: z.number().int().nonnegative().optional(),
+  /** An order edit that kept the reservation (orderEditRecordSchema). Optional: older seals stay valid. */
+  order_edit: orderEditRecordSchema.optional(),
   /** Set for payments on an AltaPay agreement (agreementPaymentSchema). Optional: older seals stay valid. */
   agreement: agreementPaymentSchema.optional(),
   /**

@@ -12,6 +12,7 @@ import { chargeSavedCard, type SavedCardCharge } from "./agreement-charges"
 import { checkFraud } from "./fraud-check"
 import type { ProviderContext } from "./context"
 import { authorizeMerchantCharge } from "./merchant-charge"
+import { authorizeCarried } from "./order-edit"
 import { dataFromMedusa } from "./unsealed-session"
 
 /**
@@ -48,6 +49,7 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
     return { status: PaymentSessionStatus.ERROR, data: input.data }
   }
   if (data.agreement?.mode === "merchant_charge") return authorizeMerchantCharge(ctx, data)
+  if (data.order_edit?.carried) return authorizeCarried(ctx, data)
   const found = await sessionPayment(ctx, data)
   if ("answer" in found) return found.answer
   data = found.data

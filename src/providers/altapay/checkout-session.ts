@@ -17,6 +17,7 @@ import type { ProviderContext } from "./context"
 import type { IdempotencyCache } from "./idempotency"
 import { agreementRequestOf, initiateAgreementSession, updateAgreementSession } from "./agreement-sessions"
 import { initiateMerchantCharge, isMerchantCharge } from "./merchant-charge"
+import { carriesReservation, initiateCarried } from "./order-edit"
 import { createRedirectPayment } from "./redirect-payment"
 import { contextLines, sameLines } from "./session-lines"
 
@@ -35,6 +36,7 @@ export function initiateSession(ctx: ProviderContext, initiated: IdempotencyCach
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "AltaPay initiate: Medusa passed no payment session id to use as the AltaPay order id.")
   }
   if (isMerchantCharge(input)) return initiateMerchantCharge(ctx, input, paymentSessionId, amountMinor, currency)
+  if (carriesReservation(input)) return initiateCarried(ctx, input, paymentSessionId, amountMinor)
   const cacheKey = key ? `${key}:${amountMinor}:${currency}` : undefined
   const previous = cacheKey ? initiated.get(cacheKey) : undefined
   if (previous) return previous

@@ -61,6 +61,7 @@ import { ProviderContext, optionalDependency, type Cradle } from "./context"
 import { refuseHeldCapture } from "./fraud-hold"
 import { IdempotencyCache } from "./idempotency"
 import { refundAmount } from "./refund-amount"
+import { keepForOrderEdit } from "./order-edit"
 import { releaseReservation } from "./release"
 import { webhookAction } from "./webhook"
 
@@ -206,7 +207,10 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
       )
       return { data: this.ctx.seal(data) }
     }
-    return { data: await this.ctx.serialized(transactionId, data, (latest) => releaseReservation(this.ctx, latest, transactionId)) }
+    // Medusa cancels an authorized payment when an edit of its order is confirmed: an invoice reservation is kept (order-edit.ts).
+    return {
+      data: await this.ctx.serialized(transactionId, data, async (latest) => (await keepForOrderEdit(this.ctx, latest)) ?? releaseReservation(this.ctx, latest, transactionId)),
+    }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {

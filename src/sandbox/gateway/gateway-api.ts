@@ -306,7 +306,9 @@ function release(request: GatewayRequest): Reply {
 
 /**
  * updateOrder (AltaPay's updateOrder page): an uncaptured invoice reservation gets a new amount and
- * order lines, which replace the reserved ones (invoice-rules.ts). Other methods answer Failed.
+ * order lines, which replace the reserved ones (invoice-rules.ts). The answer's Body holds only its
+ * Result, as api-php's `tests/Api/Results/updateorder.xml`; a refusal is `Error` with a
+ * MerchantErrorMessage, what api-php's `UpdateOrder::handleResponse` reads. Other methods are refused.
  */
 function updateOrder(request: GatewayRequest): Reply {
   const paymentId = request.fields.payment_id
@@ -318,9 +320,9 @@ function updateOrder(request: GatewayRequest): Reply {
   const lines = linesTotal(request, t)
   const refusal =
     lines !== undefined && lines !== amount ? `The orderLines total ${fmt(t, lines)} but the amount is ${fmt(t, amount)}.` : updateInvoiceReservation(t, request.orderLines, amount)
-  if (refusal) return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Failed"), cdataEl("MerchantErrorMessage", refusal), transactionsXml([t])]))
+  if (refusal) return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Error"), cdataEl("MerchantErrorMessage", refusal)]))
   touch(request, t)
-  return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success"), transactionsXml([t])]))
+  return xml(200, apiResponse(request.method, request.ex.env.now(), [textEl("Result", "Success")]))
 }
 
 function payments(request: GatewayRequest): Reply {

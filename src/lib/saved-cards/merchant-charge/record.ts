@@ -78,7 +78,8 @@ export async function recordAgreementCharge(container: MedusaContainer, charge: 
   })
 }
 
-async function sessionsOf(container: MedusaContainer, collectionId: string): Promise<SessionRow[]> {
+/** The payment sessions of a collection (also used by lib/item-captures/order-edit.ts). */
+export async function sessionsOf(container: MedusaContainer, collectionId: string): Promise<SessionRow[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "payment_collection",
@@ -89,7 +90,8 @@ async function sessionsOf(container: MedusaContainer, collectionId: string): Pro
   return (collection?.payment_sessions ?? []).filter((s): s is SessionRow => !!s)
 }
 
-async function paymentOf(container: MedusaContainer, sessionId: string): Promise<PaymentRow | undefined> {
+/** The Medusa payment of a session, not canceled. */
+export async function paymentOf(container: MedusaContainer, sessionId: string): Promise<PaymentRow | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_session_id", "captured_at", "canceled_at"], filters: { payment_session_id: sessionId } })
   return (data as PaymentRow[]).find((p) => !p.canceled_at)
