@@ -11,7 +11,20 @@ import { Session } from "node:inspector"
 import { XMLParser } from "fast-xml-parser"
 import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayPaymentData } from "../src/lib/payment-data/data"
-import { authorizedPayment, barePool, capturedPayments, createProvider, fixedId, medusaCopies, paymentsMadeBy, providerOptions, recordWire, refundAsMedusa, sendBare, substitute } from "./lib/fixtures"
+import {
+  authorizedPayment,
+  barePool,
+  capturedPayments,
+  createProvider,
+  fixedId,
+  medusaCopies,
+  paymentsMadeBy,
+  providerOptions,
+  recordWire,
+  refundAsMedusa,
+  sendBare,
+  substitute,
+} from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { interleaved, median, throughput, type Op } from "./lib/timing"
@@ -73,9 +86,11 @@ export async function doorCpuRows(sandbox: RemoteSandbox, log: (m: string) => vo
   const nextCaptured = (): AltaPayPaymentData => captured[turn++ % captured.length]
   await sandbox.clearLedger()
 
-  const floor = (requests: () => Array<{ method: string; path: string; headers: Record<string, string>; body?: string }>): Op => async () => {
-    for (const request of requests()) parser.parse(await sendBare(pool, request))
-  }
+  const floor =
+    (requests: () => Array<{ method: string; path: string; headers: Record<string, string>; body?: string }>): Op =>
+    async () => {
+      for (const request of requests()) parser.parse(await sendBare(pool, request))
+    }
   const ops: Record<"capture" | "refund", Record<(typeof VARIANTS)[number], Op>> = {
     capture: {
       provider: () => provider.capturePayment({ data: take() as never, context: { idempotency_key: fixedId("capt") } }),
