@@ -24,6 +24,7 @@ import {
   refundAsMedusa,
   sendBare,
   substitute,
+  type WireRequest,
 } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
@@ -87,7 +88,7 @@ export async function doorCpuRows(sandbox: RemoteSandbox, log: (m: string) => vo
   await sandbox.clearLedger()
 
   const floor =
-    (requests: () => Array<{ method: string; path: string; headers: Record<string, string>; body?: string }>): Op =>
+    (requests: () => WireRequest[]): Op =>
     async () => {
       for (const request of requests()) parser.parse(await sendBare(pool, request))
     }
