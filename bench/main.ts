@@ -8,6 +8,7 @@ import path from "node:path"
 import { request } from "undici"
 import { naiveBaseline } from "./naive-baseline"
 import { cpuRows, refundCpuRows } from "./cpu"
+import { doorCpuRows } from "./door-cpu"
 import { capturedPayment, capturedPayments, clientOf, createProvider, fixedId, providerOptions } from "./lib/fixtures"
 import { fundingsBench } from "./fundings"
 import { consoleTable, machine, markdownTable, replaceSection, type Section } from "./lib/report"
@@ -27,7 +28,7 @@ const PAYMENTS = 600
  * and leaves results.md alone, except the latency and payouts import tables when "latency" or
  * "fundings" runs (each with the machine and date it was measured on).
  */
-const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "latency", "fundings", "store"] as const
+const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "door-cpu", "latency", "fundings", "store"] as const
 type Step = (typeof STEPS)[number]
 const FUNDINGS_TITLE = "Payouts import: funding files over HTTP into Postgres (the payouts module's SQL)"
 const LATENCY_TITLE = "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints"
@@ -114,6 +115,11 @@ export async function main(): Promise<void> {
       sections.push({ title: "Where a refund's CPU goes (node --cpu-prof)", rows: profile.rows })
       notes.push(profileNote(profile))
       await sandbox.clearLedger()
+    }
+
+    if (steps.has("door-cpu")) {
+      sections.push({ title: "CPU per capture and refund through the money door", rows: await doorCpuRows(sandbox, log) })
+      await settle()
     }
 
     if (steps.has("latency")) {

@@ -10,6 +10,7 @@ import { apiUrl, basicAuthorization, type HttpTransport } from "./http"
 import { gatewayAnswer, observeCall, type AltaPayCallSubjects, type CallTally } from "./observer"
 import { assertWireAmounts, currencyInfo, minorToWireDecimal } from "./money"
 import { lineTotalMinor, orderLinesTotalMinor, orderLineWireAmounts, toGatewayOrderLineFields, validateOrderLines } from "./order-lines"
+import { gatewayOrderLineFields } from "./order-lines/wire"
 import type { OrderLine } from "./types"
 import { trackingInfoFields, type TrackingInfo } from "./tracking-info"
 import { readTerminals, TerminalsShapeError, type AltaPayTerminal } from "./terminals"
@@ -269,9 +270,8 @@ function commonFields(action: "refund" | "capture", input: RefundInput | Capture
       const amountMinor = issues.some((i) => i.field === "amount") ? undefined : input.amountMinor
       validateOrderLines(input.orderLines, { currency, expectedTotalMinor: fee ? undefined : amountMinor })
       if (fee && amountMinor !== undefined) issues.push(...returnFeeTotalIssues(input.orderLines, fee, amountMinor))
-      const lines = fee ? [...input.orderLines, fee] : input.orderLines
-      assertWireAmounts(orderLineWireAmounts(lines), currency)
-      Object.assign(fields, toGatewayOrderLineFields(lines, currency))
+      // Without a fee the lines were checked just above (amounts too, at the top): encoded as they are.
+      Object.assign(fields, fee ? toGatewayOrderLineFields([...input.orderLines, fee], currency) : gatewayOrderLineFields(input.orderLines, currency))
     } catch (error) {
       if (!(error instanceof AltaPayValidationError)) throw error
       issues.push(...error.issues)

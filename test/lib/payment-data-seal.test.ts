@@ -68,6 +68,23 @@ describe("payment data seal", () => {
     expect(openPaymentData(stored, keys)).toEqual({ sealed: true, data: expect.objectContaining({ order_id: "payses_01GOLDEN", revision: 3 }) })
   })
 
+  it("seals a fraud record as it did when its fields were not in canonical order", () => {
+    const fraud = {
+      recommendation: "Challenge",
+      score: "45",
+      explanation: "Risk score 45",
+      avs_code: "S",
+      avs_text: "AVS not supported",
+      decision: "hold" as const,
+      reasons: ["AltaPay recommends a challenge"],
+      approved_at: null,
+      approved_by: null,
+    }
+    const data = { ...goldenData, captured_minor: null, refunds: [], captures: [], reconciled: undefined, revision: 1, fraud }
+    // Computed by 0.3.0, which sorted the fraud record's keys while encoding.
+    expect(sealPaymentData(data, keys).altapay_seal).toBe("v1.bj6hKCOET0Na3GaxZhPg15XCeHG7ICKMQ0ulUqUcEdg")
+  })
+
   it("refuses the golden data once a refund amount is changed", () => {
     const sealed = sealPaymentData(goldenData, keys)
     const changed = { ...sealed, refunds: [{ ...sealed.refunds[0], amount_minor: 10000 }] }
@@ -108,6 +125,23 @@ describe("payment journal", () => {
     expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
 
     await journal.write("123456", sealPaymentData({ ...goldenData, revision: 2 }, keys)) // older
+    expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
+  })
+
+  it("reads entries written as the data itself (0.3.0) and refuses a changed or broken text", async () => {
+    const store = memoryStore()
+    const journal = new PaymentJournal(keys, store)
+    const medusaCopy = { ...goldenData, revision: 3 }
+    const newer = sealPaymentData({ ...goldenData, refunded_minor: 100, revision: 4 }, keys)
+    store.values.set("altapay:payment-data:123456", JSON.parse(JSON.stringify(newer)))
+    expect(await journal.newest("123456", medusaCopy)).toMatchObject({ revision: 4, refunded_minor: 100 })
+
+    await journal.write("123456", newer)
+    const entry = store.values.get("altapay:payment-data:123456") as { revision: number; json: string }
+    expect(JSON.parse(entry.json)).toEqual(JSON.parse(JSON.stringify(newer)))
+    store.values.set("altapay:payment-data:123456", { ...entry, json: entry.json.replace('"refunded_minor":100', '"refunded_minor":0') })
+    expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
+    store.values.set("altapay:payment-data:123456", { ...entry, json: entry.json.slice(0, -1) })
     expect(await journal.newest("123456", medusaCopy)).toBe(medusaCopy)
   })
 })

@@ -70,6 +70,15 @@ export function toCheckoutOrderLines(lines: readonly OrderLine[], currency: stri
 export function toGatewayOrderLineFields(lines: readonly OrderLine[], currency: string): Record<string, string> {
   validateOrderLines(lines, { currency })
   assertWireAmounts(orderLineWireAmounts(lines), currency)
+  return gatewayOrderLineFields(lines, currency)
+}
+
+/**
+ * toGatewayOrderLineFields without its checks, for a caller that has just made them
+ * (validateOrderLines and assertWireAmounts on the same lines and currency).
+ * @internal
+ */
+export function gatewayOrderLineFields(lines: readonly OrderLine[], currency: string): Record<string, string> {
   const fields: Record<string, string> = {}
   lines.forEach((line, i) => {
     const set = (name: string, value: string | undefined) => {

@@ -174,7 +174,7 @@ export type AgreementPayment = z.infer<typeof agreementPaymentSchema>
  * `fraud` policy made of them (lib/fraud/policy.ts). `hold`: nothing is captured until a merchant
  * approves it (`approved_at`).
  */
-export const fraudRecordSchema = z.object({
+export const fraudRecordSchema = canonicalObject({
   recommendation: z.string().nullable(),
   score: z.string().nullable(),
   explanation: z.string().nullable(),
@@ -287,7 +287,23 @@ export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
 export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
   // Parsed with the flag in: zod writes every field in the schema's (canonical) order.
   const own = paymentDataSchema.parse({ ...data, awaiting_altapay: hasOpenResults(data) })
-  return { ...own, [SEAL_FIELD]: `${SEAL_VERSION}.${mac(keys.primary, canonicalJson(own)).toString("base64url")}` }
+  const text = canonicalJson(own)
+  const seal = `${SEAL_VERSION}.${mac(keys.primary, text).toString("base64url")}`
+  const sealed = { ...own, [SEAL_FIELD]: seal }
+  // The sealed object's JSON is the text just encoded plus the seal: kept for sealedJson.
+  sealedTexts.set(sealed, `${text.slice(0, -1)},${JSON.stringify(SEAL_FIELD)}:${JSON.stringify(seal)}}`)
+  return sealed
+}
+
+/** The JSON of objects sealPaymentData returned, by object (an object changed after sealing is a new one). */
+const sealedTexts = new WeakMap<object, string>()
+
+/**
+ * JSON of sealed data, for a cache that stores text: the encoding sealing made, when `sealed` is
+ * what sealPaymentData returned, without encoding it again; otherwise JSON.stringify.
+ */
+export function sealedJson(sealed: SealedPaymentData): string {
+  return sealedTexts.get(sealed) ?? JSON.stringify(sealed)
 }
 
 /** A refund or capture AltaPay answered Open and has not settled yet. */

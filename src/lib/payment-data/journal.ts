@@ -7,7 +7,7 @@
  * Kept in Medusa's cache module when the Payment module has one (every server sees it), else in
  * this process.
  */
-import { openPaymentData, type AltaPayPaymentData, type SealedPaymentData } from "./data"
+import { openPaymentData, sealedJson, type AltaPayPaymentData, type SealedPaymentData } from "./data"
 import { processStore, type SharedStore } from "../scale-out/shared-state"
 import type { ServerKeys } from "../registrations/server-keys"
 
@@ -39,17 +39,37 @@ export class PaymentJournal {
       this.warn(`AltaPay payment ${transactionId}: could not read its newest data from the cache (${error instanceof Error ? error.message : String(error)}); using Medusa's copy.`)
       return undefined
     })
-    // Only a newer copy is used, so only a newer copy is worth checking (the seal check is the cost).
+    // Only a newer copy is used, so only a newer copy is worth reading and checking (the seal check is the cost).
     if (!stored || !(typeof stored.revision === "number" && stored.revision > data.revision)) return data
-    const opened = openPaymentData(stored, this.keys)
+    const copy = typeof stored.json === "string" ? parsed(stored.json) : stored // an entry written as an object (before 0.3.1)
+    const opened = openPaymentData(copy, this.keys)
     if (!opened.sealed || opened.data.transaction_id !== transactionId || opened.data.order_id !== data.order_id) return data
     return opened.data.revision > data.revision ? opened.data : data
   }
 
+  /**
+   * Kept as its revision and its JSON text: reading the revision, which is all most reads need, then
+   * costs no copy of the whole data, and the text is the one sealing made (sealedJson).
+   */
   async write(transactionId: string, data: SealedPaymentData): Promise<void> {
-    await this.store.set(key(transactionId), data, TTL_SECONDS).catch((error: unknown) => {
+    const entry: JournalEntry = { revision: data.revision, json: sealedJson(data) }
+    await this.store.set(key(transactionId), entry, TTL_SECONDS).catch((error: unknown) => {
       this.warn(`AltaPay payment ${transactionId}: could not keep its newest data in the cache (${error instanceof Error ? error.message : String(error)}).`)
     })
+  }
+}
+
+interface JournalEntry {
+  revision: number
+  json: string
+}
+
+/** A journal text that does not parse is no copy at all (openPaymentData refuses it). */
+function parsed(json: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(json) as Record<string, unknown>
+  } catch {
+    return undefined
   }
 }
 
