@@ -4,9 +4,11 @@
  * panel's amounts, refunds one item through the panel's form and sees the refunded amount change;
  * on an order only authorized, captures one item through "Capture items" and sees the captured
  * amount change, then cancels the order and sees what stays reserved; lists a customer's saved card
- * on the customer page and deletes it there; with Danish chosen on the profile page, sees the
- * panel, its drawer and the sidebar in Danish. Saves test-artifacts/admin-refund.png,
- * admin-capture.png and admin-danish.png; with ALTAPAY_SCREENSHOTS=1 the merchant guide's docs/images/admin-*.png.
+ * on the customer page and deletes it there; reads the refunded order's request log (issue 43) and
+ * the AltaPay health page after real events (a late callback, a forged one, a job's run, a capture
+ * whose answer was lost); with Danish chosen on the profile page, sees the panel, its drawer, the
+ * sidebar and the AltaPay page in Danish. Saves test-artifacts/admin-refund.png, admin-capture.png,
+ * altapay-health.png and admin-danish.png; with ALTAPAY_SCREENSHOTS=1 the docs' docs/images/admin-*.png.
  *
  * The admin UI (dashboard + src/admin) is built once and cached (browser/admin-ui.ts); the
  * build runs while the app boots. Skipped, with the reason, without playwright-core or
@@ -17,7 +19,22 @@ import type { Page } from "playwright-core"
 import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, createCustomer, seedStore, type Api } from "../../tools/test-store/store"
+import {
+  createAdminUser,
+  createAltaPayOrder,
+  createCart,
+  createCustomer,
+  eventually,
+  orderPayments,
+  payWithAltaPay,
+  seedStore,
+  startSession,
+  storeHeaders,
+  type Api,
+} from "../../tools/test-store/store"
+import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
+import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
+import type { AdminAltaPayHealthResponse } from "../../src/lib/health/views"
 import { browserSpecCanRun } from "../setup/chromium"
 import { signInToAdmin } from "./browser/admin-ui"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
@@ -26,8 +43,9 @@ import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { adminBrowser, docScreenshot, openAdminPage, saveScreenshot, withFailureScreenshot } from "./browser/admin-browser"
 
 if (browserSpecCanRun("the AltaPay panel in a real browser")) {
-  // Saved cards on, for the customer page's widget.
-  const store = useAltaPayStore({ savedCards: { enabled: true } })
+  // Saved cards on, for the customer page's widget; the request log on, for the order panel's; a notice
+  // period longer than the sandbox's seven-day authorisations, so the AltaPay page lists a reservation.
+  const store = useAltaPayStore({ savedCards: { enabled: true }, requestLog: { enabled: true }, jobs: { expiryNoticeDays: 10 } as never })
   const fileStart = Date.now()
   const timings: Record<string, number> = {}
   const useAdminBrowser = adminBrowser(() => store.medusaUrl(), timings)
@@ -81,7 +99,7 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
         )
       }
 
-      it("logs into the admin, sees the AltaPay panel, refunds one item and sees the refunded amount change", async () => {
+      it("logs into the admin, sees the AltaPay panel, refunds one item, sees the refunded amount change and the refund in the request log", async () => {
         const started = Date.now()
         const { container, order, coffee, headers } = await authorizedOrder()
         await api.post(`/admin/payments/${order.paymentId}/capture`, {}, { headers })
@@ -124,6 +142,28 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await panel.scrollIntoViewIfNeeded()
           await docScreenshot(panel, "admin-order-panel")
           await saveScreenshot(page, "admin-refund")
+
+          // requestLog on: the panel lists what the plugin said to AltaPay about this payment, newest first.
+          const log = panel.getByTestId("altapay-request-log")
+          expect(await log.textContent()).toContain("Kept for 7 days, the last 50 per payment.")
+          await log.getByTestId("altapay-request-log-toggle").click()
+          const entries = log.getByTestId("altapay-request-log-entry")
+          await entries.first().waitFor()
+          // Each entry: the operation, its outcome, then AltaPay's answer (HTTP status · result · …).
+          const shown = (await entries.allInnerTexts()).map((text) => text.split("\n").filter(Boolean))
+          expect(await log.getByTestId("altapay-request-log-toggle").textContent()).toBe(`Hide (${shown.length} requests)`)
+          const [refund, capture] = shown.filter(([operation]) => /refundCapturedReservation|captureReservation/.test(operation))
+          expect(refund.slice(0, 2)).toEqual(["POST /merchant/API/refundCapturedReservation", "Success"])
+          expect(refund[2]).toMatch(/^HTTP 200 · Success · .* · Reconciliation ID medusa-refund-/)
+          expect(capture.slice(0, 2)).toEqual(["POST /merchant/API/captureReservation", "Success"])
+          expect(capture[2]).toMatch(/^HTTP 200 · Success · .* · Reconciliation ID medusa-capture-capt_/)
+          expect(shown.at(-1)![0]).toBe("POST /checkout/v1/api/session") // the first call: the checkout session
+          expect(shown.indexOf(refund)).toBeLessThan(shown.indexOf(capture))
+          // Nothing of the customer or the card.
+          const logText = (await log.textContent())!
+          for (const personal of ["Karen", "Blixen", "Strandvejen", "4111111111111111", "karen@example.com"]) expect(logText).not.toContain(personal)
+          await log.scrollIntoViewIfNeeded()
+          await docScreenshot(log, "admin-request-log")
           expect(errors).toEqual([])
         })
       })
@@ -216,8 +256,78 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
         })
       })
 
-      it("speaks Danish once the admin user chooses Danish on the profile page (issue 43), and still after a reload", async () => {
+      it("shows AltaPay's health on the AltaPay page: the live check, the last post and how late it came, a refused post, a job's run, an uncertain capture and a reservation about to expire, with their order", async () => {
+        const container = getContainer()
+        const { headers } = await createAdminUser(api, container, email, password)
+        const seed = await seedStore(container)
+        const cart = await createCart(api, seed)
+        const paid = await payWithAltaPay(await startSession(api, seed, cart.id), { sandbox: store.sandbox(), callback: false })
+        const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed) })
+        const orderId = data.order.id as string
+        const [payment] = await orderPayments(container, orderId)
+        const total = `${(toMinorUnits(cart.total, "DKK") / 100).toFixed(2)} DKK`
+
+        // AltaPay's callback signed two hours ago, and one whose signature is forged: Medusa handles both about 5 s later.
+        expect((await store.sandbox().sendCallback(paid.paymentId, { timestamp: Math.floor(Date.now() / 1000) - 7200 })).status).toBe(200)
+        expect((await store.sandbox().sendCallback(paid.paymentId, { signature: "forged" })).status).toBe(200)
+        await paymentSessionsJob(container)
+        const health = async () => (await api.get("/admin/altapay/health", { headers })).data as AdminAltaPayHealthResponse
+        await eventually(health, (h) => !!h.registrations[0].posts.lastReceived && h.registrations[0].posts.refusedLastDay.signature > 0)
+        // Then a capture whose answer is lost, with AltaPay unreachable to look it up: uncertain.
+        store.sandbox().faults.add({ route: "captureReservation", kind: "lost-answer" })
+        store.sandbox().faults.add({ route: "payments", kind: "503", times: 3 })
+        expect((await api.post(`/admin/payments/${payment.id}/capture`, {}, { headers, validateStatus: () => true })).status).toBeGreaterThanOrEqual(400)
+        store.sandbox().faults.clear()
+        expect((await health()).uncertain).toHaveLength(1)
+
+        const { page, errors } = await openAdminPage(admin.browser())
+        await withFailureScreenshot(page, errors, "altapay-health", async () => {
+          await signInToAdmin(page, admin.ui().url, email, password)
+          await page.goto(`${admin.ui().url}/app/altapay`)
+          const card = page.getByTestId(`health-registration-${PROVIDER_ID}`)
+          await card.waitFor({ timeout: 30_000 })
+          expect(await card.getByTestId(`health-gateway-${PROVIDER_ID}`).textContent()).toBe("Local sandbox")
+
+          // AltaPay's answer, live: the API user accepted, its terminal and currency; asked again on "Check again".
+          const credentials = card.getByTestId(`health-credentials-${PROVIDER_ID}`)
+          await credentials.waitFor({ timeout: 30_000 })
+          expect(await credentials.textContent()).toBe("AltaPay accepts the API user")
+          const terminals = await card.getByTestId(`health-terminals-${PROVIDER_ID}`).locator("tbody tr").allInnerTexts()
+          expect(terminals).toContainEqual(expect.stringMatching(/^AltaPay Sandbox Test Terminal\s+DKK\b/))
+          const askedAgain = page.waitForResponse((r) => r.url().endsWith(`/admin/altapay/health/${PROVIDER_ID}/check`) && r.status() === 200)
+          await card.getByTestId(`health-check-again-${PROVIDER_ID}`).click()
+          await askedAgain
+          expect(await credentials.textContent()).toBe("AltaPay accepts the API user")
+
+          // The posts: the last one and how late it came; the forged one refused, with its runbook section.
+          expect(await card.getByTestId(`health-last-post-${PROVIDER_ID}`).textContent()).toMatch(/^Notification callback at .+, 2 hours after AltaPay signed it$/)
+          expect(await card.getByTestId(`health-refused-signature-${PROVIDER_ID}`).textContent()).toBe("Signature did not verify: 1Runbook: docs/operator.md#refused-signature")
+          expect(await card.getByTestId(`health-refused-source-${PROVIDER_ID}`).textContent()).toBe("From an address callbackSources does not allow: 0")
+
+          // The store: the job's run, the uncertain capture and the reservation not captured, each opening its order.
+          expect(await page.getByTestId("health-job-paymentSessions").innerText()).toMatch(/^Payment sessions\s.+\sAltaPay follow-up of payment sessions: checked /)
+          const attempt = page.getByTestId("health-uncertain-attempt")
+          expect(await attempt.count()).toBe(1)
+          expect(await attempt.textContent()).toMatch(new RegExp(`^Capture of ${total.replace(".", "\\.")}, sent .+Open the order #\\d+$`))
+          expect(await attempt.getByTestId("health-uncertain-order").getAttribute("href")).toBe(`/app/orders/${orderId}`)
+          const reservation = page.getByTestId("health-expiring-reservation")
+          expect(await reservation.count()).toBe(1)
+          expect(await reservation.textContent()).toMatch(new RegExp(`^${total.replace(".", "\\.")} not captured, expires .+Open the order #\\d+$`))
+          expect(await reservation.getByTestId("health-expiring-order").getAttribute("href")).toBe(`/app/orders/${orderId}`)
+
+          await saveScreenshot(page, "altapay-health")
+          await docScreenshot(page, "admin-altapay-health", { height: 1620 })
+          await attempt.getByTestId("health-uncertain-order").click()
+          await page.waitForURL(`**/app/orders/${orderId}`)
+          expect(errors).toEqual([])
+        })
+        // The follow-up job settles the capture: the next test's AltaPay page has no attempt whose order is gone.
+        await uncertainMoneyJob(container)
+      })
+
+      it("speaks Danish once the admin user chooses Danish on the profile page (issue 43), and still after a reload, on the AltaPay page too", async () => {
         const { order } = await authorizedOrder()
+        const total = `${(toMinorUnits(order.cart.total, "DKK") / 100).toFixed(2)} DKK`
 
         const { page, errors } = await openAdminPage(admin.browser())
         await withFailureScreenshot(page, errors, "admin-danish", async () => {
@@ -249,6 +359,18 @@ if (browserSpecCanRun("the AltaPay panel in a real browser")) {
           await danish()
           await panel.scrollIntoViewIfNeeded()
           await saveScreenshot(page, "admin-danish")
+
+          // The AltaPay page in Danish too: its heading, AltaPay's live answer and the order's reservation.
+          await page.goto(`${admin.ui().url}/app/altapay`)
+          const credentials = page.getByTestId(`health-credentials-${PROVIDER_ID}`)
+          await credentials.waitFor({ timeout: 30_000 })
+          expect(await page.getByRole("heading", { name: "AltaPay-driftsstatus" }).count()).toBe(1)
+          expect(await page.getByTestId(`health-gateway-${PROVIDER_ID}`).textContent()).toBe("Lokal sandkasse")
+          expect(await credentials.textContent()).toBe("AltaPay godkender API-brugeren")
+          expect(await page.getByTestId(`health-refused-signature-${PROVIDER_ID}`).textContent()).toMatch(/^Signaturen kunne ikke verificeres: \d+/)
+          const reservation = page.getByTestId("health-expiring-reservation")
+          expect(await reservation.textContent()).toMatch(new RegExp(`^${total.replace(".", "\\.")} ikke hævet, udløber .+Åbn ordren #\\d+$`))
+          await docScreenshot(page, "admin-altapay-health-da", { height: 1620 })
           expect(errors).toEqual([])
         })
       })
