@@ -116,6 +116,14 @@ function linesFor(input: Omit<ItemCaptureInput, "request" | "wholeItemsOnly">, c
   if (withCredits) lines.push(...map.credits)
   const amountMinor = orderLinesTotalMinor(lines)
   if (amountMinor <= 0) throw new ItemCaptureError(["The chosen items have nothing to capture (their price is zero)."])
+  // Units priced in fractions of a minor unit: a part can get its share of the tax and none of the
+  // price, and AltaPay takes no goods line priced at nothing.
+  const unpriced = lines.filter((line) => line.goodsType !== "handling" && line.unitPriceMinor <= 0)
+  if (unpriced.length > 0) {
+    throw new ItemCaptureError(
+      unpriced.map((line) => `"${line.description}": the units chosen are worth less than one minor unit before tax: capture them together with more of its units.`)
+    )
+  }
   if (amountMinor > remainingMinor(map, captured)) {
     throw new ItemCaptureError([
       "These items are worth less than the store credit or gift cards applied to the order, which must go with them: choose more items (or capture everything).",

@@ -211,6 +211,17 @@ describe("refused captures by item", () => {
     ).toThrow(/"Scarf": this payment method \(invoice, Klarna\) captures whole order lines only: capture all 2 units at once/)
   })
 
+  it("a unit of an item priced in fractions of a minor unit, worth tax only on its own, is refused saying what to do", () => {
+    // Three units at 0.01 DKK with 25 % VAT included are reserved as two at 0.01 plus 0.01 tax: the
+    // second unit alone would carry tax and no price, which AltaPay takes on no goods line.
+    const { map: tiny } = reserved({ currency: "DKK", items: [{ id: "a", title: "Sticker", quantity: 3, unitPriceMinor: 1, taxInclusive: true, taxRates: [{ rate: 25 }] }] })
+    const captured = { units: new Map([["ordli_0", 1]]), creditsCaptured: false }
+    const plan = (quantity: number) => planItemCapture({ map: tiny, captured, request: { items: [{ line_item_id: "ordli_0", quantity }] }, wholeItemsOnly: false, currency: "DKK" })
+    expect(() => plan(1)).toThrow(ItemCaptureError)
+    expect(() => plan(1)).toThrow(/"Sticker": the units chosen are worth less than one minor unit before tax: capture them together with more of its units/)
+    expect(plan(2).amountMinor).toBe(2)
+  })
+
   it("more units than are left, and items the order does not have", () => {
     const captured = { units: new Map([["ordli_0", 1]]), creditsCaptured: false }
     expect(() =>
