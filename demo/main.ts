@@ -87,6 +87,10 @@ export async function main(argv: string[]): Promise<number> {
           callbackSecret: settings.altapay.callbackSecret,
           // AltaPay pays out a bank day after a capture; the demo's sandbox pays out at once.
           fundingDelayMs: 0,
+          // Apple Pay, Google Pay, Vipps and Swish terminals beside the card and MobilePay ones.
+          walletTerminals: true,
+          // A card terminal that surcharges (not allowed on EU consumer cards): the plugin says so.
+          ...(process.env.DEMO_SURCHARGE_PERCENT ? { surchargePercent: Number(process.env.DEMO_SURCHARGE_PERCENT) } : {}),
         }).then((sb) => (running.push("the AltaPay sandbox", () => sb.close()), sb)),
       ])
     )
@@ -135,9 +139,12 @@ function printWhereToLook(settings: DemoSettings, medusa: MedusaServer, sandbox:
     `Store API    ${medusa.url}/store   x-publishable-api-key: ${publishableKey}`,
     `AltaPay      sandbox at ${sandbox.url}, hosted payment pages at ${sandbox.hostedPageUrl}/<paymentId>`,
     `Payouts      ${settings.admin ? `${medusa.url}/app/payouts` : "the admin's Payouts page"}: AltaPay's funding files matched to orders`,
-    `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay`,
+    `Callbacks    ${medusa.url}/hooks/payment/altapay_card, …/altapay_mobilepay, …/altapay_applepay`,
     `Storefront   ${settings.storeUrl}: landing page /api/altapay/landing (successUrl, failureUrl; storefronts/nextjs-starter)`,
     `Returns      AltaPay posts the customer's return to ${medusa.url}/altapay/return/<card|mobilepay>/success|failure`,
+    `Try          a card payment of 110.00 DKK: AltaPay's fraud check says Deny, the reservation is released, no order`,
+    `             102.00 DKK: Challenge, the order waits for Approve capture in its AltaPay panel; 101.00: Accept`,
+    `             Apple Pay (pp_altapay_applepay) as its own payment option; the card option asks the store to verify the cart before AltaPay charges`,
     `Logs         ${settings.dataDir}/medusa.log, postgres.log`,
   ]
   for (const line of lines) say(line)

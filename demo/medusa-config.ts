@@ -56,6 +56,8 @@ function altapay(id: string, terminal: string) {
       country: "DK",
       // Saved cards (account holders, the customer's cards) on the card registration.
       savedCards: { enabled: id === "card" },
+      // A last look at the cart: AltaPay asks the store just before it charges a card.
+      verifyOrder: id === "card",
     },
   }
 }
@@ -86,6 +88,8 @@ module.exports = defineConfig({
         providers: [
           altapay("card", process.env.ALTAPAY_TERMINAL ?? "AltaPay Sandbox Test Terminal"),
           altapay("mobilepay", process.env.ALTAPAY_MOBILEPAY_TERMINAL ?? "MobilePay Sandbox Terminal"),
+          // The sandbox's Apple Pay terminal (walletTerminals); a real store asks AltaPay for one (docs/payment-methods.md).
+          altapay("applepay", process.env.ALTAPAY_APPLEPAY_TERMINAL ?? "Apple Pay Sandbox Terminal"),
         ],
       },
     },

@@ -23,7 +23,7 @@ export interface DemoSeed {
 const SEED_MARKER = "altapay-demo"
 
 /** The AltaPay registrations of demo/medusa-config.ts (one per terminal) and Medusa's manual payment. */
-const PAYMENT_PROVIDERS = ["pp_altapay_card", "pp_altapay_mobilepay", "pp_system_default"]
+const PAYMENT_PROVIDERS = ["pp_altapay_card", "pp_altapay_mobilepay", "pp_altapay_applepay", "pp_system_default"]
 
 export default async function seedDemo({ container }: ExecArgs): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
