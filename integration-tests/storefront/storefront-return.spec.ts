@@ -4,7 +4,8 @@
  * (browser/mini-storefront.ts: the kit's landing page without the Next.js starter's install), and
  * the store (a Medusa app + the AltaPay sandbox at 127.0.0.1, in its documented mode: AltaPay posts
  * the customer's return to the plugin's endpoint on Medusa and relays its 303 to the browser). The provider is registered once per
- * terminal (two-terminals/medusa-config.ts): pp_altapay_card and pp_altapay_mobilepay.
+ * terminal (two-terminals/medusa-config.ts): pp_altapay_card and pp_altapay_mobilepay, each with
+ * `verifyOrder` (AltaPay asks the store to verify the cart just before it charges).
  *
  * The real starter with the kit applied is walked by storefronts/nextjs-starter/walk (not in CI).
  */
@@ -12,7 +13,9 @@ import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
-import { cartWithNewProduct, createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { cartWithNewProduct, createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, stockCoffee, type Api, type SeededStore } from "../../tools/test-store/store"
+import { customerMessage } from "../../src/lib/languages/customer-messages"
+import { REFUSALS } from "../../src/lib/verify-order/answers"
 import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { CART_COOKIE, hostResolverRule, startMiniStorefront, type MiniStorefront } from "./browser/mini-storefront"
 import { TERMINALS } from "./two-terminals/terminals"
@@ -30,7 +33,7 @@ const CARD: Registration = { providerId: "pp_altapay_card", title: "Card", termi
 const MOBILEPAY: Registration = { providerId: "pp_altapay_mobilepay", title: "MobilePay", terminal: TERMINALS.mobilepay }
 
 if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
-  const store = useAltaPayStore({ flow: "redirect" })
+  const store = useAltaPayStore({ flow: "redirect", verifyOrder: true })
   const fileStart = Date.now()
   let seed: SeededStore | undefined
   let shop: MiniStorefront
@@ -162,6 +165,30 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
             .ledger()
             .filter((e) => e.operation === "releaseReservation")
         ).toMatchObject([{ status: 200 }])
+      })
+
+      it("AltaPay's last look at the cart (verifyOrder): coffee sold out while the customer was on AltaPay's page; refused before the card is charged, back at the payment step, told why; no order", async () => {
+        const restock = await stockCoffee(getContainer(), seed!, 5)
+        const cartId = await shopperWithCart()
+        store.sandbox().clearLedger()
+        await placeOrder(CARD)
+        await restock(1) // another customer bought the rest
+        const landings: URL[] = []
+        page.on("request", (request) => {
+          if (request.url().includes("/api/altapay/landing")) landings.push(new URL(request.url()))
+        })
+
+        await page.click("#authorize")
+        await page.waitForURL(/\/checkout\?step=payment&altapay=failed$/)
+        expect(await page.locator("#altapay-notice").innerText()).toContain("declined or cancelled")
+        // AltaPay's page said why in its language (the seed's Danish cart); the landing URL carries it.
+        expect(landings.map((landing) => [landing.searchParams.get("outcome"), landing.searchParams.get("message")])).toEqual([
+          ["declined", customerMessage(REFUSALS.stock, {}, "da")],
+        ])
+        const ledger = store.sandbox().ledger()
+        expect(ledger.filter((e) => e.operation === "callback.verifyOrder")).toMatchObject([{ status: 200, params: { answer: "refused" } }])
+        expect(ledger.filter((e) => e.operation === "releaseReservation")).toEqual([])
+        expect(await orderForCart(getContainer(), cartId)).toBeUndefined()
       })
 
       it("decline, then pay again: back at the payment step with a message (the cart cookie came along); the next attempt pays on a fresh page; one order", async () => {

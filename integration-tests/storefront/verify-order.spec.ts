@@ -8,14 +8,13 @@
  */
 import Medusa from "@medusajs/js-sdk"
 import { storeTestRunner } from "../../tools/test-store/store-app/runner"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { signCallbackBody } from "../../src/altapay"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { customerMessage } from "../../src/lib/languages/customer-messages"
 import { REFUSALS } from "../../src/lib/verify-order/answers"
 import { CALLBACK_SECRET, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
-import { createCart, orderForCart, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createCart, orderForCart, seedStore, stockCoffee, type Api, type SeededStore } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { initiateRedirectSession } from "../setup/starter-checkout"
 
@@ -46,18 +45,6 @@ function lastVerifiedTransaction() {
   const paymentId = String((verifyAsked().at(-1)!.params as { payment_id: string }).payment_id)
   const payment = store.sandbox().payment(paymentId) as { transactionId?: string }
   return store.sandbox().transaction(payment.transactionId!)
-}
-
-/** Coffee with managed inventory: `stocked` at the seed's warehouse. */
-async function stockCoffee(container: MedusaContainer, seed: SeededStore, stocked: number) {
-  const inventory = container.resolve(Modules.INVENTORY)
-  const [item] = await inventory.createInventoryItems([{ sku: `COFFEE-STOCK-${Date.now()}` }])
-  await inventory.createInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: stocked }])
-  await container
-    .resolve(ContainerRegistrationKeys.LINK)
-    .create({ [Modules.PRODUCT]: { variant_id: seed.products.coffee.variantId }, [Modules.INVENTORY]: { inventory_item_id: item.id } })
-  await container.resolve(Modules.PRODUCT).updateProductVariants(seed.products.coffee.variantId, { manage_inventory: true })
-  return (quantity: number) => inventory.updateInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: quantity }])
 }
 
 storeTestRunner({

@@ -17,7 +17,7 @@
  * Everything is created with Medusa's own core-flows workflows, as Medusa's seed script does.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductsWorkflow, createUserAccountWorkflow } from "@medusajs/medusa/core-flows"
 import type { Sandbox } from "../../src/sandbox"
 import { createPayment, listPaymentMethods, startAltaPayCheckout, type AltaPaySession } from "../../src/storefront"
@@ -315,4 +315,16 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (done(value) || Date.now() > deadline) return value
     await new Promise((r) => setTimeout(r, everyMs))
   }
+}
+
+/** Coffee with managed inventory: `stocked` at the seed's warehouse. */
+export async function stockCoffee(container: MedusaContainer, seed: SeededStore, stocked: number) {
+  const inventory = container.resolve(Modules.INVENTORY)
+  const [item] = await inventory.createInventoryItems([{ sku: `COFFEE-STOCK-${Date.now()}` }])
+  await inventory.createInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: stocked }])
+  await container
+    .resolve(ContainerRegistrationKeys.LINK)
+    .create({ [Modules.PRODUCT]: { variant_id: seed.products.coffee.variantId }, [Modules.INVENTORY]: { inventory_item_id: item.id } })
+  await container.resolve(Modules.PRODUCT).updateProductVariants(seed.products.coffee.variantId, { manage_inventory: true })
+  return (quantity: number) => inventory.updateInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: quantity }])
 }
