@@ -13,7 +13,7 @@
  *
  * ALTAPAY_TEST_STORE_DIR: build the store there and keep it (scripts/test-medusa-version.js then
  * runs the provider spec against that store's Medusa). ALTAPAY_TEST_KEEP_TARBALL: copy the packed
- * tarball there; ALTAPAY_TEST_TARBALL: install that tarball instead of packing again (`npm test`
+ * tarball there once every step passed; ALTAPAY_TEST_TARBALL: install that tarball instead of packing again (`npm test`
  * hands the developed version's tarball to the oldest version's install). After a failure the temp folder (tarball,
  * store, one log per command) is kept and named in the output; the step timings are always printed.
  */
@@ -100,6 +100,13 @@ afterAll(async () => {
   await timed("stop", async () => {
     for (const child of running.reverse()) await child.stop()
   })
+  // Kept only when every step passed, and whole (renamed into place): npm test starts the oldest
+  // Medusa's install when it appears.
+  const keep = process.env.ALTAPAY_TEST_KEEP_TARBALL
+  if (keep && packed && !failedStep) {
+    fs.copyFileSync(packed.tarball, `${keep}.part`)
+    fs.renameSync(`${keep}.part`, keep)
+  }
   // The store's node_modules (about 750 MB) goes in the background: nothing waits for it.
   if (!failedStep) spawn("rm", ["-rf", work], { detached: true, stdio: "ignore" }).unref()
   const seconds = Object.entries(timings).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`)
@@ -118,7 +125,6 @@ describe(`a merchant's Medusa ${MEDUSA_VERSION} store with the packed plugin`, (
         // Nothing a store must not get, named so a failure says why.
         expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|fixtures|integration-tests|demo|bench)\//.test(file))).toEqual([])
         expect(packed.files.filter((file) => /(^|\/)\.env|\.npmrc$|\.pem$|\.map$|tsbuildinfo$/.test(file))).toEqual([])
-        if (process.env.ALTAPAY_TEST_KEEP_TARBALL) fs.copyFileSync(packed.tarball, process.env.ALTAPAY_TEST_KEEP_TARBALL)
         // prepack built what was packed, now: not a build left over from before (a given tarball was checked when it was packed).
         if (given) return
         const built = fs.statSync(path.join(REPO_ROOT, ".medusa/server/src/providers/altapay/index.js"))
