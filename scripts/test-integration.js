@@ -62,6 +62,9 @@ const lanes = [
 const extra = process.argv.slice(2)
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-integration-"))
 
+/** Where storeSuites() notes each group suite's seconds (tools/test-store/store-app/runner.ts). */
+const suiteTimes = path.join(logDir, "suites.jsonl")
+
 /** The developed version's packed tarball, kept by the install spec for the oldest version's install. */
 const tarball = path.join(logDir, "medusa-payment-altapay.tgz")
 
@@ -71,7 +74,7 @@ function run(lane) {
   const report = path.join(logDir, `${lane.name}.json`)
   const args = [jestBin, "--selectProjects", "integration", "--runInBand", "--forceExit", "--json", "--outputFile", report, "--testPathPattern", pattern, ...extra]
   console.log(`[integration] lane ${lane.name}: ${lane.specs.length} spec files, log ${log(lane)}`)
-  return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball })
+  return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball, ALTAPAY_SUITE_TIMES: suiteTimes })
 }
 
 const log = (lane) => path.join(logDir, `${lane.name}.log`)
@@ -102,7 +105,10 @@ if (specs.length === 0) {
   console.error("[integration] no spec files under integration-tests/")
   process.exit(1)
 }
-/** Where the time went: each spec file's seconds and the slowest tests, from the lanes' jest reports. */
+/**
+ * Where the time went: each spec file's seconds (a group spec's split into its suites and the rest:
+ * the app's boot and shutdown) and the slowest tests, from the lanes' jest reports.
+ */
 function printTimes() {
   const files = []
   const tests = []
@@ -115,10 +121,23 @@ function printTimes() {
     }
   }
   const line = ({ seconds, file, title }) => `  ${seconds.toFixed(1).padStart(6)} s  ${file}${title ? `: ${title}` : ""}`
+  const suites = fs.existsSync(suiteTimes)
+    ? fs
+        .readFileSync(suiteTimes, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((text) => JSON.parse(text))
+    : []
+  const suiteLines = (file) => {
+    const own = suites.filter((suite) => path.relative(root, suite.spec) === file.file)
+    if (own.length === 0) return []
+    const rest = { seconds: file.seconds - own.reduce((sum, suite) => sum + suite.seconds, 0), title: "the app's boot and shutdown" }
+    return [...own, rest].map(({ seconds, suite, title }) => `    ${seconds.toFixed(1).padStart(6)} s  ${suite ?? title}`)
+  }
   console.log(
     `[integration] seconds per spec file:\n${files
       .sort((a, b) => b.seconds - a.seconds)
-      .map(line)
+      .flatMap((file) => [line(file), ...suiteLines(file)])
       .join("\n")}`
   )
   console.log(

@@ -15,6 +15,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createPostgresDatabaseTemplate } from "@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template"
 import { createHash, randomUUID } from "node:crypto"
+import fs from "node:fs"
 import { Client } from "@medusajs/framework/pg"
 
 type RunnerConfig = Parameters<typeof medusaIntegrationTestRunner>[0]
@@ -94,6 +95,15 @@ export function storeSuite(suite: StoreSuite): StoreSuite {
 }
 
 /**
+ * With ALTAPAY_SUITE_TIMES set (scripts/test-integration.js sets it), appends a suite's seconds (its
+ * restore, set-up and tests) to that file, one JSON line each: a group spec's time is split by suite.
+ */
+function recordSuiteTime(suite: string, ms: number): void {
+  const file = process.env.ALTAPAY_SUITE_TIMES
+  if (file) fs.appendFileSync(file, `${JSON.stringify({ spec: expect.getState().testPath, suite, seconds: ms / 1000 })}\n`)
+}
+
+/**
  * Several suites on one Medusa app: every spec whose store has the same options shares one boot.
  * Each suite starts from the migrated database as the boot left it, runs its own beforeAll set-up
  * (admin, seed), and the runner keeps that as the template its tests start from, as it does for a
@@ -108,10 +118,15 @@ export function storeSuites(config: Omit<RunnerConfig, "testSuite"> & { suites: 
     testSuite: (options) => {
       for (const [name, suite] of Object.entries(suites)) {
         describe(name, () => {
-          beforeAll(() => options.dbUtils.restore({ templateName: blank }))
+          let started = 0
+          beforeAll(() => {
+            started = Date.now()
+            return options.dbUtils.restore({ templateName: blank })
+          })
           suite.testSuite(options)
           // Registered after the suite's own beforeAll hooks, so it runs after them.
           beforeAll(() => options.dbUtils.snapshot())
+          afterAll(() => recordSuiteTime(name, Date.now() - started))
         })
       }
     },
