@@ -1,26 +1,29 @@
 #!/usr/bin/env node
 // `npm run docs:screenshots`: the admin pictures of docs/merchant.md (docs/images/admin-*.png), taken
-// by the browser specs that check what they show (integration-tests/admin/*browser*.spec.ts, each
-// `docScreenshot(target, "name")` call), with ALTAPAY_SCREENSHOTS=1. Needs what those specs need
-// (Debian's chromium, npm ci); boots Medusa, so on a shared machine run it alone. Fails when a spec
-// fails or a picture was not written (a skipped spec: no Chromium).
+// by the browser suites that check what they show (integration-tests/admin/*browser*.suite.ts, each
+// `docScreenshot(target, "name")` call), with ALTAPAY_SCREENSHOTS=1: their group spec runs, its
+// other suites too (they share one app). Needs what those suites need (Debian's chromium, npm ci);
+// boots Medusa, so on a shared machine run it alone. Fails when a test fails or a picture was not
+// written (a skipped suite: no Chromium).
 "use strict"
 const { spawnSync } = require("node:child_process")
 const fs = require("node:fs")
 const path = require("node:path")
 
 const ROOT = path.resolve(__dirname, "..")
-const SPECS_DIR = "integration-tests/admin"
+const SUITES_DIR = "integration-tests/admin"
+/** The group spec that runs the browser suites. */
+const specs = ["integration-tests/groups/saved-cards-store.spec.ts"]
 const IMAGES = path.join(ROOT, "docs/images")
 
-const specs = fs
-  .readdirSync(path.join(ROOT, SPECS_DIR))
-  .filter((file) => /browser.*\.spec\.ts$/.test(file))
-  .map((file) => `${SPECS_DIR}/${file}`)
-const names = specs.flatMap((spec) => [...fs.readFileSync(path.join(ROOT, spec), "utf8").matchAll(/docScreenshot\([^,]+,\s*"([\w-]+)"/g)].map((m) => m[1]))
+const suites = fs
+  .readdirSync(path.join(ROOT, SUITES_DIR))
+  .filter((file) => /browser.*\.suite\.ts$/.test(file))
+  .map((file) => `${SUITES_DIR}/${file}`)
+const names = suites.flatMap((suite) => [...fs.readFileSync(path.join(ROOT, suite), "utf8").matchAll(/docScreenshot\([^,]+,\s*"([\w-]+)"/g)].map((m) => m[1]))
 
 const started = Date.now()
-console.log(`docs:screenshots: ${names.length} pictures from ${specs.join(", ")}`)
+console.log(`docs:screenshots: ${names.length} pictures from ${suites.join(", ")} (${specs.join(", ")})`)
 const jest = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "--selectProjects", "integration", "--runInBand", "--forceExit", ...specs], {
   cwd: ROOT,
   stdio: "inherit",

@@ -1,5 +1,5 @@
 /**
- * The steps saved-cards.spec.ts takes as a shopper and as AltaPay: a payment session through
+ * The steps saved-cards.suite.ts takes as a shopper and as AltaPay: a payment session through
  * Medusa's store routes, paying on AltaPay's page with "save this card", adding a card from the
  * account page, AltaPay's post to the saved-card return, and AltaPay's list of an agreement's
  * charges. Kept here so the spec holds only what it checks.

@@ -169,9 +169,9 @@ test("every page that runs npm pack says the ts-node error it prints is harmless
   expect(silent).toEqual([])
 })
 
-/** The pictures the browser specs take for the docs: `docScreenshot(target, "name")` -> docs/images/name.png. */
+/** The pictures the browser specs and suites take for the docs: `docScreenshot(target, "name")` -> docs/images/name.png. */
 const SPEC_PICTURES = readdirSync(path.join(REPO_ROOT, "integration-tests/admin"))
-  .filter((file) => file.endsWith(".spec.ts"))
+  .filter((file) => file.endsWith(".spec.ts") || file.endsWith(".suite.ts"))
   .flatMap((file) => [...readPage(`integration-tests/admin/${file}`).matchAll(/docScreenshot\([^,]+,\s*"([\w-]+)"/g)].map((m) => `docs/images/${m[1]}.png`))
 
 test("every picture a page shows is taken by a browser spec (npm run docs:screenshots), and every one taken is shown", () => {

@@ -1,7 +1,7 @@
 /**
- * What the admin browser specs share: the admin UI built while the app boots and served in front
- * of the test app, one headless Chromium per spec file, and pages whose errors are collected and
- * which leave a screenshot in test-artifacts/ when a step fails.
+ * What the admin browser suites share: the admin UI built while the app boots and served in front
+ * of the test app, one headless Chromium per spec file (a group's browser suites share it), and
+ * pages whose errors are collected and which leave a screenshot in test-artifacts/ when a step fails.
  */
 import fs from "node:fs"
 import path from "node:path"
@@ -20,40 +20,65 @@ export interface AdminBrowser {
   browser(): Browser
 }
 
+interface Running {
+  ui: ServedAdminUi
+  browser: Browser
+}
+
+/** The spec file's admin UI and Chromium (jest gives each spec file its own copy of this module). */
+interface FileBrowser {
+  since: number
+  building: Promise<BuiltAdminUi>
+  running?: Promise<Running>
+  /** Suites still to close it: the last one does. */
+  users: number
+}
+let fileBrowser: FileBrowser | undefined
+
+/** Serves the build in front of `medusaUrl` and launches Chromium: once per spec file. */
+async function start(shared: FileBrowser, medusaUrl: string, timings: Record<string, number>): Promise<Running> {
+  timings.boot_ms = Date.now() - shared.since
+  const built = await shared.building
+  timings[built.cached ? "admin_ui_cached_ms" : "admin_ui_build_ms"] = built.ms
+  const ui = await serveAdminUi(built.dir, medusaUrl)
+  const { chromium } = require("playwright-core") as typeof import("playwright-core")
+  const started = Date.now()
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+  timings.chromium_launch_ms = Date.now() - started
+  return { ui, browser }
+}
+
 /**
- * Call at the spec's top level: the build (a child process) starts now, overlapping the app's
- * boot. Call what it returns inside the runner's testSuite: it serves the build in front of
- * `medusaUrl` and launches Chromium before the tests, and closes both after them. `timings` gets
- * the boot and build times.
+ * Call inside a browser suite's testSuite (at collection time, so the build, a child process
+ * started by the file's first call, overlaps the app's boot). Before the suite's tests the build is
+ * served in front of `medusaUrl` and Chromium launched, once for every suite of the spec file (each
+ * test opens its own page, a fresh browser context); after the file's last such suite both close.
+ * `timings` gets the boot, build and launch times of the suite that started them.
  */
-export function adminBrowser(medusaUrl: () => string, timings: Record<string, number>): () => AdminBrowser {
-  const fileStart = Date.now()
-  const building: Promise<BuiltAdminUi> = buildAdminUi()
-  building.catch(() => undefined) // awaited (and reported) in beforeAll
-  return () => {
-    let ui: ServedAdminUi | undefined
-    let browser: Browser | undefined
-    beforeAll(async () => {
-      timings.boot_ms = Date.now() - fileStart
-      const built = await building
-      timings[built.cached ? "admin_ui_cached_ms" : "admin_ui_build_ms"] = built.ms
-      ui = await serveAdminUi(built.dir, medusaUrl())
-      const { chromium } = require("playwright-core") as typeof import("playwright-core")
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
-    }, 600_000)
-    afterAll(async () => {
-      await browser?.close()
-      await ui?.close()
-    })
-    return {
-      ui: () => ui ?? fail("the admin UI is not served yet (use it inside tests)"),
-      browser: () => browser ?? fail("Chromium has not started yet (use it inside tests)"),
-    }
+export function useAdminBrowser(medusaUrl: () => string, timings: Record<string, number>): AdminBrowser {
+  const shared = (fileBrowser ??= { since: Date.now(), building: buildAdminUi(), users: 0 })
+  shared.building.catch(() => undefined) // awaited (and reported) in beforeAll
+  shared.users++
+  let running: Running | undefined
+  beforeAll(async () => {
+    shared.running ??= start(shared, medusaUrl(), timings)
+    running = await shared.running
+  }, 600_000)
+  afterAll(async () => {
+    if (--shared.users > 0) return
+    if (fileBrowser === shared) fileBrowser = undefined
+    const last = await shared.running?.catch(() => undefined)
+    await last?.browser.close()
+    await last?.ui.close()
+  })
+  return {
+    ui: () => running?.ui ?? fail("the admin UI is not served yet (use it inside tests)"),
+    browser: () => running?.browser ?? fail("Chromium has not started yet (use it inside tests)"),
   }
 }
 
 function fail(message: string): never {
-  throw new Error(`adminBrowser(): ${message}`)
+  throw new Error(`useAdminBrowser(): ${message}`)
 }
 
 /** A page whose uncaught errors and console errors (what React's error boundaries log) land in `errors`. */

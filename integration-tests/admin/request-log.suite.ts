@@ -1,18 +1,18 @@
 /**
  * The request log (issue 43) in one Medusa app (embedded Postgres) against the AltaPay sandbox over
  * HTTP: a registration with requestLog on, an order paid and captured through Medusa, and what the
- * order's AltaPay panel reads from GET /admin/altapay/payments/:id/requests.
+ * order's AltaPay panel reads from GET /admin/altapay/payments/:id/requests. The group
+ * `saved-cards-store` sets requestLog to { enabled: true, maxEntries: 20, retentionDays: 2 }.
  */
-import { storeTestRunner } from "../../tools/test-store/store-app/runner"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
-const store = useAltaPayStore({ requestLog: { enabled: true, maxEntries: 20, retentionDays: 2 } })
+const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
 
-storeTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { id: string; headers: Record<string, string> }

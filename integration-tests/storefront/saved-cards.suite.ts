@@ -7,7 +7,7 @@
  */
 import type { INotificationModuleService, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { storeTestRunner } from "../../tools/test-store/store-app/runner"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import altapaySavedCardOnOrder from "../../src/subscribers/altapay-saved-card-on-order"
 import { orderOfCart } from "../../src/lib/medusa-mapping/medusa-session"
@@ -18,15 +18,14 @@ import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards
 import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createCart, createCustomer, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { savedCardSteps, type Customer } from "./saved-card-steps"
 
-jest.setTimeout(180_000)
-
-const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
+/** The group `saved-cards-store` sets these: `savedCards.returnUrl` and `headersTimeoutMs`. */
+export const CARDS_PAGE = "http://shop.test/account/cards?outcome={outcome}"
 /** Short, so a charge AltaPay answers late (the money door's window is twice this) fits in a test. */
-const HEADERS_TIMEOUT_MS = 3_000
-const store = useAltaPayStore({ savedCards: { enabled: true, returnUrl: CARDS_PAGE }, headersTimeoutMs: HEADERS_TIMEOUT_MS })
+export const HEADERS_TIMEOUT_MS = 3_000
+const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
 const STORE_FIELDS = ["expiry", "id", "masked_pan", "provider_id", "scheme"]
 
@@ -44,8 +43,7 @@ function cardFor(customerId: string, n: number): SavedCardInput {
   }
 }
 
-storeTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let seed: SeededStore

@@ -8,7 +8,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { storeTestRunner } from "../../tools/test-store/store-app/runner"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { createAltaPayClient, type AltaPayClient } from "../../src/altapay"
 import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
@@ -16,17 +16,14 @@ import { processStore } from "../../src/lib/scale-out/shared-state"
 import { ALTAPAY_SAVED_CARDS_MODULE } from "../../src/modules/altapay-saved-cards"
 import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
 import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, createCustomer, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
-jest.setTimeout(240_000)
-
 const TERMINAL = "AltaPay Sandbox Test Terminal"
-const store = useAltaPayStore({ savedCards: { enabled: true } })
+const store = altapayStore() // the group `saved-cards-store`: saved cards on
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 
-storeTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }
