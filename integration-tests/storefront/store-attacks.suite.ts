@@ -10,7 +10,7 @@
  * Also here: a callback Medusa processes seconds after it arrived is judged on its arrival (the
  * plugin's middleware stamps it), with a tolerance shorter than Medusa's processing delay.
  */
-import { storeTestRunner } from "../../tools/test-store/store-app/runner"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import {
@@ -27,18 +27,16 @@ import {
   type Api,
   type SeededStore,
 } from "../../tools/test-store/store"
-import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
-jest.setTimeout(180_000)
-
+// The group `verified-redirect-store`: the redirect flow, with a callbackToleranceSeconds of 2.
 // Medusa's subscriber handles a webhook 5 s after it arrived: a 2 s tolerance passes only if the
 // signature is judged against the arrival time.
-const store = useAltaPayStore({ flow: "redirect", callbackToleranceSeconds: 2 })
+const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
 
-storeTestRunner({
-  cwd: STORE_APP_DIR,
+export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let seed: SeededStore
