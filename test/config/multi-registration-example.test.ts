@@ -22,7 +22,7 @@ function parsedRegistrations(config: ExampleConfig): Record<string, AltaPayOptio
   )
 }
 
-// Each load evaluates @medusajs/framework afresh (jest.isolateModules): about a second.
+// The first load evaluates Medusa's utils (seconds on a busy machine); the later ones reuse them.
 jest.setTimeout(30_000)
 
 describe("medusa-config.multi.example.ts", () => {

@@ -10,7 +10,7 @@ import { altapayEntries, loadExampleConfig, SANDBOX_ENV, type ExampleConfig } fr
 const EXAMPLES = ["medusa-config.example.ts", "medusa-config.multi.example.ts"]
 const { STORE_URL: _storeUrl, ...WITHOUT_STORE_URL } = SANDBOX_ENV
 
-// Each load evaluates @medusajs/framework afresh (jest.isolateModules): about a second.
+// The first load evaluates Medusa's utils (seconds on a busy machine); the later ones reuse them.
 jest.setTimeout(30_000)
 
 describe.each(EXAMPLES)("%s", (file) => {

@@ -19,7 +19,7 @@ function exampleProviderOptions(env: Record<string, string>): Record<string, unk
   return provider.options
 }
 
-// Each case loads @medusajs/framework afresh (jest.isolateModules): about a second.
+// The first load evaluates Medusa's utils (seconds on a busy machine); the later ones reuse them.
 jest.setTimeout(30_000)
 
 describe("the README's medusa-config", () => {

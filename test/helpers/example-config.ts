@@ -51,19 +51,30 @@ export interface ExampleConfig {
   modules?: Record<string, { resolve?: string; options?: { providers?: ProviderEntry[] } }>
 }
 
-/** `file` (relative to the repository) evaluated afresh with exactly `env` of the store variables. */
+/** What the examples import: Medusa's utils, which read the environment only when called (defineConfig, loadEnv). */
+const MEDUSA_UTILS = "@medusajs/framework/utils"
+
+/**
+ * `file` (relative to the repository) evaluated afresh with exactly `env` of the store variables.
+ * Medusa's utils are the test file's one copy, not evaluated again with the file (that took about a
+ * second a load): they read the environment when called, and the file calls them afresh.
+ */
 export function loadExampleConfig(file: string, env: Record<string, string>): ExampleConfig {
   const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]))
   for (const key of ENV_KEYS) delete process.env[key]
   Object.assign(process.env, env)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const utils: unknown = require(MEDUSA_UTILS)
   try {
     let config: ExampleConfig = {}
     jest.isolateModules(() => {
+      jest.doMock(MEDUSA_UTILS, () => utils)
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       config = require(path.join(REPO, file))
     })
     return config
   } finally {
+    jest.dontMock(MEDUSA_UTILS)
     for (const key of ENV_KEYS) {
       if (saved[key] === undefined) delete process.env[key]
       else process.env[key] = saved[key]
