@@ -50,14 +50,8 @@ const store = altapayStore()
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     if (!browserSpecCanRun("the AltaPay panel in a real browser")) return
-    const timings: Record<string, number> = {}
-    let suiteStart = 0
-    beforeAll(() => void (suiteStart = Date.now()))
-    const admin = useAdminBrowser(() => store.medusaUrl(), timings)
-    afterAll(() => {
-      // eslint-disable-next-line no-console
-      console.log(`[admin-browser] ${JSON.stringify({ ...timings, suite_ms: Date.now() - suiteStart })}`)
-    })
+    const admin = useAdminBrowser(() => store.medusaUrl(), "admin-browser")
+    const timings = admin.timings
     const api = rawApi as unknown as Api
 
     const email = "merchant@shop.example"

@@ -56,14 +56,8 @@ const store = altapayStore()
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     if (!browserSpecCanRun("the Payouts pages in a real browser")) return
-    const timings: Record<string, number> = {}
-    let suiteStart = 0
-    beforeAll(() => void (suiteStart = Date.now()))
-    const admin = useAdminBrowser(() => store.medusaUrl(), timings)
-    afterAll(() => {
-      // eslint-disable-next-line no-console
-      console.log(`[payouts-browser] ${JSON.stringify({ ...timings, suite_ms: Date.now() - suiteStart })}`)
-    })
+    const admin = useAdminBrowser(() => store.medusaUrl(), "payouts-browser")
+    const timings = admin.timings
     const api = rawApi as unknown as Api
 
     it("lists the imported payout with its counts, links its line to the order, shows the stray line as an exception, and the three CSVs download", async () => {

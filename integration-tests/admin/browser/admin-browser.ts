@@ -18,6 +18,8 @@ export interface AdminBrowser {
   /** The served admin: `${ui().url}/app`. */
   ui(): ServedAdminUi
   browser(): Browser
+  /** The suite's times, printed after it as `[name] {...}`: its tests add their own. */
+  timings: Record<string, number>
 }
 
 interface Running {
@@ -53,18 +55,24 @@ async function start(shared: FileBrowser, medusaUrl: string, timings: Record<str
  * started by the file's first call, overlaps the app's boot). Before the suite's tests the build is
  * served in front of `medusaUrl` and Chromium launched, once for every suite of the spec file (each
  * test opens its own page, a fresh browser context); after the file's last such suite both close.
- * `timings` gets the boot, build and launch times of the suite that started them.
+ * The suite's `timings` (printed after it as `[name] {...}`) get the boot, build and launch times
+ * when it started them, and the suite's own time.
  */
-export function useAdminBrowser(medusaUrl: () => string, timings: Record<string, number>): AdminBrowser {
+export function useAdminBrowser(medusaUrl: () => string, name: string): AdminBrowser {
   const shared = (fileBrowser ??= { since: Date.now(), building: buildAdminUi(), users: 0 })
   shared.building.catch(() => undefined) // awaited (and reported) in beforeAll
   shared.users++
+  const timings: Record<string, number> = {}
+  let suiteStart = 0
   let running: Running | undefined
   beforeAll(async () => {
+    suiteStart = Date.now()
     shared.running ??= start(shared, medusaUrl(), timings)
     running = await shared.running
   }, 600_000)
   afterAll(async () => {
+    // eslint-disable-next-line no-console
+    console.log(`[${name}] ${JSON.stringify({ ...timings, suite_ms: Date.now() - suiteStart })}`)
     if (--shared.users > 0) return
     if (fileBrowser === shared) fileBrowser = undefined
     const last = await shared.running?.catch(() => undefined)
@@ -74,6 +82,7 @@ export function useAdminBrowser(medusaUrl: () => string, timings: Record<string,
   return {
     ui: () => running?.ui ?? fail("the admin UI is not served yet (use it inside tests)"),
     browser: () => running?.browser ?? fail("Chromium has not started yet (use it inside tests)"),
+    timings,
   }
 }
 
