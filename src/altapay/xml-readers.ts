@@ -106,9 +106,11 @@ export function amount(node: unknown, field: string, currency: Currency): Gatewa
     const unit = alpha || "an unknown currency (read with 2 decimals)"
     throw new ShapeError(`${field} "${text.slice(0, 40)}" is not an exact amount in ${unit}`)
   }
-  const magnitude = BigInt(whole + fraction.slice(0, exponent).padEnd(exponent, "0"))
-  if (magnitude > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
-  const minor = sign === "-" && magnitude !== 0n ? -Number(magnitude) : Number(magnitude)
+  const digits = whole + fraction.slice(0, exponent).padEnd(exponent, "0")
+  // Up to 15 digits a double holds the integer exactly; only longer ones need BigInt's range check.
+  if (digits.length > 15 && BigInt(digits) > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
+  const magnitude = Number(digits)
+  const minor = sign === "-" && magnitude !== 0 ? -magnitude : magnitude
   return { decimal: minorToDecimalWithExponent(minor, exponent), minor, currency: alpha }
 }
 
