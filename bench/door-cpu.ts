@@ -121,7 +121,7 @@ export async function doorCpuRows(sandbox: RemoteSandbox, log: (m: string) => vo
     const f = median(samples.floor)
     rows.push({
       figure: `CPU per ${operation} at ${CONCURRENCY} in flight: provider (through the money door) / floor (bare request + XML parse)`,
-      measured: `${(p / f).toFixed(2)} (${p.toFixed(2)} ms vs ${f.toFixed(2)} ms; rounds ${samples.provider.map((v) => v.toFixed(2)).join(", ")})`,
+      measured: `${(p / f).toFixed(2)} (${p.toFixed(2)} ms vs ${f.toFixed(2)} ms; rounds ${samples.provider.map((v) => v.toFixed(2)).join(", ")}; floor ${samples.floor.map((v) => v.toFixed(2)).join(", ")})`,
       target: "report",
       status: "info",
     })

@@ -86,6 +86,8 @@ const API = "/merchant/API"
 export class GatewayApi {
   private readonly authorization: string
   private readonly base: URL
+  /** By method; the transport only reads a request's URL. */
+  private readonly postUrls = new Map<string, URL>()
 
   constructor(
     private readonly http: HttpTransport,
@@ -193,10 +195,17 @@ export class GatewayApi {
     )
   }
 
+  /** A POST's URL never changes per method: built once (a GET's carries its query, so it is built per call). */
+  private postUrl(method: string): URL {
+    let url = this.postUrls.get(method)
+    if (!url) this.postUrls.set(method, (url = apiUrl(this.base, `${API}/${method}`)))
+    return url
+  }
+
   private async sendOnce(method: string, verb: "GET" | "POST", fields: Record<string, string>, safeToRetry: boolean, tally: CallTally): Promise<GatewayResponse> {
     const operation = `${verb} ${API}/${method}`
     const form = new URLSearchParams(fields).toString()
-    const url = apiUrl(this.base, `${API}/${method}`)
+    const url = verb === "GET" ? apiUrl(this.base, `${API}/${method}`) : this.postUrl(method)
     if (verb === "GET") url.search = form
     const res = await this.http.request({
       method: verb,

@@ -3,7 +3,7 @@
  * retries with backoff and jitter for calls the caller marks safe to repeat. Captures, refunds and
  * session creation are never retried here: a lost answer there needs a look-up, not a resend.
  */
-import { Pool, errors as undiciErrors } from "undici"
+import { Pool, errors as undiciErrors, type Dispatcher } from "undici"
 import { AltaPayNetworkError, AltaPayTimeoutError } from "./errors"
 import type { AltaPayObserver, CallTally } from "./observer"
 
@@ -183,7 +183,7 @@ export class HttpTransport {
         headers: req.body === undefined ? req.headers : { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
         body: req.body,
       })
-      return { status: res.statusCode, headers: res.headers, body: await readBody(res.body) }
+      return { status: res.statusCode, headers: res.headers, body: await readAnswer(res.body, res.headers["content-length"]) }
     } catch (error) {
       throw transportError(error, req)
     }
@@ -196,6 +196,16 @@ export class HttpTransport {
     if (req.tally) req.tally.retries += 1
     await this.sleep(delay)
   }
+}
+
+/**
+ * An answer's body as text. With its length declared (and within MAX_BODY_BYTES, which undici
+ * holds the body to), undici reads it at once; otherwise chunk by chunk, stopping at the limit.
+ */
+function readAnswer(body: Dispatcher.ResponseData["body"], declaredLength: string | string[] | undefined): Promise<string> {
+  const length = typeof declaredLength === "string" && /^\d{1,9}$/.test(declaredLength) ? Number(declaredLength) : undefined
+  if (length !== undefined && length <= MAX_BODY_BYTES) return body.text()
+  return readBody(body)
 }
 
 /** The whole body as text, at most MAX_BODY_BYTES (also for an error answer to a stream). */

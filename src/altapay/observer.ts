@@ -133,5 +133,7 @@ export function outcomeOfError(error: unknown): Answer & Pick<AltaPayCall, "erro
 }
 
 function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== "")) as T
+  const out: Record<string, unknown> = {}
+  for (const key in value) if (value[key] !== undefined && value[key] !== "") out[key] = value[key]
+  return out as T
 }

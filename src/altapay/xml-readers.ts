@@ -106,9 +106,11 @@ export function amount(node: unknown, field: string, currency: Currency): Gatewa
     const unit = alpha || "an unknown currency (read with 2 decimals)"
     throw new ShapeError(`${field} "${text.slice(0, 40)}" is not an exact amount in ${unit}`)
   }
-  const magnitude = BigInt(whole + fraction.slice(0, exponent).padEnd(exponent, "0"))
-  if (magnitude > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
-  const minor = sign === "-" && magnitude !== 0n ? -Number(magnitude) : Number(magnitude)
+  const digits = whole + fraction.slice(0, exponent).padEnd(exponent, "0")
+  // Up to 15 digits a double holds the integer exactly; only longer ones need BigInt's range check.
+  if (digits.length > 15 && BigInt(digits) > MAX_MINOR) throw new ShapeError(`${field} "${text.slice(0, 40)}" is too large`)
+  const magnitude = Number(digits)
+  const minor = sign === "-" && magnitude !== 0 ? -magnitude : magnitude
   return { decimal: minorToDecimalWithExponent(minor, exponent), minor, currency: alpha }
 }
 
@@ -120,7 +122,22 @@ export const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})
  * An unreadable date is undefined, never an error: no money decision rests on it alone.
  */
 export function parseDate(text: string | undefined): Date | undefined {
-  const match = text === undefined ? null : DATE_TIME.exec(text)
+  if (text === undefined) return undefined
+  // Every answer about a payment repeats the dates of its captures and refunds: each text is read once.
+  let time = readDates.get(text)
+  if (time === undefined) {
+    if (readDates.size >= MAX_READ_DATES) readDates.clear()
+    readDates.set(text, (time = readDate(text)?.getTime() ?? null))
+  }
+  return time === null ? undefined : new Date(time)
+}
+
+/** Date texts already read, by text: the time, or null for a text that is no date. */
+const readDates = new Map<string, number | null>()
+const MAX_READ_DATES = 4096
+
+function readDate(text: string): Date | undefined {
+  const match = DATE_TIME.exec(text)
   if (!match) return undefined
   const [, y, mo, d, h, mi, s = "0", frac = "", zone = "Z"] = match
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number]

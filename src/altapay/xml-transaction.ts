@@ -14,7 +14,8 @@ import type {
 import { secretTokenOf } from "./agreements/secret-token"
 import { amount, attr, bool, describeIssues, isRecord, list, obj, parseDate, resolveCurrency, ShapeError, str, textOf, type Currency, type Raw } from "./xml-readers"
 
-const transactionSchema = z.looseObject({ TransactionId: z.preprocess(textOf, z.string({ error: "is missing" }).min(1, { error: "is empty" })) }, { error: "is empty" })
+/** Checks the one element every Transaction needs; z.object, not looseObject: the node is kept as read, not copied. */
+const transactionSchema = z.object({ TransactionId: z.preprocess(textOf, z.string({ error: "is missing" }).min(1, { error: "is empty" })) }, { error: "is empty" })
 
 export function transactionNodes(body: Raw): Raw[] {
   // <Transactions/> parses as "", and a repeated <Transactions> as a list: accept both.
@@ -23,7 +24,7 @@ export function transactionNodes(body: Raw): Raw[] {
   return nodes.map((node, index) => {
     const checked = transactionSchema.safeParse(node)
     if (!checked.success) throw new ShapeError(describeIssues(checked.error, `Transaction ${index + 1}`))
-    return checked.data
+    return node as Raw
   })
 }
 

@@ -97,6 +97,17 @@ describe("a successful refund response", () => {
     expect(transaction.updatedDate).toEqual(new Date("2024-03-14T10:46:21Z"))
   })
 
+  it("hands every answer its own dates: changing one read earlier changes no later reading", () => {
+    const [first] = parseGatewayResponse(fixture("refund-success.xml")).transactions as [GatewayTransaction]
+    first.createdDate!.setUTCFullYear(1999)
+    const [again] = parseGatewayResponse(fixture("refund-success.xml")).transactions as [GatewayTransaction]
+    expect(again.createdDate).toEqual(new Date("2024-03-12T08:15:02Z"))
+    expect(again.reconciliationIdentifiers.map((r) => r.date)).toEqual([new Date("2024-03-12T07:20:11Z"), new Date("2024-03-14T09:46:21Z")])
+    // An unreadable date stays unreadable the second time too.
+    const odd = oneTransaction("<CreatedDate>2024-02-30 10:00:00</CreatedDate>")
+    expect([parseGatewayResponse(odd), parseGatewayResponse(odd)].map((r) => r.transactions[0]!.createdDate)).toEqual([undefined, undefined])
+  })
+
   it("reads the payment nature service and its four flags", () => {
     expect(transaction.paymentNature).toBe("CreditCard")
     expect(transaction.paymentNatureService).toEqual({
