@@ -54,7 +54,9 @@ export default storeSuite({
     const asCustomer = (customer: { token: string }) => ({ headers: storeHeaders(seed, customer.token), ...anyStatus })
     const asAdmin = () => ({ headers: admin.headers, ...anyStatus })
 
-    beforeEach(async () => {
+    // Seeded once: the runner snapshots the database after the suite's beforeAll and restores that
+    // before each test, so every test starts with these two customers and their three cards.
+    beforeAll(async () => {
       seed = await seedStore(getContainer())
       admin = await createAdminUser(api, getContainer(), `admin-${Date.now()}@shop.example`)
       karen = await createCustomer(api, seed)
