@@ -49,6 +49,24 @@ export default storeSuite({
       store.sandbox().setClock(Date.now)
     })
 
+    /** The customer's saved card on the agreement, as the plugin keeps it. */
+    async function saveCard(customerId: string, agreementId: string, card: { expiryMonth?: string; expiryYear?: string } = {}) {
+      const [saved] = await savedCards().createAltapaySavedCards([
+        {
+          customer_id: customerId,
+          provider_id: PROVIDER_ID,
+          agreement_id: agreementId,
+          masked_pan: "411111******1111",
+          expiry_month: Number(card.expiryMonth ?? 12),
+          expiry_year: Number(card.expiryYear ?? 2035),
+          scheme: "Visa",
+          terminal: TERMINAL,
+          currency: "DKK",
+        },
+      ])
+      return saved
+    }
+
     /**
      * A customer's captured order with a saved card, and an order edit adding a tea by phone: the
      * order, the card and the amount Medusa waits for.
@@ -67,19 +85,7 @@ export default storeSuite({
         callbacks: {},
       })
       const { agreementId } = await store.sandbox().agreements.submit(request.paymentRequestId, card)
-      const [saved] = await savedCards().createAltapaySavedCards([
-        {
-          customer_id: customer.id,
-          provider_id: PROVIDER_ID,
-          agreement_id: agreementId!,
-          masked_pan: "411111******1111",
-          expiry_month: Number(card.expiryMonth ?? 12),
-          expiry_year: Number(card.expiryYear ?? 2035),
-          scheme: "Visa",
-          terminal: TERMINAL,
-          currency: "DKK",
-        },
-      ])
+      const saved = await saveCard(customer.id, agreementId!, card)
 
       await api.post("/admin/order-edits", { order_id: order.orderId }, as())
       await api.post(`/admin/order-edits/${order.orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, as())
@@ -299,10 +305,11 @@ export default storeSuite({
 
     it("refuses a body that is not one, the customer-initiated unscheduled type, and another customer's card", async () => {
       const { orderId, cardId } = await orderWithDifference()
-      const other = await orderWithDifference()
+      // Another customer's card: the refusal comes before AltaPay is asked, so no order or agreement of theirs is needed.
+      const other = await saveCard((await createCustomer(api, seed)).id, "agreement-of-another-customer")
       const bad = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, unscheduled_type: "charge" }, as())
       expect(bad.status).toBe(400)
-      const stranger = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: other.cardId }, as())
+      const stranger = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: other.id }, as())
       expect([stranger.status, stranger.data.message]).toEqual([400, expect.stringMatching(/is not the card of order #\d+'s customer/)])
       const unauthenticated = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId }, { validateStatus: () => true })
       expect(unauthenticated.status).toBe(401)
