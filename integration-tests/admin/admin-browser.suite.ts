@@ -34,6 +34,7 @@ import {
   startSession,
   storeHeaders,
   type Api,
+  type SeededStore,
 } from "../../tools/test-store/store"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
@@ -56,19 +57,31 @@ export default storeSuite({
 
     const email = "merchant@shop.example"
     const password = "merchant-password-123"
+    /** DKK store with a 10 % promotion code. */
+    let seed: SeededStore
 
-    /** An admin, a seeded store and an AltaPay order (authorized, not captured) with its coffee item and an admin token. */
+    // The admin and the store, once: the runner snapshots the database after the suite's beforeAll and
+    // restores that before each test, so every test starts with them (and nothing of another test).
+    beforeAll(async () => {
+      await createAdminUser(api, getContainer(), email, password)
+      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
+    })
+
+    /** The admin's headers for /admin calls. */
+    async function adminHeaders() {
+      const { token } = (await api.post("/auth/user/emailpass", { email, password })).data as { token: string }
+      return { authorization: `Bearer ${token}` }
+    }
+
+    /** An AltaPay order (authorized, not captured) with its coffee item and the admin's headers. */
     async function authorizedOrder() {
       const container = getContainer()
-      await createAdminUser(api, container, email, password)
-      const seed = await seedStore(container, { promotion: { code: "TEN", percent: 10 } })
       const order = await createAltaPayOrder(api, seed, container, store.sandbox())
-      const { token } = (await api.post("/auth/user/emailpass", { email, password })).data as { token: string }
       const { data: orders } = await container
         .resolve(ContainerRegistrationKeys.QUERY)
         .graph({ entity: "order", fields: ["items.id", "items.variant_sku"], filters: { id: order.orderId } })
       const coffee = (orders[0] as { items: Array<{ id: string; variant_sku: string }> }).items.find((i) => i.variant_sku === seed.products.coffee.sku)!
-      return { container, order, coffee, headers: { authorization: `Bearer ${token}` } }
+      return { container, order, coffee, headers: await adminHeaders() }
     }
 
     /** Signs in and opens the order's page; the AltaPay panel once its amounts show. */
@@ -212,8 +225,6 @@ export default storeSuite({
 
     it("lists a customer's saved card on the customer page and deletes it there, leaving no card to charge", async () => {
       const container = getContainer()
-      await createAdminUser(api, container, email, password)
-      const seed = await seedStore(container)
       const customer = await createCustomer(api, seed)
       const savedCards = container.resolve<AltaPaySavedCardsService>(ALTAPAY_SAVED_CARDS_MODULE)
       await savedCards.createAltapaySavedCards([
@@ -251,9 +262,8 @@ export default storeSuite({
 
     it("shows AltaPay's health on the AltaPay page: the live check, the last post and how late it came, a refused post, a job's run, an uncertain capture and a reservation about to expire, with their order", async () => {
       const container = getContainer()
-      const { headers } = await createAdminUser(api, container, email, password)
-      const seed = await seedStore(container)
-      const cart = await createCart(api, seed)
+      const headers = await adminHeaders()
+      const cart = await createCart(api, seed, { promotion: false })
       const paid = await payWithAltaPay(await startSession(api, seed, cart.id), { sandbox: store.sandbox(), callback: false })
       const { data } = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed) })
       const orderId = data.order.id as string
