@@ -40,7 +40,8 @@ export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let seed: SeededStore
-    beforeEach(async () => {
+    // Seeded once: the runner snapshots the database after the suite's beforeAll and restores that before each test.
+    beforeAll(async () => {
       seed = await seedStore(getContainer())
     })
 
