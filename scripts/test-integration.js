@@ -19,6 +19,8 @@ const path = require("node:path")
 
 const root = path.resolve(__dirname, "..")
 const jestBin = require.resolve("jest/bin/jest")
+/** Jest's order, with the install spec first (see that file). */
+const sequencer = path.join(__dirname, "integration-sequencer.js")
 
 /**
  * Every spec that builds or packs the plugin (.medusa/server: install, multi-instance, demo), plus
@@ -72,7 +74,21 @@ function run(lane) {
   // Each spec as an anchored path, so a lane runs exactly its files.
   const pattern = lane.specs.map((spec) => `${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`).join("|")
   const report = path.join(logDir, `${lane.name}.json`)
-  const args = [jestBin, "--selectProjects", "integration", "--runInBand", "--forceExit", "--json", "--outputFile", report, "--testPathPattern", pattern, ...extra]
+  const args = [
+    jestBin,
+    "--selectProjects",
+    "integration",
+    "--runInBand",
+    "--forceExit",
+    "--json",
+    "--outputFile",
+    report,
+    "--testSequencer",
+    sequencer,
+    "--testPathPattern",
+    pattern,
+    ...extra,
+  ]
   console.log(`[integration] lane ${lane.name}: ${lane.specs.length} spec files, log ${log(lane)}`)
   return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball, ALTAPAY_SUITE_TIMES: suiteTimes })
 }

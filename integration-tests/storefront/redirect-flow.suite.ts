@@ -69,7 +69,8 @@ const sessionCreatedFor = (paymentSessionId: string) =>
 export default storeSuite({
   testSuite: ({ getContainer }) => {
     let seed: SeededStore
-    beforeEach(async () => {
+    // Seeded once: the group keeps the database after this as the template every test starts from.
+    beforeAll(async () => {
       seed = await seedStore(getContainer())
     })
 

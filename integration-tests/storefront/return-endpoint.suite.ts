@@ -54,8 +54,11 @@ export default storeSuite({
   testSuite: ({ getContainer }) => {
     let seed: SeededStore
     let sdk: Medusa
-    beforeEach(async () => {
+    // Seeded once: the group keeps the database after this as the template every test starts from.
+    beforeAll(async () => {
       seed = await seedStore(getContainer())
+    })
+    beforeEach(() => {
       sdk = new Medusa({ baseUrl: store.medusaUrl(), publishableKey: seed.publishableKey })
     })
 

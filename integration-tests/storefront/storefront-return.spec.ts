@@ -66,8 +66,11 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
       let context: BrowserContext
       let page: Page
 
-      beforeEach(async () => {
+      // Seeded once: the runner keeps the database after this as the template every test starts from.
+      beforeAll(async () => {
         seed = await seedStore(getContainer(), { paymentProviders: [CARD.providerId, MOBILEPAY.providerId] })
+      })
+      beforeEach(async () => {
         shop.returns.length = 0
         context = await browser.newContext()
         page = await context.newPage()
