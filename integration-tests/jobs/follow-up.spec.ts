@@ -345,7 +345,7 @@ storeTestRunner({
     async function resealWithAnotherKey(sessionId: string) {
       const knex = container().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const [row] = await knex("payment_session").select("data").where({ id: sessionId })
-      const data = { ...row.data, altapay_seal: `v1.${randomBytes(32).toString("base64url")}` }
+      const data = { ...row.data, altapay_seal: row.data.altapay_seal.replace(/[^.]+$/, randomBytes(32).toString("base64url")) }
       await knex("payment_session").update({ data }).where({ id: sessionId })
     }
 
