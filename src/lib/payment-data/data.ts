@@ -322,7 +322,8 @@ export function openPaymentData(raw: Record<string, unknown> | undefined | null,
   if (raw && seal?.version === 2) {
     // Only the provider's own fields: a browser's keys beside them are no part of the seal.
     const own = ownFields(raw)
-    if (verifies(keys, seal, canonicalJson(own, STORED_ORDER))) {
+    // In the seal's order (as Medusa's database returns it) JSON.stringify writes the canonical text.
+    if (verifies(keys, seal, JSON.stringify(own)) || verifies(keys, seal, canonicalJson(own, STORED_ORDER))) {
       if (seal.schema === schemaFingerprint()) return { sealed: true, data: own as AltaPayPaymentData }
       const parsed = paymentDataSchema.safeParse(own)
       if (parsed.success) return { sealed: true, data: parsed.data }
