@@ -4,10 +4,13 @@
  * refunded without a live confirmation. And the journal must hand out only copies it can prove.
  */
 import fc from "fast-check"
-import { canonicalJson, freshPaymentData, openPaymentData, sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { z } from "zod"
+import { canonicalJson, freshPaymentData, openPaymentData, paymentDataSchema, schemaFingerprint, sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { STORED_ORDER } from "../../src/lib/payment-data/canonical-json"
+import { fingerprintOf } from "../../src/lib/payment-data/seal-format"
 import { PaymentJournal } from "../../src/lib/payment-data/journal"
 import type { SharedStore } from "../../src/lib/scale-out/shared-state"
-import { hkdfSync } from "node:crypto"
+import { createHmac, hkdfSync } from "node:crypto"
 
 // The key as version 1 derived it (HKDF of the credentials): pins the seal's byte encoding for a
 // given key, whatever derives keys now (server-keys.test.ts).
@@ -43,7 +46,7 @@ const goldenData: AltaPayPaymentData = {
   reconciled: { at: "2026-11-23T09:30:00.000Z", by: "callback" },
   revision: 3,
 }
-/** Computed by the previous implementation (Object.entries, filter, sort, map). */
+/** Version 1's seal of goldenData, computed by the implementation before canonicalJson was rewritten (Object.entries, filter, sort, map). */
 const GOLDEN_SEAL = "v1.G6z17WqlwI7Ud34e8Y0yJKDo_fE1vtqK1q0c9Rz6YPk"
 
 /** The same JSON with every object's keys put in the order `order` gives them. */
@@ -60,15 +63,28 @@ const reversedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys
 /** Every object's keys in code unit order (what canonicalJson writes with JSON.stringify). */
 const sortedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.sort())
 
+/** Every object's keys as Postgres's jsonb returns them (shorter first): Medusa's copy, read back from its database. */
+const storedKeys = (value: unknown): unknown => withKeys(value, (keys) => keys.sort((a, b) => (STORED_ORDER(a, b) ? -1 : 1)))
+
+/** Sealed data as it comes back from a database (JSON, keys in another order). */
+const asStored = (value: unknown, order: (v: unknown) => unknown = storedKeys) => order(JSON.parse(JSON.stringify(value))) as Record<string, unknown>
+
+/** A version 2 seal as a server whose schema had fingerprint `schema` would write it (the domain sealPaymentData documents). */
+function sealedUnder(schema: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const text = canonicalJson(fields, STORED_ORDER)
+  const mac = createHmac("sha256", goldenKey).update(`medusa-payment-altapay payment data v2 ${schema}\n`).update(text).digest("base64url")
+  return { ...fields, altapay_seal: `v2.${schema}.${mac}` }
+}
+
 describe("payment data seal", () => {
-  it("seals as it always did, so seals already in merchants' databases keep verifying", () => {
-    const sealed = sealPaymentData(goldenData, keys)
-    expect(sealed.altapay_seal).toBe(GOLDEN_SEAL)
-    const stored = reversedKeys(JSON.parse(JSON.stringify(sealed))) as Record<string, unknown>
+  it("opens seals version 1 wrote, so data already in merchants' databases keeps verifying", () => {
+    // As version 1 stored it: with the flag its seal writes.
+    const stored = asStored({ ...goldenData, awaiting_altapay: false, altapay_seal: GOLDEN_SEAL }, reversedKeys)
     expect(openPaymentData(stored, keys)).toEqual({ sealed: true, data: expect.objectContaining({ order_id: "payses_01GOLDEN", revision: 3 }) })
+    expect(openPaymentData({ ...stored, amount_minor: 44901 }, keys)).toMatchObject({ sealed: false })
   })
 
-  it("seals a fraud record as it did when its fields were not in canonical order", () => {
+  it("opens a version 1 seal over a fraud record, which 0.3.0 sorted while encoding", () => {
     const fraud = {
       recommendation: "Challenge",
       score: "45",
@@ -80,9 +96,37 @@ describe("payment data seal", () => {
       approved_at: null,
       approved_by: null,
     }
-    const data = { ...goldenData, captured_minor: null, refunds: [], captures: [], reconciled: undefined, revision: 1, fraud }
-    // Computed by 0.3.0, which sorted the fraud record's keys while encoding.
-    expect(sealPaymentData(data, keys).altapay_seal).toBe("v1.bj6hKCOET0Na3GaxZhPg15XCeHG7ICKMQ0ulUqUcEdg")
+    const data = { ...goldenData, captured_minor: null, refunds: [], captures: [], reconciled: undefined, revision: 1, fraud, awaiting_altapay: false }
+    // Computed by 0.3.0.
+    const stored = asStored({ ...data, altapay_seal: "v1.bj6hKCOET0Na3GaxZhPg15XCeHG7ICKMQ0ulUqUcEdg" })
+    expect(openPaymentData(stored, keys)).toMatchObject({ sealed: true, data: { fraud: { decision: "hold" } } })
+  })
+
+  it("opens Medusa's copy as its database returns it, with a browser's keys beside, and only the provider's fields", () => {
+    const sealed = sealPaymentData(goldenData, keys)
+    expect(sealed.altapay_seal).toMatch(new RegExp(`^v2\\.${schemaFingerprint()}\\.`))
+    const own = paymentDataSchema.parse(goldenData)
+    for (const order of [storedKeys, reversedKeys, sortedKeys]) {
+      const opened = openPaymentData({ ...asStored(sealed, order), shipping_hint: "browser" }, keys)
+      expect(opened).toEqual({ sealed: true, data: { ...own, awaiting_altapay: false } })
+    }
+  })
+
+  it("proves data sealed under another schema (another version of the plugin), then reads it with this one", () => {
+    // Written before `revision` existed: the seal holds, and this schema's default fills it in.
+    const { revision: _revision, ...older } = JSON.parse(JSON.stringify(paymentDataSchema.parse(goldenData))) as Record<string, unknown>
+    expect(openPaymentData(asStored(sealedUnder("an-older-schema", older)), keys)).toEqual({ sealed: true, data: expect.objectContaining({ revision: 0, order_id: "payses_01GOLDEN" }) })
+    // Proven, but not data this schema reads: never used as if it were.
+    const unreadable = sealedUnder("an-older-schema", { ...older, amount_minor: "449.00" })
+    expect(openPaymentData(unreadable, keys)).toMatchObject({ sealed: false })
+    // A seal naming this schema over what this schema would refuse is no seal the provider wrote.
+    expect(openPaymentData(sealedUnder("forged", older), { primary: Buffer.alloc(32), accepted: [Buffer.alloc(32)] })).toMatchObject({ sealed: false })
+  })
+
+  it("names the schema by its fields, types and bounds", () => {
+    expect(fingerprintOf(paymentDataSchema.extend({ note: z.string().optional() }))).not.toBe(fingerprintOf(paymentDataSchema))
+    expect(fingerprintOf(paymentDataSchema.extend({ amount_minor: z.number().int().nonnegative() }))).not.toBe(fingerprintOf(paymentDataSchema))
+    expect(fingerprintOf(paymentDataSchema)).toBe(schemaFingerprint())
   })
 
   it("refuses the golden data once a refund amount is changed", () => {
@@ -97,11 +141,16 @@ describe("payment data seal", () => {
         const text = canonicalJson(value)
         expect(canonicalJson(reversedKeys(value))).toBe(text)
         expect(canonicalJson(sortedKeys(value))).toBe(text)
+        const stored = canonicalJson(value, STORED_ORDER)
+        expect(canonicalJson(reversedKeys(value), STORED_ORDER)).toBe(stored)
+        expect(canonicalJson(storedKeys(value), STORED_ORDER)).toBe(stored)
+        expect(JSON.parse(stored)).toEqual(JSON.parse(text))
         // Same content as JSON.stringify (nothing undefined in fc.jsonValue).
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)))
       })
     )
     expect(canonicalJson({ b: [1, undefined, { z: null, a: "x" }], a: undefined, é: 1, A: true })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"é":1}')
+    expect(canonicalJson({ bb: 1, a: { zz: 2, y: 3 }, c: undefined }, STORED_ORDER)).toBe('{"a":{"y":3,"zz":2},"bb":1}')
     // Already in order, with what JSON.stringify would write otherwise: a member left undefined, a Date.
     expect(canonicalJson({ A: true, a: undefined, b: [1, undefined, { a: "x", z: null }], d: new Date(0), é: 1 })).toBe('{"A":true,"b":[1,null,{"a":"x","z":null}],"d":{},"é":1}')
   })

@@ -9,7 +9,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { randomBytes } from "node:crypto"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { schemaFingerprint, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { PAYMENT_METHODS, startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
 
@@ -136,14 +136,14 @@ describe("what the browser's CUSTOMER token may have changed", () => {
 })
 
 describe("a session sealed under a previous key", () => {
-  const resealed = (data: AltaPayPaymentData, changes: Partial<AltaPayPaymentData> = {}) => ({ ...data, ...changes, altapay_seal: `v1.${randomBytes(32).toString("base64url")}` })
+  const resealed = (data: AltaPayPaymentData, changes: Partial<AltaPayPaymentData> = {}) => ({ ...data, ...changes, altapay_seal: `v2.${schemaFingerprint()}.${randomBytes(32).toString("base64url")}` })
 
   it("authorizes when AltaPay reserved Medusa's own amount and currency of the session, and is sealed again", async () => {
     const provider = providerWith()
     const data = await paidSession(provider)
     const result = await authorize(provider, resealed(data), sessionIdOf(data))
     expect(result.status).toBe(PaymentSessionStatus.AUTHORIZED)
-    expect(result.data).toMatchObject({ order_id: data.order_id, amount_minor: 1000, currency: "DKK", transaction_status: "preauth", altapay_seal: expect.stringMatching(/^v1\./) })
+    expect(result.data).toMatchObject({ order_id: data.order_id, amount_minor: 1000, currency: "DKK", transaction_status: "preauth", altapay_seal: expect.stringMatching(/^v2\./) })
   })
 
   it("does not take the amount from the unsealed data: a session Medusa holds for more is not authorized", async () => {

@@ -8,7 +8,7 @@
 import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { schemaFingerprint, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
 import { paymentLockOn, processStore } from "../../src/lib/scale-out/shared-state"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
@@ -125,7 +125,7 @@ describe("deleting a session", () => {
     const victim = await paidAndAuthorized()
     const before = lastSeq()
 
-    for (const data of [forged(victim), forged(victim, { altapay_seal: "v1.AAAA" }), forged(victim, { amount_minor: 1, currency: "SEK" }), { order_id: victim.order_id }]) {
+    for (const data of [forged(victim), forged(victim, { altapay_seal: "v1.AAAA" }), forged(victim, { altapay_seal: `v2.${schemaFingerprint()}.AAAA` }), forged(victim, { amount_minor: 1, currency: "SEK" }), { order_id: victim.order_id }]) {
       await provider.deletePayment({ data })
       await provider.updatePayment({ data, amount: 1, currency_code: "sek", context: {} })
     }
@@ -211,7 +211,7 @@ describe("browser-supplied session data", () => {
     await paid(data)
     const done = await authorized(data)
     expect(done).not.toHaveProperty("shipping_hint")
-    expect(done).toHaveProperty("altapay_seal", expect.stringMatching(/^v1\./))
+    expect(done).toHaveProperty("altapay_seal", expect.stringMatching(/^v2\./))
   })
 
   it("changed Payment data never shapes a refund: it is used only once AltaPay confirms its transaction, without the planted lines", async () => {

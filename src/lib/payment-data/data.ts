@@ -9,23 +9,25 @@
  * (../registrations/server-keys.ts). Reading keeps only those fields, and only a seal that verifies makes them
  * trusted.
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { GOODS_TYPES, type OrderLine } from "../../altapay"
 import { namesSession } from "../medusa-mapping/shop-order-id"
 import type { ServerKeys } from "../registrations/server-keys"
-import { canonicalJson } from "./canonical-json"
+import { canonicalJson, CODE_UNIT_ORDER, STORED_ORDER } from "./canonical-json"
+import { fingerprintOf, keepSealedText, readSeal, sealOf, verifies } from "./seal-format"
+
+export { sealedJson } from "./seal-format"
 
 /**
- * z.object with its fields in canonical (code unit) order, so that what zod parses out is already
- * in the order the seal encodes (canonicalJson). The fields are written in the order that reads best.
+ * z.object with its fields in the seal's order (canonicalJson's STORED_ORDER), so that what zod
+ * parses out is already in the order the seal encodes. The fields are written in the order that reads best.
  */
 function canonicalObject<T extends z.ZodRawShape>(shape: T) {
   return z.object(
     Object.fromEntries(
       Object.keys(shape)
-        .sort()
+        .sort((a, b) => (STORED_ORDER(a, b) ? -1 : STORED_ORDER(b, a) ? 1 : 0))
         .map((key) => [key, shape[key]])
     ) as T
   )
@@ -196,10 +198,10 @@ export type FraudRecord = z.infer<typeof fraudRecordSchema>
  * (lib/item-captures/order-edit.ts). `kept`: on the payment Medusa canceled; `carried`: on the
  * payment of the new collection that holds the reservation now.
  */
-export const orderEditRecordSchema = z.object({
+export const orderEditRecordSchema = canonicalObject({
   order_id: z.string(),
-  kept: z.object({ payment_collection_id: z.string(), total_minor: z.number().int().positive(), at: z.string() }).optional(),
-  carried: z.object({ from_payment_id: z.string(), altapay_order_id: z.string() }).optional(),
+  kept: canonicalObject({ payment_collection_id: z.string(), total_minor: z.number().int().positive(), at: z.string() }).optional(),
+  carried: canonicalObject({ from_payment_id: z.string(), altapay_order_id: z.string() }).optional(),
 })
 export type OrderEditRecord = z.infer<typeof orderEditRecordSchema>
 
@@ -279,31 +281,20 @@ export { canonicalJson }
 
 /** Where the seal is stored in `data`. */
 export const SEAL_FIELD = "altapay_seal"
-const SEAL_VERSION = "v1"
 
 /** Data as the provider hands it to Medusa: its own fields plus their seal. */
 export type SealedPaymentData = AltaPayPaymentData & { [SEAL_FIELD]: string }
 
+/** A version 2 seal (seal-format.ts); version 1, written up to 0.3.x, is still read. */
 export function sealPaymentData(data: AltaPayPaymentData, keys: ServerKeys): SealedPaymentData {
-  // Parsed with the flag in: zod writes every field in the schema's (canonical) order.
+  // Parsed with the flag in: zod writes every field in the schema's (canonical) order, and nothing but them.
   const own = paymentDataSchema.parse({ ...data, awaiting_altapay: hasOpenResults(data) })
-  const text = canonicalJson(own)
-  const seal = `${SEAL_VERSION}.${mac(keys.primary, text).toString("base64url")}`
+  const text = canonicalJson(own, STORED_ORDER)
+  const seal = sealOf(keys, schemaFingerprint(), text)
   const sealed = { ...own, [SEAL_FIELD]: seal }
   // The sealed object's JSON is the text just encoded plus the seal: kept for sealedJson.
-  sealedTexts.set(sealed, `${text.slice(0, -1)},${JSON.stringify(SEAL_FIELD)}:${JSON.stringify(seal)}}`)
+  keepSealedText(sealed, `${text.slice(0, -1)},${JSON.stringify(SEAL_FIELD)}:${JSON.stringify(seal)}}`)
   return sealed
-}
-
-/** The JSON of objects sealPaymentData returned, by object (an object changed after sealing is a new one). */
-const sealedTexts = new WeakMap<object, string>()
-
-/**
- * JSON of sealed data, for a cache that stores text: the encoding sealing made, when `sealed` is
- * what sealPaymentData returned, without encoding it again; otherwise JSON.stringify.
- */
-export function sealedJson(sealed: SealedPaymentData): string {
-  return sealedTexts.get(sealed) ?? JSON.stringify(sealed)
 }
 
 /** A refund or capture AltaPay answered Open and has not settled yet. */
@@ -319,23 +310,45 @@ export type OpenedPaymentData =
   /** Not provably ours; `data` is set when it at least has our shape (then read it only to look AltaPay up). */
   | { sealed: false; data?: AltaPayPaymentData; problem: string }
 
-/** Reads the provider's fields of `raw` and tells whether the seal proves the provider wrote them. */
+/**
+ * Reads the provider's fields of `raw` and tells whether the seal proves the provider wrote them.
+ * A version 2 seal is checked before zod reads anything: when it verifies and names this schema,
+ * the fields are exactly what sealPaymentData wrote after this schema parsed them, so they are
+ * used as they are (zod's parse was most of a check's cost). Named another schema (another
+ * version of the plugin), they are proven and then parsed, which brings them to this schema.
+ */
 export function openPaymentData(raw: Record<string, unknown> | undefined | null, keys: ServerKeys): OpenedPaymentData {
+  const seal = readSeal(raw?.[SEAL_FIELD])
+  if (raw && seal?.version === 2) {
+    // Only the provider's own fields: a browser's keys beside them are no part of the seal.
+    const own = ownFields(raw)
+    // In the seal's order (as Medusa's database returns it) JSON.stringify writes the canonical text.
+    if (verifies(keys, seal, JSON.stringify(own)) || verifies(keys, seal, canonicalJson(own, STORED_ORDER))) {
+      if (seal.schema === schemaFingerprint()) return { sealed: true, data: own as AltaPayPaymentData }
+      const parsed = paymentDataSchema.safeParse(own)
+      if (parsed.success) return { sealed: true, data: parsed.data }
+    }
+  }
   const parsed = paymentDataSchema.safeParse(raw ?? {})
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((i) => i.path.join(".") || "data"))].join(", ")
     return { sealed: false, problem: `the data was not written by the AltaPay provider (bad or missing: ${fields})` }
   }
-  const seal = raw?.[SEAL_FIELD]
-  if (typeof seal !== "string" || !seal.startsWith(`${SEAL_VERSION}.`)) return { sealed: false, data: parsed.data, problem: "the data carries no seal" }
-  const given = Buffer.from(seal.slice(SEAL_VERSION.length + 1), "base64url")
-  // Encoded once for every accepted key: the encoding is most of a check's cost.
-  const text = canonicalJson(parsed.data)
-  const verified = keys.accepted.some((key) => {
-    const expected = mac(key, text)
-    return expected.length === given.length && timingSafeEqual(expected, given)
-  })
-  return verified ? { sealed: true, data: parsed.data } : { sealed: false, data: parsed.data, problem: "the seal does not verify (changed data, or sealed with another key)" }
+  if (!seal) return { sealed: false, data: parsed.data, problem: "the data carries no seal" }
+  if (seal.version === 1 && verifies(keys, seal, canonicalJson(parsed.data, CODE_UNIT_ORDER))) return { sealed: true, data: parsed.data }
+  return { sealed: false, data: parsed.data, problem: "the seal does not verify (changed data, or sealed with another key)" }
+}
+
+/** Names this schema in its seals (fingerprintOf). */
+export const schemaFingerprint = (): string => fingerprintOf(paymentDataSchema)
+
+/** The schema's own fields, in its order (STORED_ORDER). */
+const OWN_FIELDS = Object.keys(paymentDataSchema.shape)
+
+function ownFields(raw: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = {}
+  for (const field of OWN_FIELDS) if (raw[field] !== undefined) own[field] = raw[field]
+  return own
 }
 
 /**
@@ -348,10 +361,6 @@ export function provenSessionData(session: { id: string; data?: Record<string, u
   return opened.sealed && namesSession(opened.data.order_id, session.id) ? opened.data : undefined
 }
 
-/** The seal's MAC of data already in canonical JSON. */
-function mac(key: Buffer, canonicalText: string): Buffer {
-  return createHmac("sha256", key).update(`medusa-payment-altapay payment data ${SEAL_VERSION}\n`).update(canonicalText).digest()
-}
 
 /** The stored data of a payment that has not been paid yet. */
 export function freshPaymentData(
