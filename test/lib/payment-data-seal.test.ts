@@ -115,7 +115,10 @@ describe("payment data seal", () => {
   it("proves data sealed under another schema (another version of the plugin), then reads it with this one", () => {
     // Written before `revision` existed: the seal holds, and this schema's default fills it in.
     const { revision: _revision, ...older } = JSON.parse(JSON.stringify(paymentDataSchema.parse(goldenData))) as Record<string, unknown>
-    expect(openPaymentData(asStored(sealedUnder("an-older-schema", older)), keys)).toEqual({ sealed: true, data: expect.objectContaining({ revision: 0, order_id: "payses_01GOLDEN" }) })
+    expect(openPaymentData(asStored(sealedUnder("an-older-schema", older)), keys)).toEqual({
+      sealed: true,
+      data: expect.objectContaining({ revision: 0, order_id: "payses_01GOLDEN" }),
+    })
     // Proven, but not data this schema reads: never used as if it were.
     const unreadable = sealedUnder("an-older-schema", { ...older, amount_minor: "449.00" })
     expect(openPaymentData(unreadable, keys)).toMatchObject({ sealed: false })

@@ -136,7 +136,11 @@ describe("what the browser's CUSTOMER token may have changed", () => {
 })
 
 describe("a session sealed under a previous key", () => {
-  const resealed = (data: AltaPayPaymentData, changes: Partial<AltaPayPaymentData> = {}) => ({ ...data, ...changes, altapay_seal: `v2.${schemaFingerprint()}.${randomBytes(32).toString("base64url")}` })
+  const resealed = (data: AltaPayPaymentData, changes: Partial<AltaPayPaymentData> = {}) => ({
+    ...data,
+    ...changes,
+    altapay_seal: `v2.${schemaFingerprint()}.${randomBytes(32).toString("base64url")}`,
+  })
 
   it("authorizes when AltaPay reserved Medusa's own amount and currency of the session, and is sealed again", async () => {
     const provider = providerWith()

@@ -125,7 +125,13 @@ describe("deleting a session", () => {
     const victim = await paidAndAuthorized()
     const before = lastSeq()
 
-    for (const data of [forged(victim), forged(victim, { altapay_seal: "v1.AAAA" }), forged(victim, { altapay_seal: `v2.${schemaFingerprint()}.AAAA` }), forged(victim, { amount_minor: 1, currency: "SEK" }), { order_id: victim.order_id }]) {
+    for (const data of [
+      forged(victim),
+      forged(victim, { altapay_seal: "v1.AAAA" }),
+      forged(victim, { altapay_seal: `v2.${schemaFingerprint()}.AAAA` }),
+      forged(victim, { amount_minor: 1, currency: "SEK" }),
+      { order_id: victim.order_id },
+    ]) {
       await provider.deletePayment({ data })
       await provider.updatePayment({ data, amount: 1, currency_code: "sek", context: {} })
     }

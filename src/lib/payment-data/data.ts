@@ -361,7 +361,6 @@ export function provenSessionData(session: { id: string; data?: Record<string, u
   return opened.sealed && namesSession(opened.data.order_id, session.id) ? opened.data : undefined
 }
 
-
 /** The stored data of a payment that has not been paid yet. */
 export function freshPaymentData(
   fields: Pick<AltaPayPaymentData, "altapay_session_id" | "order_id" | "amount_minor" | "currency" | "terminal" | "auto_capture" | "order_lines" | "order_lines_source"> &
