@@ -20,6 +20,11 @@ export const CODE_UNIT_ORDER: KeyOrder = (a, b) => a < b
 /** Version 2: shorter keys first, then by code units; Postgres's jsonb order for the ASCII keys the provider writes. */
 export const STORED_ORDER: KeyOrder = (a, b) => a.length < b.length || (a.length === b.length && a < b)
 
+/** `keys`, sorted by `order`. */
+export function inOrder(keys: string[], order: KeyOrder): string[] {
+  return keys.sort((a, b) => (order(a, b) ? -1 : order(b, a) ? 1 : 0))
+}
+
 /** Whether JSON.stringify writes `value` canonically: plain objects with their keys in order, and only JSON's own values. */
 function inCanonicalOrder(value: unknown, order: KeyOrder): boolean {
   if (value === null) return true
@@ -62,7 +67,7 @@ function sortedJson(value: unknown, order: KeyOrder): string {
     return out + "]"
   }
   const record = value as Record<string, unknown>
-  const keys = Object.keys(record).sort((a, b) => (order(a, b) ? -1 : order(b, a) ? 1 : 0))
+  const keys = inOrder(Object.keys(record), order)
   let out = "{"
   for (const key of keys) {
     const member = record[key]

@@ -14,7 +14,7 @@ import { z } from "zod"
 import { GOODS_TYPES, type OrderLine } from "../../altapay"
 import { namesSession } from "../medusa-mapping/shop-order-id"
 import type { ServerKeys } from "../registrations/server-keys"
-import { canonicalJson, CODE_UNIT_ORDER, STORED_ORDER } from "./canonical-json"
+import { canonicalJson, CODE_UNIT_ORDER, inOrder, STORED_ORDER } from "./canonical-json"
 import { fingerprintOf, keepSealedText, readSeal, sealOf, verifies } from "./seal-format"
 
 export { sealedJson } from "./seal-format"
@@ -24,13 +24,7 @@ export { sealedJson } from "./seal-format"
  * parses out is already in the order the seal encodes. The fields are written in the order that reads best.
  */
 function canonicalObject<T extends z.ZodRawShape>(shape: T) {
-  return z.object(
-    Object.fromEntries(
-      Object.keys(shape)
-        .sort((a, b) => (STORED_ORDER(a, b) ? -1 : STORED_ORDER(b, a) ? 1 : 0))
-        .map((key) => [key, shape[key]])
-    ) as T
-  )
+  return z.object(Object.fromEntries(inOrder(Object.keys(shape), STORED_ORDER).map((key) => [key, shape[key]])) as T)
 }
 
 export const orderLineSchema = canonicalObject({
