@@ -17,7 +17,7 @@ import { addSavedCard, listSavedCards, type MedusaConnection } from "../../src/s
 import type AltaPaySavedCardsService from "../../src/modules/altapay-saved-cards/service"
 import type { SavedCardInput } from "../../src/modules/altapay-saved-cards/types"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
-import { createAdminUser, createCart, createCustomer, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createCart, createCustomer, eventually as readUntil, seedStore, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { savedCardSteps, type Customer } from "./saved-card-steps"
 
@@ -460,11 +460,13 @@ export default storeSuite({
           expect((await fetch(heard.challenge, { method: "POST", body: new URLSearchParams({ outcome: "authenticated" }), redirect: "manual" })).status).toBe(303)
           // Medusa handles the callback WEBHOOK_PROCESSING_DELAY_MS after it arrived: until its warning, within a generous bound.
           const noted = `AltaPay callback for payment session ${heard.sessionId}: AltaPay reports it paid, but Medusa has no such session; no cart was touched, and the follow-up job takes it.`
-          const warnings = () => warn.mock.calls.map((args) => String(args[0]))
-          for (const deadline = Date.now() + WEBHOOK_PROCESSING_DELAY_MS + 30_000; !warnings().includes(noted) && Date.now() < deadline;) {
-            await new Promise((resolve) => setTimeout(resolve, 100))
-          }
-          expect(warnings()).toContainEqual(noted)
+          const warnings = await readUntil(
+            async () => warn.mock.calls.map((args) => String(args[0])),
+            (said) => said.includes(noted),
+            WEBHOOK_PROCESSING_DELAY_MS + 30_000,
+            100
+          )
+          expect(warnings).toContainEqual(noted)
           for (const { sessionId, cartId } of [silent, heard]) {
             expect((await chargeOf(sessionId))?.transactionStatus).toBe("preauth")
             expect(await orderOfCart(query(), cartId)).toBeUndefined()
