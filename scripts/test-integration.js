@@ -195,19 +195,63 @@ function oldestMedusaWhenReady(lanesDone) {
   })
 }
 
+/** Jest's colours in a failure message. */
+const ANSI_COLOR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g")
+
+/**
+ * What failed, last, so that the end of a long log says it: each failed lane and its log, each
+ * failed test from the jest reports with the start of its message, and the end of a failed log
+ * that has no report (the oldest Medusa's check, or a lane that died before writing one).
+ */
+function printFailures(failed) {
+  if (failed.length === 0) return
+  console.log(`[integration] FAILED: ${failed.map((name) => `lane ${name} (log ${log({ name })})`).join(", ")}`)
+  for (const name of failed) {
+    const report = path.join(logDir, `${name}.json`)
+    const tests = fs.existsSync(report)
+      ? JSON.parse(fs.readFileSync(report, "utf8")).testResults.flatMap((result) => {
+          const file = path.relative(root, result.name)
+          const own = result.assertionResults.filter((test) => test.status === "failed")
+          // A suite that failed outside its tests (a hook, a syntax error) has only its own message.
+          if (own.length === 0 && result.status === "failed") return [{ file, title: "(the file itself)", message: result.message }]
+          return own.map((test) => ({ file, title: test.fullName, message: test.failureMessages.join("\n") }))
+        })
+      : []
+    if (tests.length === 0) {
+      const lines = fs.readFileSync(log({ name }), "utf8").trimEnd().split("\n")
+      console.log(`[integration] the end of lane ${name}'s log:\n${lines.slice(-40).join("\n")}`)
+    }
+    for (const test of tests) {
+      const message = String(test.message ?? "")
+        .replace(ANSI_COLOR, "")
+        .split("\n")
+        .filter(Boolean)
+        .slice(0, 12)
+      console.log(`  ✕ ${test.file}: ${test.title}\n${message.map((line) => `      ${line}`).join("\n")}`)
+    }
+  }
+}
+
 async function main() {
-  const lanesDone = Promise.all(lanes.filter((lane) => lane.specs.length > 0).map(run))
+  const started = lanes.filter((lane) => lane.specs.length > 0)
+  const lanesDone = Promise.all(started.map(run))
   const oldest = extra.length === 0 ? oldestMedusaWhenReady(lanesDone) : Promise.resolve(true)
-  const results = await lanesDone
-  if (alone.length > 0) results.push(await run({ name: "alone", specs: alone, print: "live" }))
+  const results = (await lanesDone).map((passed, i) => ({ name: started[i].name, passed }))
+  if (alone.length > 0) results.push({ name: "alone", passed: await run({ name: "alone", specs: alone, print: "live" }) })
   // resolve() took the check's own promise: this is its result.
-  results.push(await oldest)
+  results.push({ name: "oldest-medusa", passed: await oldest })
   try {
     printTimes()
   } catch (error) {
     console.log(`[integration] no timings: ${error.message}`)
   }
-  process.exit(results.every(Boolean) ? 0 : 1)
+  const failed = results.filter((result) => !result.passed).map((result) => result.name)
+  try {
+    printFailures(failed)
+  } catch (error) {
+    console.log(`[integration] failed lanes: ${failed.join(", ")} (${error.message})`)
+  }
+  process.exit(failed.length === 0 ? 0 : 1)
 }
 
 main()
