@@ -6,7 +6,9 @@
  */
 import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
 import { AttemptBook, type Attempt } from "../../src/lib/money-door/attempts"
-import { processStore, processStoreHoldings } from "../../src/lib/scale-out/shared-state"
+import type { ICacheService } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { processStore, processStoreHoldings, scaleOutFrom } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -94,5 +96,26 @@ it("money attempts, without a cache module, are dropped after their age, the unc
     expect(await book.list("bounded:tx-2")).toEqual([])
   } finally {
     Date.now = realNow
+  }
+})
+
+it("a 30-day note stays in Medusa's in-memory cache module, whose timers cannot count that far", async () => {
+  // The cache module Medusa loads by default before its Caching module (2.12): a key expires by a
+  // timer, and a timer of over 2^31 - 1 ms fires after 1 ms.
+  const { default: cacheModule } = (await import("@medusajs/cache-inmemory")) as unknown as { default: { service: new (...args: unknown[]) => ICacheService } }
+  const cache = new cacheModule.service({}, {})
+  const { store } = scaleOutFrom(<T>(name: string) => (name === Modules.CACHE ? (cache as T) : undefined))
+  const thirtyDays = 30 * 24 * 60 * 60
+  const warnings: string[] = []
+  const onWarning = (warning: Error) => warnings.push(warning.name)
+  process.on("warning", onWarning)
+  try {
+    await store!.set("bounded-test:follow-up", { tries: 2 }, thirtyDays)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await store!.get("bounded-test:follow-up")).toEqual({ tries: 2 })
+    expect(warnings).not.toContain("TimeoutOverflowWarning")
+  } finally {
+    process.off("warning", onWarning)
+    await store!.delete("bounded-test:follow-up")
   }
 })

@@ -126,10 +126,17 @@ export function processStoreHoldings(): Holdings {
   return (processStore() as MemoryStore).holdings()
 }
 
+/**
+ * The longest time to live the cache module keeps: Medusa's in-memory cache (the default before the
+ * Caching module, e.g. on 2.12) expires each key with a timer, and Node fires a timer of over
+ * 2^31 - 1 ms after 1 ms instead: a 30-day key was gone at once (a TimeoutOverflowWarning in the log).
+ */
+export const CACHE_MODULE_MAX_TTL_SECONDS = Math.floor((2 ** 31 - 1) / 1000)
+
 function cacheStore(cache: ICacheService): SharedStore {
   return {
     get: async <T>(key: string) => ((await cache.get<T>(key)) ?? undefined) as T | undefined,
-    set: (key, value, ttlSeconds) => cache.set(key, value, ttlSeconds),
+    set: (key, value, ttlSeconds) => cache.set(key, value, Math.min(ttlSeconds, CACHE_MODULE_MAX_TTL_SECONDS)),
     delete: (key) => cache.invalidate(key),
   }
 }
