@@ -20,8 +20,10 @@ export default async function altapayFailedPayments({ event, container }: Subscr
   const provider = event.data?.provider
   if (typeof provider !== "string" || !provider.startsWith("altapay_")) return
   const payload = { ...event.data.payload, rawData: webhookRawBody(event.data.payload?.rawData) }
-  // Cheap test first: most notifications are payments that went through.
-  if (!FAILED_STATUS.test(payload.rawData.toString("latin1"))) return
+  // Cheap test first: most notifications are payments that went through. A Medusa that does not
+  // keep a form post's raw body (before 2.14.2) hands over only its fields.
+  const status = payload.rawData.length > 0 ? payload.rawData.toString("latin1") : `status=${String((payload.data as { status?: unknown } | undefined)?.status ?? "")}`
+  if (!FAILED_STATUS.test(status)) return
   let registration
   try {
     registration = altapayFromConfig(container, `pp_${provider}`)

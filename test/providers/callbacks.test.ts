@@ -122,6 +122,32 @@ describe("an unsigned callback while callbackSecret is set", () => {
   })
 })
 
+describe("a callback Medusa handed over without its raw body (Medusa before 2.14.2 keeps only JSON bodies raw)", () => {
+  it("is not refused for its signature: AltaPay's record decides, a claim of payment it does not show authorizes nothing, and the merchant is told why once", async () => {
+    const warn = jest.fn()
+    const provider = new AltaPayProviderService(
+      { ...medusaWithSessions(), logger: { warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } } as never,
+      options({ callbackSecret: SECRET })
+    )
+    const { data, paymentId } = await paidPayment(provider)
+    const parsedOnly = (body: ReturnType<typeof payload>) => ({ data: body.data, headers: body.headers })
+    const lookups = () => sandbox.ledger().filter((e) => e.operation === "payments").length
+
+    const before = lookups()
+    const paid = parsedOnly(payload(paymentId, Math.floor(Date.now() / 1000)))
+    expect(await provider.getWebhookActionAndData(paid)).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
+    expect(lookups()).toBe(before + 1)
+
+    const forged = { shop_orderid: `payses_nothing${(counter++).toString(36)}`, status: "succeeded", payment_status: "preauth", amount: "25.00", currency: "208" }
+    expect(
+      (await provider.getWebhookActionAndData({ data: forged, headers: { "altapay-signature": signCallbackBody("anything", SECRET, Math.floor(Date.now() / 1000)) } })).action
+    ).toBe("not_supported")
+    const told = warn.mock.calls.map(([message]) => String(message)).filter((message) => /does not keep a form post's raw body/.test(message))
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatch(/Upgrade Medusa to 2\.14\.2, 2\.15\.1 or later/)
+  })
+})
+
 describe("an unsigned callback (no callbackSecret)", () => {
   it("whose look-up at AltaPay fails throws, so Medusa's event retry runs instead of the callback being dropped", async () => {
     const provider = new AltaPayProviderService(medusaWithSessions(), options())

@@ -23,8 +23,12 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   // A signed callback is trusted as it stands; an unsigned one (no secret) or a stale one is only
   // a hint to ask AltaPay: a retry keeps its first `t`, and AltaPay's own verifiers ignore the age.
   let trusted = false
+  // Medusa before 2.14.2 and 2.15.1 keeps only JSON bodies raw (medusajs/medusa#15202): AltaPay's
+  // form post arrives parsed, and a signature over bytes nobody kept cannot be checked.
+  const unverifiable = rawBody.length === 0 && hasFields(payload.data)
+  if (unverifiable && ctx.options.callbackSecret) warnUnverifiable(ctx)
   try {
-    if (ctx.options.callbackSecret) {
+    if (ctx.options.callbackSecret && !unverifiable) {
       // Judged on when the callback reached this store (stamped by the plugin's middleware), not
       // on when Medusa's event subscriber gets to it; without a stamp, now.
       const arrivedAt = arrivalTime(payload.headers, rawBody, ctx.arrivalKeys)
@@ -122,6 +126,21 @@ async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<Stran
  */
 async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<WebhookActionResult> {
   return confirmedActionFor(shopOrderId, await ctx.lookup({ shopOrderId }, "callback confirmation"))
+}
+
+function hasFields(data: unknown): boolean {
+  return !!data && typeof data === "object" && Object.keys(data).length > 0
+}
+
+let toldUnverifiable = false
+
+/** Once per process: every callback is a hint to ask AltaPay until Medusa keeps the raw body. */
+function warnUnverifiable(ctx: ProviderContext): void {
+  if (toldUnverifiable) return
+  toldUnverifiable = true
+  ctx.logger?.warn(
+    "AltaPay callbacks: this Medusa does not keep a form post's raw body (Medusa before 2.14.2, and 2.15.0, keep only JSON bodies raw), so AltaPay-Signature cannot be checked. Each callback is taken as a hint and AltaPay's own record decides, one look-up per callback; chargeback notifications, which must be signed, are not recorded. Upgrade Medusa to 2.14.2, 2.15.1 or later to have callbacks verified."
+  )
 }
 
 function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
