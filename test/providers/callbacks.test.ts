@@ -130,7 +130,9 @@ describe("a callback Medusa handed over without its raw body (Medusa before 2.14
       options({ callbackSecret: SECRET })
     )
     const { data, paymentId } = await paidPayment(provider)
-    const parsedOnly = (body: ReturnType<typeof payload>) => ({ data: body.data, headers: body.headers })
+    // Medusa's hook route passes req.rawBody, which those versions leave unset for a form post.
+    const noRawBody = undefined as unknown as Buffer
+    const parsedOnly = (body: ReturnType<typeof payload>) => ({ data: body.data, rawData: noRawBody, headers: body.headers })
     const lookups = () => sandbox.ledger().filter((e) => e.operation === "payments").length
 
     const before = lookups()
@@ -140,7 +142,13 @@ describe("a callback Medusa handed over without its raw body (Medusa before 2.14
 
     const forged = { shop_orderid: `payses_nothing${(counter++).toString(36)}`, status: "succeeded", payment_status: "preauth", amount: "25.00", currency: "208" }
     expect(
-      (await provider.getWebhookActionAndData({ data: forged, headers: { "altapay-signature": signCallbackBody("anything", SECRET, Math.floor(Date.now() / 1000)) } })).action
+      (
+        await provider.getWebhookActionAndData({
+          data: forged,
+          rawData: noRawBody,
+          headers: { "altapay-signature": signCallbackBody("anything", SECRET, Math.floor(Date.now() / 1000)) },
+        })
+      ).action
     ).toBe("not_supported")
     const told = warn.mock.calls.map(([message]) => String(message)).filter((message) => /does not keep a form post's raw body/.test(message))
     expect(told).toHaveLength(1)
