@@ -8,7 +8,8 @@ import { IdempotencyCache } from "../../src/providers/altapay/idempotency"
 import { AttemptBook, type Attempt } from "../../src/lib/money-door/attempts"
 import type { ICacheService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { processStore, processStoreHoldings, scaleOutFrom } from "../../src/lib/scale-out/shared-state"
+import fc from "fast-check"
+import { jsonCopy, processStore, processStoreHoldings, scaleOutFrom } from "../../src/lib/scale-out/shared-state"
 
 it("the initiate cache holds only the last ten minutes of checkouts, however many a server has served", () => {
   let now = 0
@@ -118,4 +119,23 @@ it("a 30-day note stays in Medusa's in-memory cache module, whose timers cannot 
     process.off("warning", onWarning)
     await store!.delete("bounded-test:follow-up")
   }
+})
+
+it("the process store hands back what a JSON round trip would, without encoding its strings", () => {
+  const member = fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY), fc.date({ noInvalidDate: true }))
+  const value = fc.oneof(
+    member,
+    fc.array(member),
+    fc.dictionary(fc.string(), member),
+    fc.record({ revision: fc.nat(), json: fc.string(), detail: fc.dictionary(fc.string(), member) }),
+    fc.constant(JSON.parse('{"__proto__":{"a":1}}') as unknown)
+  )
+  fc.assert(
+    fc.property(value, (v) => {
+      const copy = jsonCopy(v)
+      expect(copy).toEqual(v === undefined ? undefined : JSON.parse(JSON.stringify(v)))
+      // A copy: changing what was stored does not change what is read.
+      if (copy && typeof copy === "object") expect(copy).not.toBe(v)
+    })
+  )
 })

@@ -6,29 +6,31 @@
 import type { GatewayTransaction } from "../../altapay"
 import type { AltaPayPaymentData, CaptureRecord, RefundRecord } from "./data"
 
-export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTransaction | undefined, now = new Date()): AltaPayPaymentData {
+export function withTransaction(data: AltaPayPaymentData, transaction: GatewayTransaction | undefined, now?: Date): AltaPayPaymentData {
   if (!transaction) return data
-  const at = now.toISOString()
+  // Only a record settled or found here is stamped (most captures and refunds stamp nothing).
+  let stamp: string | undefined
+  const at = (): string => (stamp ??= (now ?? new Date()).toISOString())
   const reconciliation = transaction.reconciliationIdentifiers
   const refunded = new Map(reconciliation.filter((r) => r.type === "refunded").map((r) => [r.id, r]))
   const captured = reconciliation.filter((r) => r.type === "captured")
 
   // AltaPay showing the identifier settles an Open refund or capture (also one recorded as failed).
-  const refunds = data.refunds.map((r) => (r.status !== "succeeded" && refunded.has(r.reconciliation_identifier) ? settledRefund(r, at) : r))
+  const refunds = data.refunds.map((r) => (r.status !== "succeeded" && refunded.has(r.reconciliation_identifier) ? settledRefund(r, at()) : r))
   // Sets, not a scan per identifier: a payment's history can hold dozens of refunds.
   const knownRefunds = new Set(refunds.map((r) => r.reconciliation_identifier))
   for (const [id, r] of refunded) {
     if (!knownRefunds.has(id)) {
-      refunds.push({ refund_id: null, reconciliation_identifier: id, amount_minor: r.amount?.minor ?? 0, status: "succeeded", created_at: r.date?.toISOString() ?? at })
+      refunds.push({ refund_id: null, reconciliation_identifier: id, amount_minor: r.amount?.minor ?? 0, status: "succeeded", created_at: r.date?.toISOString() ?? at() })
     }
   }
   const capturedIds = new Set(captured.map((r) => r.id))
-  const captures = data.captures.map((c) => (c.status && capturedIds.has(c.reconciliation_identifier) ? settledCapture(c, at) : c))
+  const captures = data.captures.map((c) => (c.status && capturedIds.has(c.reconciliation_identifier) ? settledCapture(c, at()) : c))
   const knownCaptures = new Set(captures.map((c) => c.reconciliation_identifier))
   for (const r of captured) {
     if (!knownCaptures.has(r.id)) {
       knownCaptures.add(r.id)
-      captures.push({ capture_id: null, reconciliation_identifier: r.id, amount_minor: r.amount?.minor ?? 0, created_at: r.date?.toISOString() ?? at })
+      captures.push({ capture_id: null, reconciliation_identifier: r.id, amount_minor: r.amount?.minor ?? 0, created_at: r.date?.toISOString() ?? at() })
     }
   }
   return {

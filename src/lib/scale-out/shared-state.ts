@@ -71,6 +71,43 @@ export interface MemoryStore extends SharedStore {
 }
 
 /**
+ * A copy of a JSON value as a JSON round trip gives it (undefined members left out, a non-finite
+ * number as null), without encoding and decoding its strings: a payment data's journal entry is
+ * one 2 KB string, which JSON.stringify escaped and JSON.parse unescaped on every capture and refund.
+ * Anything but plain objects, arrays and JSON's own values (a Date) takes the round trip itself.
+ */
+export function jsonCopy(value: unknown): unknown {
+  if (value === null) return null
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value
+    case "number":
+      return Number.isFinite(value) ? value : null
+    case "object":
+      break
+    default:
+      return undefined
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length)
+    for (let i = 0; i < value.length; i++) out[i] = jsonCopy(value[i]) ?? null
+    return out
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return JSON.parse(JSON.stringify(value)) as unknown
+  const record = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(record)) {
+    const member = jsonCopy(record[key])
+    if (member === undefined) continue
+    // An own "__proto__" as JSON.parse makes it; assigned, it would set the copy's prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true })
+    else out[key] = member
+  }
+  return out
+}
+
+/**
  * JSON values with a time to live in this process's memory, copied in and out as a cache would.
  * Expired values go as new ones arrive: those at the front (the oldest writes) on every write, and
  * every other expired one at most a minute later, since keys live from ten minutes to thirty days
@@ -78,7 +115,7 @@ export interface MemoryStore extends SharedStore {
  * the oldest writes go.
  */
 export function memoryStore(maxEntries = Number.POSITIVE_INFINITY): MemoryStore {
-  const values = new Map<string, { json: string; until: number }>()
+  const values = new Map<string, { value: unknown; until: number }>()
   let nextSweep = 0
   return {
     get: async <T>(key: string) => {
@@ -88,12 +125,12 @@ export function memoryStore(maxEntries = Number.POSITIVE_INFINITY): MemoryStore 
         values.delete(key)
         return undefined
       }
-      return JSON.parse(entry.json) as T
+      return jsonCopy(entry.value) as T
     },
     set: async (key, value, ttlSeconds) => {
       values.delete(key)
       const now = Date.now()
-      values.set(key, { json: JSON.stringify(value), until: now + ttlSeconds * 1000 })
+      values.set(key, { value: jsonCopy(value), until: now + ttlSeconds * 1000 })
       if (now >= nextSweep) {
         nextSweep = now + SWEEP_EVERY_MS
         for (const [other, entry] of values) if (entry.until <= now) values.delete(other)
@@ -107,7 +144,7 @@ export function memoryStore(maxEntries = Number.POSITIVE_INFINITY): MemoryStore 
     delete: async (key) => void values.delete(key),
     holdings: () => {
       const now = Date.now()
-      return [...values].map(([key, entry]) => ({ key, bytes: entry.json.length, expired: entry.until <= now }))
+      return [...values].map(([key, entry]) => ({ key, bytes: JSON.stringify(entry.value).length, expired: entry.until <= now }))
     },
   }
 }
