@@ -40,6 +40,13 @@ function payload(paymentId: string, signedAt: number, headers: Record<string, st
   return { data: Object.fromEntries(new URLSearchParams(rawBody)), rawData: Buffer.from(rawBody), headers: { ...sent, ...headers } }
 }
 
+/** A provider with the callback secret whose warnings the test reads. */
+function warnedProvider(): { provider: AltaPayProviderService; warn: jest.Mock } {
+  const warn = jest.fn()
+  const logger = { warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() }
+  return { provider: new AltaPayProviderService({ ...medusaWithSessions(), logger } as never, options({ callbackSecret: SECRET })), warn }
+}
+
 describe("a signed callback processed ten minutes after it arrived (tolerance 300 s)", () => {
   const tenMinutesAgo = () => Math.floor(Date.now() / 1000) - 600
 
@@ -106,11 +113,7 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
 
 describe("an unsigned callback while callbackSecret is set", () => {
   it("is refused, and the warning says where the missing secret goes", async () => {
-    const warn = jest.fn()
-    const provider = new AltaPayProviderService(
-      { ...medusaWithSessions(), logger: { warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } } as never,
-      options({ callbackSecret: SECRET })
-    )
+    const { provider, warn } = warnedProvider()
     const { paymentId } = await paidPayment(provider)
     const { rawBody, headers } = sandbox.callbackFor(paymentId, { signature: "none" })
     expect((await provider.getWebhookActionAndData({ data: Object.fromEntries(new URLSearchParams(rawBody)), rawData: Buffer.from(rawBody), headers })).action).toBe(
@@ -124,11 +127,7 @@ describe("an unsigned callback while callbackSecret is set", () => {
 
 describe("a callback Medusa handed over without its raw body (Medusa before 2.14.2 keeps only JSON bodies raw)", () => {
   it("is not refused for its signature: AltaPay's record decides, a claim of payment it does not show authorizes nothing, and the merchant is told why once", async () => {
-    const warn = jest.fn()
-    const provider = new AltaPayProviderService(
-      { ...medusaWithSessions(), logger: { warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } } as never,
-      options({ callbackSecret: SECRET })
-    )
+    const { provider, warn } = warnedProvider()
     const { data, paymentId } = await paidPayment(provider)
     // Medusa's hook route passes req.rawBody, which those versions leave unset for a form post.
     const noRawBody = undefined as unknown as Buffer
