@@ -68,8 +68,29 @@ async function step<T>(name: string, job: () => Promise<T>): Promise<T> {
     return await job()
   } catch (error) {
     failedStep = name
+    // CI shows the failure's message, not the store's log: what the store logged goes with it.
+    if (error instanceof Error) error.message += storeTold()
     throw error
   }
+}
+
+/** The last errors and warnings the running store logged, as lines to add to a failure. */
+function storeTold(): string {
+  const file = log("medusa-start")
+  if (!fs.existsSync(file)) return ""
+  const told = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        const entry = JSON.parse(line) as { level?: string; message?: string; timestamp?: string }
+        return entry.level === "error" || entry.level === "warn" ? [`${entry.timestamp ?? ""} ${entry.level}: ${String(entry.message).slice(0, 300)}`] : []
+      } catch {
+        return []
+      }
+    })
+    .slice(-5)
+  return told.length > 0 ? `\nThe store logged (${file}):\n${told.join("\n")}` : ""
 }
 
 /**
