@@ -11,6 +11,7 @@ import { chargedSessionAction, confirmedActionFor, statedAction } from "../../li
 import type { StrandedNote } from "../../lib/follow-up/stranded"
 import { noteCallbackReceived, noteCallbackRefused, noteRefused } from "../../lib/health/hooks"
 import { noteReconciler } from "../../lib/callbacks/reconciled-by"
+import { webhookRawBody } from "../../lib/callbacks/webhook-body"
 import { registrationName } from "../../lib/observability/observer"
 import { countLatePost } from "../../lib/observability/telemetry"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
@@ -18,7 +19,7 @@ import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { ProviderContext } from "./context"
 
 export async function webhookAction(ctx: ProviderContext, payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-  const rawBody = rawBodyOf(payload)
+  const rawBody = webhookRawBody(payload.rawData)
   let callback: AltaPayCallback
   // A signed callback is trusted as it stands; an unsigned one (no secret) or a stale one is only
   // a hint to ask AltaPay: a retry keeps its first `t`, and AltaPay's own verifiers ignore the age.
@@ -141,12 +142,6 @@ function warnUnverifiable(ctx: ProviderContext): void {
   ctx.logger?.warn(
     "AltaPay callbacks: this Medusa does not keep a form post's raw body (Medusa before 2.14.2, and 2.15.0, keep only JSON bodies raw), so AltaPay-Signature cannot be checked. Each callback is taken as a hint and AltaPay's own record decides, one look-up per callback; chargeback notifications, which must be signed, are not recorded. Upgrade Medusa to 2.14.2, 2.15.1 or later to have callbacks verified."
   )
-}
-
-function rawBodyOf(payload: ProviderWebhookPayload["payload"]): Buffer {
-  if (Buffer.isBuffer(payload.rawData)) return payload.rawData
-  if (typeof payload.rawData === "string") return Buffer.from(payload.rawData, "utf8")
-  return Buffer.alloc(0)
 }
 
 function headerOf(headers: Record<string, unknown>, name: string): string | undefined {
