@@ -168,7 +168,7 @@ export function processStoreHoldings(): Holdings {
  * Caching module, e.g. on 2.12) expires each key with a timer, and Node fires a timer of over
  * 2^31 - 1 ms after 1 ms instead: a 30-day key was gone at once (a TimeoutOverflowWarning in the log).
  */
-export const CACHE_MODULE_MAX_TTL_SECONDS = Math.floor((2 ** 31 - 1) / 1000)
+const CACHE_MODULE_MAX_TTL_SECONDS = Math.floor((2 ** 31 - 1) / 1000)
 
 function cacheStore(cache: ICacheService): SharedStore {
   return {
