@@ -10,7 +10,8 @@
 // oldest supported Medusa's check (scripts/test-medusa-version.js, with the tarball the install spec
 // packed) runs beside them from the moment the install spec has passed. Each lane's output goes to its own log; the "stores" and "alone" lanes are printed
 // as they run, the others when they end; then each spec file's time and the slowest tests.
-// Extra arguments (e.g. a path pattern) go to both lanes, and skip the oldest Medusa's check.
+// Extra arguments: path patterns narrow the run to the specs they match, flags (`--flag=value`) go to
+// jest; either skips the oldest Medusa's check.
 "use strict"
 const { spawn } = require("node:child_process")
 const fs = require("node:fs")
@@ -53,7 +54,15 @@ function listSpecs(dir) {
   })
 }
 
-const specs = listSpecs("integration-tests")
+/**
+ * Extra arguments: path patterns narrow the run to the specs they match (given to jest beside a
+ * lane's own pattern, they would add to it: jest ORs its path patterns); flags (`--flag=value`) go
+ * to jest. Either skips the oldest Medusa's check.
+ */
+const extra = process.argv.slice(2)
+const pathPatterns = extra.filter((arg) => !arg.startsWith("-")).map((pattern) => new RegExp(pattern))
+const jestFlags = extra.filter((arg) => arg.startsWith("-"))
+const specs = listSpecs("integration-tests").filter((spec) => pathPatterns.length === 0 || pathPatterns.some((pattern) => pattern.test(spec)))
 const under = (prefixes) => (spec) => prefixes.some((prefix) => spec === prefix || spec.startsWith(prefix))
 const alone = specs.filter(under(ALONE))
 const together = specs.filter((spec) => !under(ALONE)(spec))
@@ -61,7 +70,6 @@ const lanes = [
   { name: "builds", specs: together.filter(under(BUILDS_LANE)), print: "at end" },
   { name: "stores", specs: together.filter((spec) => !under(BUILDS_LANE)(spec)), print: "live" },
 ]
-const extra = process.argv.slice(2)
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-integration-"))
 
 /** Where storeSuites() notes each group suite's seconds (tools/test-store/store-app/runner.ts). */
@@ -87,7 +95,7 @@ function run(lane) {
     sequencer,
     "--testPathPattern",
     pattern,
-    ...extra,
+    ...jestFlags,
   ]
   console.log(`[integration] lane ${lane.name}: ${lane.specs.length} spec files, log ${log(lane)}`)
   return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball, ALTAPAY_SUITE_TIMES: suiteTimes })
@@ -118,7 +126,7 @@ function runLogged(lane, args, env) {
 }
 
 if (specs.length === 0) {
-  console.error("[integration] no spec files under integration-tests/")
+  console.error(`[integration] no spec files under integration-tests/${pathPatterns.length > 0 ? ` match ${pathPatterns.join(", ")}` : ""}`)
   process.exit(1)
 }
 /**
