@@ -10,7 +10,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createAltaPayOrder, createCart, eventually, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const store = altapayStore()
@@ -26,15 +26,6 @@ const refundsSent = () =>
 const lineMinor = (line: SentLine) => decimalToMinor(line.unitPrice, "DKK") * Number(line.quantity) + decimalToMinor(line.taxAmount, "DKK")
 const anyStatus = { validateStatus: () => true }
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value) || Date.now() > deadline) return value
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
@@ -371,7 +362,9 @@ export default storeSuite({
         // The cart's completion links the order first and its payment collection just after.
         const payments = await eventually(
           () => orderPayments(getContainer(), order.id),
-          (found) => found.length > 0
+          (found) => found.length > 0,
+          5_000,
+          100
         )
         expect(payments[0]).toMatchObject({ payment_session_id: data.payment_session_id, data: { transaction_status: "preauth" } })
       })

@@ -17,7 +17,18 @@ import { listPaymentMethods } from "../../src/storefront"
 import { REPO_ROOT } from "../../tools/test-store/app/config"
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
 import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, createCart, orderPayments, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
+import {
+  createAdminUser,
+  createAltaPayOrder,
+  createCart,
+  eventually,
+  orderPayments,
+  seedStore,
+  startSession,
+  storeHeaders,
+  type Api,
+  type SeededStore,
+} from "../../tools/test-store/store"
 import { TERMINALS } from "../storefront/two-terminals/terminals"
 import { buildAdminUi, serveAdminUi, signInToAdmin, type BuiltAdminUi } from "./browser/admin-ui"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
@@ -47,15 +58,6 @@ const ledger = (operation: string) =>
     .filter((e) => e.operation === operation)
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 const mobilePayMethod = PAYMENT_METHODS.find((m) => m.terminalName === TERMINALS.mobilepay)!
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value) || Date.now() > deadline) return value
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 async function paymentSession(container: MedusaContainer, id: string) {
   const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["id", "provider_id", "status", "data"], filters: { id } })
