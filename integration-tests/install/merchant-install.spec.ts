@@ -97,7 +97,7 @@ function storeTold(): string {
  * The customer completes the cart on return. When that meets AltaPay's callback completing the
  * same cart (Medusa processes callbacks about 5 s after they arrive), Medusa answers 409 "retry":
  * a storefront retries, and gets the order. Medusa 2.12.6 beside CI's two lanes (twice in four runs,
- * never in 68 traced checkouts without them) found the cart's lock taken past its 30 s wait and
+ * never in 43 traced checkouts without them) found the cart's lock taken past its 30 s wait and
  * answered 500: only that one, read from the store's log, is retried too, as the customer's second
  * click would, and said in the output.
  */
