@@ -115,9 +115,26 @@ export function writeStore(dir: string, medusaVersion: string, tarball: string):
   fs.copyFileSync(path.join(REPO_ROOT, "medusa-config.example.ts"), path.join(dir, "medusa-config.ts"))
 }
 
-/** `npm install` in the store: the registry (the cache first) plus the tarball. */
-export function installStore(dir: string, log: string): Promise<void> {
-  return run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, log })
+/**
+ * `npm install` in the store: the registry (the cache first) plus the tarball. Strict peers first,
+ * as a merchant's plain `npm install` resolves the plugin's. Some Medusa releases conflict with
+ * themselves under strict peers (2.14.2: @medusajs/draft-order's optional react ^18.3.1 against
+ * @medusajs/icons' react ^19.2.5), and create-medusa-app installs every store with
+ * `--legacy-peer-deps`; a conflict that does not involve the plugin is installed that way, and
+ * said. Returns how it installed.
+ */
+export async function installStore(dir: string, log: string): Promise<"strict" | "legacy peer deps"> {
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline"]
+  const before = fs.existsSync(log) ? fs.statSync(log).size : 0
+  try {
+    await run("npm", install, { cwd: dir, log })
+    return "strict"
+  } catch (error) {
+    const output = fs.readFileSync(log).subarray(before).toString("utf8")
+    if (!output.includes("ERESOLVE") || output.includes("medusa-payment-altapay@")) throw error
+  }
+  await run("npm", [...install, "--legacy-peer-deps"], { cwd: dir, log })
+  return "legacy peer deps"
 }
 
 /** The store's own Medusa CLI. */
