@@ -8,10 +8,18 @@
 const path = require("node:path")
 
 const medusaDir = process.env.ALTAPAY_TEST_MEDUSA_DIR ? path.resolve(process.env.ALTAPAY_TEST_MEDUSA_DIR) : undefined
+// Packages that version's own packages require without declaring them (scripts/test-medusa-version.js).
+const extraModules = process.env.ALTAPAY_TEST_EXTRA_MODULES ? path.resolve(process.env.ALTAPAY_TEST_EXTRA_MODULES) : undefined
 
 module.exports = (request, options) => {
   if (medusaDir && request.startsWith("@medusajs/") && !options.basedir.startsWith(medusaDir + path.sep)) {
     return options.defaultResolver(request, { ...options, basedir: medusaDir })
   }
-  return options.defaultResolver(request, options)
+  try {
+    return options.defaultResolver(request, options)
+  } catch (error) {
+    const fromMedusa = medusaDir && options.basedir.startsWith(medusaDir + path.sep)
+    if (!extraModules || !fromMedusa || request.startsWith(".") || path.isAbsolute(request)) throw error
+    return options.defaultResolver(request, { ...options, basedir: extraModules })
+  }
 }
