@@ -74,13 +74,15 @@ async function step<T>(name: string, job: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The running store's log (`medusa start`), line by line; none before it started. */
+function storeLogLines(): string[] {
+  const file = log("medusa-start")
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n") : []
+}
+
 /** The last errors and warnings the running store logged, as lines to add to a failure. */
 function storeTold(): string {
-  const file = log("medusa-start")
-  if (!fs.existsSync(file)) return ""
-  const told = fs
-    .readFileSync(file, "utf8")
-    .split("\n")
+  const told = storeLogLines()
     .flatMap((line) => {
       try {
         const entry = JSON.parse(line) as { level?: string; message?: string; timestamp?: string }
@@ -90,7 +92,7 @@ function storeTold(): string {
       }
     })
     .slice(-5)
-  return told.length > 0 ? `\nThe store logged (${file}):\n${told.join("\n")}` : ""
+  return told.length > 0 ? `\nThe store logged (${log("medusa-start")}):\n${told.join("\n")}` : ""
 }
 
 /**
@@ -117,14 +119,7 @@ async function completeCart(store: Medusa, cartId: string): ReturnType<Medusa["s
 
 /** Whether the running store logged that a completion of `cartId` gave up waiting for the cart's lock. */
 function cartLockWaitedOut(cartId: string): boolean {
-  const file = log("medusa-start")
-  return (
-    fs.existsSync(file) &&
-    fs
-      .readFileSync(file, "utf8")
-      .split("\n")
-      .some((line) => line.includes("Failed to acquire lock for key") && line.includes(cartId))
-  )
+  return storeLogLines().some((line) => line.includes("Failed to acquire lock for key") && line.includes(cartId))
 }
 
 let packed: PackedPlugin
