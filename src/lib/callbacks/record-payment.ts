@@ -14,12 +14,18 @@
  *   session has not paid yet: the session is authorized, under the lock (the provider asks AltaPay);
  * - a collection whose cart was deleted: failed, nothing may take the payment;
  * - anything else was recorded before.
+ *
+ * A completion Medusa's workflow engine stopped part-way (stopped-completion.ts) is finished: its
+ * lock let go, the session decided again (its order now exists: the payment is recorded), its
+ * events sent.
  */
-import type { ILockingModule, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { ILockingModule, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { holdingLock } from "../follow-up/medusa-lock"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
+import { finishStoppedRun, releaseStoppedRunLock, stoppedPartWay, type CompletionRun } from "./stopped-completion"
 
 /** `failed`: Medusa could not record it now (the cart cannot complete, its lock stayed taken, a read failed): `error` says why. */
 export type RecordedPayment = "completed" | "authorized" | "recorded before" | "gone" | "failed"
@@ -41,13 +47,45 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
     return "authorized"
   }
-  try {
+  const decideUnderLock = async () => {
     const decided = cartId ? await holdingLock(scope.resolve<ILockingModule>(Modules.LOCKING), cartId, CART_LOCK_WAIT_MS, decide, "busy") : await decide()
-    if (decided === "busy") return { outcome: "failed", error: new Error(`cart ${cartId} stayed locked by another completion for ${CART_LOCK_WAIT_MS / 1000} s`) }
+    if (decided === "busy") throw new Error(`cart ${cartId} stayed locked by another completion for ${CART_LOCK_WAIT_MS / 1000} s`)
+    return decided
+  }
+  try {
+    const decided = await decideUnderLock()
     if (decided !== "completed") return { outcome: decided }
-    const { errors } = await completeCartWorkflow(scope).run({ input: { id: cartId! }, throwOnError: false })
-    return errors.length ? { outcome: "failed", error: errors[0].error } : { outcome: decided }
+    // The run's event group is ours, so a run the engine stops can still send its events.
+    const startedAt = Date.now()
+    const eventGroupId = randomUUID()
+    const { errors, transaction } = await completeCartWorkflow(scope).run({ input: { id: cartId! }, throwOnError: false, context: { eventGroupId } })
+    if (errors.length) return { outcome: "failed", error: errors[0].error }
+    const run: CompletionRun = { startedAt, eventGroupId, transaction }
+    if (!stoppedPartWay(run)) return { outcome: decided }
+    return await finishStoppedCompletion(scope, session.id, cartId!, run, decideUnderLock)
   } catch (error) {
     return { outcome: "failed", error }
   }
+}
+
+async function finishStoppedCompletion(
+  scope: MedusaContainer,
+  sessionId: string,
+  cartId: string,
+  run: CompletionRun,
+  decideUnderLock: () => Promise<RecordedPayment>
+): Promise<{ outcome: RecordedPayment; error?: unknown }> {
+  const stopped = `Medusa's completion of cart ${cartId} stopped part-way (its workflow engine left the run ${run.transaction.getState()})`
+  if (!(await releaseStoppedRunLock(scope, cartId, run)))
+    return { outcome: "failed", error: new Error(`${stopped}; its lock may be another's by now: the follow-up job records the payment`) }
+  const decided = await decideUnderLock()
+  // No order linked: the run stopped before linking it, and completing again could make a second one.
+  if (decided === "completed") return { outcome: "failed", error: new Error(`${stopped} before its order was linked: the follow-up job completes it`) }
+  if (decided !== "authorized" && decided !== "recorded before") return { outcome: decided }
+  const orderId = (await orderOfCart(scope.resolve(ContainerRegistrationKeys.QUERY), cartId))!
+  await finishStoppedRun(scope, orderId, sessionId, run)
+  scope
+    .resolve<Logger | undefined>(ContainerRegistrationKeys.LOGGER, { allowUnregistered: true })
+    ?.warn(`${stopped}; the plugin let go of the cart's lock, recorded the payment on order ${orderId} and sent the run's events.`)
+  return { outcome: "completed" }
 }
