@@ -25,7 +25,7 @@ import { randomUUID } from "node:crypto"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { holdingLock } from "../follow-up/medusa-lock"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
-import { finishStoppedRun, releaseStoppedRunLock, stoppedPartWay, type CompletionRun } from "./stopped-completion"
+import { finishStoppedRun, releaseStoppedRunLock, type CompletionRun } from "./stopped-completion"
 
 /** `failed`: Medusa could not record it now (the cart cannot complete, its lock stayed taken, a read failed): `error` says why. */
 export type RecordedPayment = "completed" | "authorized" | "recorded before" | "gone" | "failed"
@@ -60,9 +60,8 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     const eventGroupId = randomUUID()
     const { errors, transaction } = await completeCartWorkflow(scope).run({ input: { id: cartId! }, throwOnError: false, context: { eventGroupId } })
     if (errors.length) return { outcome: "failed", error: errors[0].error }
-    const run: CompletionRun = { startedAt, eventGroupId, transaction }
-    if (!stoppedPartWay(run)) return { outcome: decided }
-    return await finishStoppedCompletion(scope, session.id, cartId!, run, decideUnderLock)
+    if (transaction.hasFinished()) return { outcome: decided }
+    return await finishStoppedCompletion(scope, session.id, cartId!, { startedAt, eventGroupId, transaction }, decideUnderLock)
   } catch (error) {
     return { outcome: "failed", error }
   }

@@ -13,7 +13,7 @@
  * under the lock (the caller's decision again), captured amounts become the order's transactions
  * (Medusa's add-order-transaction step), and then the run's events are released.
  */
-import type { IEventBusModuleService, ILockingModule, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, IEventBusModuleService, ILockingModule, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 
 /** Medusa's cart completion holds the cart's lock this long: later, the lock may be someone else's. */
@@ -21,13 +21,9 @@ const COMPLETION_LOCK_SECONDS = 120
 
 /** The run, as Medusa's exported workflow answers it. */
 export interface CompletionRun {
-  transaction: { hasFinished(): boolean; getState(): string }
+  transaction: { getState(): string }
   startedAt: number
   eventGroupId: string
-}
-
-export function stoppedPartWay(run: CompletionRun): boolean {
-  return !run.transaction.hasFinished()
 }
 
 /** Lets go of the stopped run's cart lock, unless it may have expired and been taken by another. */
@@ -45,7 +41,7 @@ export async function finishStoppedRun(scope: MedusaContainer, orderId: string, 
     fields: ["payment.currency_code", "payment.captures.id", "payment.captures.raw_amount"],
     filters: { id: sessionId },
   })
-  const payment = (data[0] as { payment?: { currency_code: string; captures?: Array<{ id: string; raw_amount: unknown }> } } | undefined)?.payment
+  const payment = (data[0] as { payment?: { currency_code: string; captures?: Array<{ id: string; raw_amount: BigNumberInput }> } } | undefined)?.payment
   const captures = payment?.captures ?? []
   if (captures.length) {
     const orders = scope.resolve<IOrderModuleService>(Modules.ORDER)
@@ -54,7 +50,7 @@ export async function finishStoppedRun(scope: MedusaContainer, orderId: string, 
     for (const capture of missing) {
       await orders.addOrderTransactions({
         order_id: orderId,
-        amount: capture.raw_amount as never,
+        amount: capture.raw_amount,
         currency_code: payment!.currency_code,
         reference: "capture",
         reference_id: capture.id,
