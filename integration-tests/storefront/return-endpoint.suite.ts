@@ -12,7 +12,7 @@ import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import Medusa from "@medusajs/js-sdk"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { signCallbackBody } from "../../src/altapay"
-import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -201,10 +201,12 @@ export default storeSuite({
       expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
       expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
     })
-    it("a cart completion Medusa's workflow engine stops part-way still ends in one order with its payment, a free cart and order.placed sent", async () => {
+    /** A paid session's signed return, handled while Medusa's workflow engine stops the cart's completion once its order is linked. */
+    async function stoppedCompletionReturn(beforeReturn: (transactionId: string) => Promise<void> = async () => undefined) {
       const { cartId } = await unpaidSession()
       const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
       const paid = await store.sandbox().simulatePayment(session.data.altapay_session_id as string, { callback: false })
+      await beforeReturn(paid.transactionId!)
       const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
       const placed: string[] = []
       const eventBus = getContainer().resolve(Modules.EVENT_BUS)
@@ -233,6 +235,30 @@ export default storeSuite({
         )
       ).toEqual([order!.id])
       await eventBus.unsubscribe("order.placed", onPlaced)
+      return { orderId: order!.id, payment: payments[0] }
+    }
+
+    it("a cart completion Medusa's workflow engine stops part-way still ends in one order with its payment, a free cart and order.placed sent", async () => {
+      await stoppedCompletionReturn()
+    })
+
+    it("the same stop for a payment AltaPay captured before the return: the capture is the order's transaction, as Medusa's completion books it", async () => {
+      // As autoCapture (or the merchant in AltaPay's back office) would: captured before Medusa records it.
+      const captureAtAltaPay = async (transactionId: string) => {
+        const answer = await fetch(`${store.sandbox().url}/merchant/API/captureReservation`, {
+          method: "POST",
+          headers: { authorization: `Basic ${Buffer.from(`${API_USER}:${API_PASSWORD}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ transaction_id: transactionId }).toString(),
+        })
+        expect(await answer.text()).toContain("<Result>Success</Result>")
+      }
+      const { orderId, payment } = await stoppedCompletionReturn(captureAtAltaPay)
+
+      expect(payment.captured_at).toBeTruthy()
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "order", fields: ["transactions.reference", "transactions.amount"], filters: { id: orderId } })
+      const order = data[0] as { transactions: Array<{ reference: string; amount: unknown }> }
+      expect(order.transactions.map((t) => [t.reference, Number(t.amount)])).toEqual([["capture", Number(payment.amount)]])
     })
 
     it("a paid return for a session Medusa deleted completes no cart, not even another customer's: the follow-up job takes it", async () => {
