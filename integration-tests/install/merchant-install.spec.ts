@@ -87,7 +87,7 @@ function storeTold(): string {
       }
     })
     .slice(-5)
-  return told.length > 0 ? `\nThe store logged (${log("medusa-start")}):\n${told.join("\n")}` : ""
+  return told.length > 0 ? `\nThe store logged (${file}):\n${told.join("\n")}` : ""
 }
 
 /**
