@@ -10,6 +10,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createAltaPayOrder, createCart, eventually, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
@@ -369,23 +370,42 @@ export default storeSuite({
         expect(payments[0]).toMatchObject({ payment_session_id: data.payment_session_id, data: { transaction_status: "preauth" } })
       })
 
+      /** The merchant adds a tea by phone to a paid order: an order edit leaves an amount due (in minor units). */
+      async function leaveAmountDue(orderId: string): Promise<number> {
+        const { data: edit } = await api.post("/admin/order-edits", { order_id: orderId }, as())
+        const editId = edit.order_change.id
+        await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, as())
+        await api.post(`/admin/order-edits/${orderId}/request`, {}, as())
+        const confirmed = await api.post(`/admin/order-edits/${orderId}/confirm`, {}, as())
+        expect([editId, confirmed.status]).toEqual([editId, 200])
+        return dkk((await orderSummary(orderId)).pending_difference)
+      }
+
+      async function orderSummary(orderId: string): Promise<{ pending_difference: number }> {
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({ entity: "order", fields: ["summary"], filters: { id: orderId } })
+        return (data[0] as { summary: { pending_difference: number } }).summary
+      }
+
+      /** AltaPay's post of the customer's return (no callback), to the plugin's return endpoint. */
+      async function postReturn(paymentSessionId: string): Promise<Response> {
+        const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ shop_orderid: shopOrderIdFor(paymentSessionId) }).toString(),
+          redirect: "manual",
+        })
+        await returned.text()
+        return returned
+      }
+
       it("gives a link for the amount due on an order, paid into the order's own payment collection", async () => {
         const order = await capturedOrder(seed)
         const paid = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
         expect(paid.status).toBe(400)
         expect(paid.data.message).toMatch(/has nothing outstanding/)
 
-        // The merchant adds a tea by phone: an order edit leaves an amount due.
-        const { data: edit } = await api.post("/admin/order-edits", { order_id: order.orderId }, as())
-        const editId = edit.order_change.id
-        await api.post(`/admin/order-edits/${order.orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity: 1 }] }, as())
-        await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as())
-        const confirmed = await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as())
-        expect([editId, confirmed.status]).toEqual([editId, 200])
-
-        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
-        const { data: before } = await query.graph({ entity: "order", fields: ["summary", "payment_collections.id", "payment_collections.status"], filters: { id: order.orderId } })
-        const dueMinor = dkk((before[0] as { summary: { pending_difference: number } }).summary.pending_difference)
+        const dueMinor = await leaveAmountDue(order.orderId)
         expect(dueMinor).toBeGreaterThan(0)
 
         const { status, data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
@@ -399,20 +419,56 @@ export default storeSuite({
         // runs processPaymentWorkflow, which attaches the payment to the order's own collection, and
         // sends the payer to the paid landing page (the session has no cart).
         await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
-        const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ shop_orderid: shopOrderIdFor(data.payment_session_id) }).toString(),
-          redirect: "manual",
-        })
-        await returned.text()
+        const returned = await postReturn(data.payment_session_id)
         const landing = new URL(returned.headers.get("location")!)
         // Unsigned, so it proves nothing about who asks: the outcome, but no order id.
         expect([returned.status, landing.searchParams.get("outcome"), landing.searchParams.get("order_id")]).toEqual([303, "paid", ""])
         const payments = await orderPayments(getContainer(), order.orderId)
         expect(payments.find((p) => p.payment_session_id === data.payment_session_id)).toMatchObject({ data: { transaction_status: "preauth", amount_minor: dueMinor } })
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
         const { data: after } = await query.graph({ entity: "payment_collection", fields: ["status"], filters: { id: data.payment_collection_id } })
         expect(after[0]).toMatchObject({ status: "authorized" })
+      })
+
+      it("books a link's payment AltaPay captured at once as the order's transaction: nothing shows as due, no second link", async () => {
+        const order = await capturedOrder(seed)
+        const dueMinor = await leaveAmountDue(order.orderId)
+        const { data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
+        const eventBus = getContainer().resolve(Modules.EVENT_BUS)
+        const captured: string[] = []
+        const onCaptured = async (event: { data: unknown }) => void captured.push((event.data as { id: string }).id)
+        eventBus.subscribe("payment.captured", onCaptured)
+
+        // Paid with autoCapture (or a terminal that captures as the customer pays): captured before Medusa hears of it.
+        const paid = await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
+        await captureAtAltaPay(store.sandbox(), paid.transactionId!)
+        expect((await postReturn(data.payment_session_id)).status).toBe(303)
+
+        const payment = (await orderPayments(getContainer(), order.orderId)).find((p) => p.payment_session_id === data.payment_session_id)!
+        expect(payment).toMatchObject({ data: { transaction_status: "captured", captured_minor: dueMinor } })
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data: captures } = await query.graph({ entity: "capture", fields: ["id"], filters: { payment_id: payment.id } })
+        expect(captures).toHaveLength(1)
+        const { data: rows } = await query.graph({
+          entity: "order",
+          fields: ["transactions.reference", "transactions.reference_id", "transactions.amount"],
+          filters: { id: order.orderId },
+        })
+        const booked = (rows[0] as { transactions: Array<{ reference: string; reference_id: string; amount: unknown }> }).transactions.filter(
+          (t) => t.reference_id === captures[0].id
+        )
+        expect(booked.map((t) => [t.reference, dkk(t.amount)])).toEqual([["capture", dueMinor]])
+        // Medusa's order shows the money as paid, so the admin asks for it no more.
+        expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
+        expect((await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())).data.message).toMatch(/has nothing outstanding/)
+        expect(
+          await eventually(
+            async () => captured,
+            (ids) => ids.length > 0,
+            10_000
+          )
+        ).toEqual([payment.id])
+        await eventBus.unsubscribe("payment.captured", onCaptured)
       })
 
       it("refuses a body without exactly one of cart_id and order_id, and unknown carts", async () => {

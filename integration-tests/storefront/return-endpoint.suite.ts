@@ -12,7 +12,7 @@ import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import Medusa from "@medusajs/js-sdk"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { signCallbackBody } from "../../src/altapay"
-import { API_PASSWORD, API_USER, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
+import { PROVIDER_ID, captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -243,16 +243,7 @@ export default storeSuite({
     })
 
     it("the same stop for a payment AltaPay captured before the return: the capture is the order's transaction, as Medusa's completion books it", async () => {
-      // As autoCapture (or the merchant in AltaPay's back office) would: captured before Medusa records it.
-      const captureAtAltaPay = async (transactionId: string) => {
-        const answer = await fetch(`${store.sandbox().url}/merchant/API/captureReservation`, {
-          method: "POST",
-          headers: { authorization: `Basic ${Buffer.from(`${API_USER}:${API_PASSWORD}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ transaction_id: transactionId }).toString(),
-        })
-        expect(await answer.text()).toContain("<Result>Success</Result>")
-      }
-      const { orderId, payment } = await stoppedCompletionReturn(captureAtAltaPay)
+      const { orderId, payment } = await stoppedCompletionReturn((transactionId) => captureAtAltaPay(store.sandbox(), transactionId))
 
       expect(payment.captured_at).toBeTruthy()
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)

@@ -64,3 +64,17 @@ export function sandboxedAltaPay(overrides: Partial<AltaPayOptionsInput> = {}): 
     },
   }
 }
+
+/**
+ * Captures a reservation at AltaPay itself, over its merchant API, as autoCapture or the merchant
+ * in AltaPay's back office would: captured before Medusa records anything.
+ */
+export async function captureAtAltaPay(sandbox: Sandbox, transactionId: string): Promise<void> {
+  const answer = await fetch(`${sandbox.url}/merchant/API/captureReservation`, {
+    method: "POST",
+    headers: { authorization: `Basic ${Buffer.from(`${API_USER}:${API_PASSWORD}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ transaction_id: transactionId }).toString(),
+  })
+  const text = await answer.text()
+  if (!text.includes("<Result>Success</Result>")) throw new Error(`the sandbox did not capture ${transactionId}: ${text.slice(0, 300)}`)
+}

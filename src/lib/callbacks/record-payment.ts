@@ -11,7 +11,8 @@
  * - a cart without an order: Medusa's completeCartWorkflow for that cart id, once the lock is let go
  *   (the completion takes it itself, as processPaymentWorkflow lets go before completing);
  * - an order's collection (a payment link's, or an order placed while the payment was open) the
- *   session has not paid yet: the session is authorized, under the lock (the provider asks AltaPay);
+ *   session has not paid yet: the session is authorized, under the lock (the provider asks AltaPay),
+ *   and a payment that came back captured is booked as the order's transactions;
  * - a collection whose cart was deleted: failed, nothing may take the payment;
  * - anything else was recorded before.
  *
@@ -19,12 +20,13 @@
  * lock let go, the session decided again (its order now exists: the payment is recorded), its
  * events sent.
  */
-import type { ILockingModule, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, ILockingModule, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules, PaymentEvents } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { holdingLock } from "../follow-up/medusa-lock"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
+import { bookCapturesOnOrder } from "./capture-transactions"
 import { finishStoppedRun, releaseStoppedRunLock, type CompletionRun } from "./stopped-completion"
 
 /** `failed`: Medusa could not record it now (the cart cannot complete, its lock stayed taken, a read failed): `error` says why. */
@@ -45,6 +47,10 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     if (!orderId) throw new Error(`payment collection ${now.collectionId ?? "(none)"} belongs to no cart or order any more`)
     if (now.paymentId) return "recorded before"
     await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+    // Paid captured (autoCapture, a terminal that captures at once): the order's transactions, or the
+    // order shows the money as still due. For an order's own collection, as Medusa's capture workflow.
+    const captured = await bookCapturesOnOrder(scope, orderId, session.id)
+    if (captured?.booked && !cartId) await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.CAPTURED, data: { id: captured.paymentId } })
     return "authorized"
   }
   const decideUnderLock = async () => {

@@ -13,8 +13,9 @@
  * under the lock (the caller's decision again), captured amounts become the order's transactions
  * (Medusa's add-order-transaction step), and then the run's events are released.
  */
-import type { BigNumberInput, IEventBusModuleService, ILockingModule, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { IEventBusModuleService, ILockingModule, MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { bookCapturesOnOrder } from "./capture-transactions"
 
 /** Medusa's cart completion holds the cart's lock this long: later, the lock may be someone else's. */
 const COMPLETION_LOCK_SECONDS = 120
@@ -35,27 +36,6 @@ export async function releaseStoppedRunLock(scope: MedusaContainer, cartId: stri
 
 /** What the stopped run would have done after authorizing: the order's capture transactions, then its events. */
 export async function finishStoppedRun(scope: MedusaContainer, orderId: string, sessionId: string, run: CompletionRun): Promise<void> {
-  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "payment_session",
-    fields: ["payment.currency_code", "payment.captures.id", "payment.captures.raw_amount"],
-    filters: { id: sessionId },
-  })
-  const payment = (data[0] as { payment?: { currency_code: string; captures?: Array<{ id: string; raw_amount: BigNumberInput }> } } | undefined)?.payment
-  const captures = payment?.captures ?? []
-  if (captures.length) {
-    const orders = scope.resolve<IOrderModuleService>(Modules.ORDER)
-    const existing = new Set((await orders.listOrderTransactions({ order_id: orderId, reference: "capture" }, { select: ["reference_id"] })).map((t) => t.reference_id))
-    const missing = captures.filter((capture) => !existing.has(capture.id))
-    for (const capture of missing) {
-      await orders.addOrderTransactions({
-        order_id: orderId,
-        amount: capture.raw_amount,
-        currency_code: payment!.currency_code,
-        reference: "capture",
-        reference_id: capture.id,
-      })
-    }
-  }
+  await bookCapturesOnOrder(scope, orderId, sessionId)
   await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).releaseGroupedEvents(run.eventGroupId)
 }
