@@ -143,7 +143,7 @@ export function refundRig(sandbox: RemoteSandbox, payments: AltaPayPaymentData[]
   }
 }
 
-/** One request as undici's Pool.request received it from the client. */
+/** One request as undici's Pool received it from the client. */
 export interface WireRequest {
   method: string
   path: string
@@ -153,22 +153,23 @@ export interface WireRequest {
 
 /** Runs `job` and returns every request the client handed to undici meanwhile, bytes included. */
 export async function recordWire(job: () => Promise<unknown>): Promise<WireRequest[]> {
-  const proto = Pool.prototype as unknown as { request: (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> }
-  const original = proto.request
+  // Pool.request dispatches too, so every request passes here once.
+  const proto = Pool.prototype as unknown as { dispatch: (this: Pool, opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => boolean }
+  const original = proto.dispatch
   const seen: WireRequest[] = []
-  proto.request = function (this: Pool, opts: Dispatcher.RequestOptions) {
+  proto.dispatch = function (this: Pool, opts, handler) {
     seen.push({
       method: String(opts.method),
       path: opts.path,
       headers: { ...(opts.headers as Record<string, string>) },
       ...(typeof opts.body === "string" ? { body: opts.body } : {}),
     })
-    return original.call(this, opts)
+    return original.call(this, opts, handler)
   }
   try {
     await job()
   } finally {
-    proto.request = original
+    proto.dispatch = original
   }
   return seen
 }
