@@ -471,6 +471,20 @@ export default storeSuite({
         await eventBus.unsubscribe("payment.captured", onCaptured)
       })
 
+      it("books the capture on a return that finds the payment recorded before without it (a run that ended between the two)", async () => {
+        const order = await capturedOrder(seed)
+        const dueMinor = await leaveAmountDue(order.orderId)
+        const { data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
+        const paid = await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
+        await captureAtAltaPay(store.sandbox(), paid.transactionId!)
+        // Recorded in Medusa's Payment module (payment and capture), and the process ended there.
+        await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(data.payment_session_id, {})
+        expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(dueMinor)
+
+        expect((await postReturn(data.payment_session_id)).status).toBe(303)
+        expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
+      })
+
       it("refuses a body without exactly one of cart_id and order_id, and unknown carts", async () => {
         expect((await api.post("/admin/altapay/payment-links", { cart_id: "a", order_id: "b" }, as())).status).toBe(400)
         expect((await api.post("/admin/altapay/payment-links", {}, as())).status).toBe(400)

@@ -45,13 +45,14 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     if (cartId && !orderId) return "completed"
     // A deleted cart's collection: nothing may take the payment (the follow-up gives it back).
     if (!orderId) throw new Error(`payment collection ${now.collectionId ?? "(none)"} belongs to no cart or order any more`)
-    if (now.paymentId) return "recorded before"
-    await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+    const recordedBefore = !!now.paymentId
+    if (!recordedBefore) await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
     // Paid captured (autoCapture, a terminal that captures at once): the order's transactions, or the
-    // order shows the money as still due. For an order's own collection, as Medusa's capture workflow.
+    // order shows the money as still due; also when recorded before (a run that ended between the
+    // two). For an order's own collection, as Medusa's capture workflow does it.
     const captured = await bookCapturesOnOrder(scope, orderId, session.id)
     if (captured?.booked && !cartId) await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.CAPTURED, data: { id: captured.paymentId } })
-    return "authorized"
+    return recordedBefore ? "recorded before" : "authorized"
   }
   const decideUnderLock = async () => {
     const decided = cartId ? await holdingLock(scope.resolve<ILockingModule>(Modules.LOCKING), cartId, CART_LOCK_WAIT_MS, decide, "busy") : await decide()
