@@ -7,7 +7,7 @@
 import type { BigNumberInput, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 
-/** The payment of the session, when it has captures none of which is booked yet: its id, else undefined. */
+/** Books the captures of the session's payment not booked yet: the payment's id and how many it booked, or undefined without captures. */
 export async function bookCapturesOnOrder(scope: MedusaContainer, orderId: string, sessionId: string): Promise<{ paymentId: string; booked: number } | undefined> {
   const query = scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({

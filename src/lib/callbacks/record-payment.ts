@@ -27,7 +27,7 @@ import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { holdingLock } from "../follow-up/medusa-lock"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
 import { bookCapturesOnOrder } from "./capture-transactions"
-import { finishStoppedRun, releaseStoppedRunLock, type CompletionRun } from "./stopped-completion"
+import { releaseStoppedRunEvents, releaseStoppedRunLock, type CompletionRun } from "./stopped-completion"
 
 /** `failed`: Medusa could not record it now (the cart cannot complete, its lock stayed taken, a read failed): `error` says why. */
 export type RecordedPayment = "completed" | "authorized" | "recorded before" | "gone" | "failed"
@@ -68,7 +68,7 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     const { errors, transaction } = await completeCartWorkflow(scope).run({ input: { id: cartId! }, throwOnError: false, context: { eventGroupId } })
     if (errors.length) return { outcome: "failed", error: errors[0].error }
     if (transaction.hasFinished()) return { outcome: decided }
-    return await finishStoppedCompletion(scope, session.id, cartId!, { startedAt, eventGroupId, transaction }, decideUnderLock)
+    return await finishStoppedCompletion(scope, cartId!, { startedAt, eventGroupId, transaction }, decideUnderLock)
   } catch (error) {
     return { outcome: "failed", error }
   }
@@ -76,7 +76,6 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
 
 async function finishStoppedCompletion(
   scope: MedusaContainer,
-  sessionId: string,
   cartId: string,
   run: CompletionRun,
   decideUnderLock: () => Promise<RecordedPayment>
@@ -88,8 +87,8 @@ async function finishStoppedCompletion(
   // No order linked: the run stopped before linking it, and completing again could make a second one.
   if (decided === "completed") return { outcome: "failed", error: new Error(`${stopped} before its order was linked: the follow-up job completes it`) }
   if (decided !== "authorized" && decided !== "recorded before") return { outcome: decided }
-  const orderId = (await orderOfCart(scope.resolve(ContainerRegistrationKeys.QUERY), cartId))!
-  await finishStoppedRun(scope, orderId, sessionId, run)
+  await releaseStoppedRunEvents(scope, run)
+  const orderId = await orderOfCart(scope.resolve(ContainerRegistrationKeys.QUERY), cartId)
   scope
     .resolve<Logger | undefined>(ContainerRegistrationKeys.LOGGER, { allowUnregistered: true })
     ?.warn(`${stopped}; the plugin let go of the cart's lock, recorded the payment on order ${orderId} and sent the run's events.`)

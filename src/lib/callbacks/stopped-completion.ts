@@ -10,12 +10,11 @@
  *
  * What the plugin finishes, for the run it started: it lets go of the lock (as the run's own
  * release step would: Medusa takes it without an owner), the payment is recorded on the order
- * under the lock (the caller's decision again), captured amounts become the order's transactions
- * (Medusa's add-order-transaction step), and then the run's events are released.
+ * under the lock (the caller's decision again, which also books captured amounts as the order's
+ * transactions, as Medusa's add-order-transaction step would), and then the run's events are released.
  */
 import type { IEventBusModuleService, ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { bookCapturesOnOrder } from "./capture-transactions"
 
 /** Medusa's cart completion holds the cart's lock this long: later, the lock may be someone else's. */
 const COMPLETION_LOCK_SECONDS = 120
@@ -34,8 +33,7 @@ export async function releaseStoppedRunLock(scope: MedusaContainer, cartId: stri
   return true
 }
 
-/** What the stopped run would have done after authorizing: the order's capture transactions, then its events. */
-export async function finishStoppedRun(scope: MedusaContainer, orderId: string, sessionId: string, run: CompletionRun): Promise<void> {
-  await bookCapturesOnOrder(scope, orderId, sessionId)
+/** The run's grouped events (order.placed), which the engine held back when it stopped the run. */
+export async function releaseStoppedRunEvents(scope: MedusaContainer, run: CompletionRun): Promise<void> {
   await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).releaseGroupedEvents(run.eventGroupId)
 }
