@@ -430,18 +430,25 @@ export default storeSuite({
         expect(after[0]).toMatchObject({ status: "authorized" })
       })
 
-      it("books a link's payment AltaPay captured at once as the order's transaction: nothing shows as due, no second link", async () => {
+      /**
+       * A paid order with an amount due whose payment link the customer paid with autoCapture (or on a
+       * terminal that captures as the customer pays): captured at AltaPay before Medusa hears of it.
+       */
+      async function linkPaidCapturedAtAltaPay(): Promise<{ order: { orderId: string }; dueMinor: number; data: { payment_session_id: string } }> {
         const order = await capturedOrder(seed)
         const dueMinor = await leaveAmountDue(order.orderId)
         const { data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
+        const paid = await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
+        await captureAtAltaPay(store.sandbox(), paid.transactionId!)
+        return { order, dueMinor, data }
+      }
+
+      it("books a link's payment AltaPay captured at once as the order's transaction: nothing shows as due, no second link", async () => {
+        const { order, dueMinor, data } = await linkPaidCapturedAtAltaPay()
         const eventBus = getContainer().resolve(Modules.EVENT_BUS)
         const captured: string[] = []
         const onCaptured = async (event: { data: unknown }) => void captured.push((event.data as { id: string }).id)
         eventBus.subscribe("payment.captured", onCaptured)
-
-        // Paid with autoCapture (or a terminal that captures as the customer pays): captured before Medusa hears of it.
-        const paid = await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
-        await captureAtAltaPay(store.sandbox(), paid.transactionId!)
         expect((await postReturn(data.payment_session_id)).status).toBe(303)
 
         const payment = (await orderPayments(getContainer(), order.orderId)).find((p) => p.payment_session_id === data.payment_session_id)!
@@ -472,11 +479,7 @@ export default storeSuite({
       })
 
       it("books the capture on a return that finds the payment recorded before without it (a run that ended between the two)", async () => {
-        const order = await capturedOrder(seed)
-        const dueMinor = await leaveAmountDue(order.orderId)
-        const { data } = await api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())
-        const paid = await store.sandbox().simulatePayment(data.altapay_session_id, { callback: false })
-        await captureAtAltaPay(store.sandbox(), paid.transactionId!)
+        const { order, dueMinor, data } = await linkPaidCapturedAtAltaPay()
         // Recorded in Medusa's Payment module (payment and capture), and the process ended there.
         await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(data.payment_session_id, {})
         expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(dueMinor)
