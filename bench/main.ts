@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { request } from "undici"
 import { naiveBaseline } from "./naive-baseline"
+import { capturePartsRows } from "./capture-parts"
 import { cpuRows, refundCpuRows } from "./cpu"
 import { doorCpuRows } from "./door-cpu"
 import { capturedPayment, capturedPayments, clientOf, createProvider, fixedId, providerOptions } from "./lib/fixtures"
@@ -25,17 +26,19 @@ const PAYMENTS = 600
 
 /**
  * `npm run bench -- --only=profile,latency` (or `npm run bench -- profile latency`) runs some steps
- * and leaves results.md alone, except the latency and payouts import tables when "latency" or
- * "fundings" runs (each with the machine and date it was measured on).
+ * and leaves results.md alone, except the latency, payouts import and capture parts tables when
+ * "latency", "fundings" or "capture-parts" runs (each with the machine and date it was measured on).
  */
-const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "door-cpu", "latency", "fundings", "store"] as const
+const STEPS = ["round-trips", "overhead", "cpu", "refund-cpu", "memory", "profile", "door-cpu", "capture-parts", "latency", "fundings", "store"] as const
 type Step = (typeof STEPS)[number]
 const FUNDINGS_TITLE = "Payouts import: funding files over HTTP into Postgres (the payouts module's SQL)"
+const CAPTURE_PARTS_TITLE = "What a capture's CPU is made of, one call at a time, against the floor's parse"
 const LATENCY_TITLE = "AltaPay 30 and 80 ms away: provider against a bare request to the same endpoints"
 /** The tables a partial run writes into results.md on their own, each with the machine it ran on. */
 const OWN_TABLES: ReadonlyArray<{ step: Step; title: string }> = [
   { step: "latency", title: LATENCY_TITLE },
   { step: "fundings", title: FUNDINGS_TITLE },
+  { step: "capture-parts", title: CAPTURE_PARTS_TITLE },
 ]
 function selectedSteps(): Set<Step> {
   const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length)
@@ -119,6 +122,11 @@ export async function main(): Promise<void> {
 
     if (steps.has("door-cpu")) {
       sections.push({ title: "CPU per capture and refund through the money door", rows: await doorCpuRows(sandbox, log) })
+      await settle()
+    }
+
+    if (steps.has("capture-parts")) {
+      sections.push({ title: CAPTURE_PARTS_TITLE, rows: await capturePartsRows(sandbox, log) })
       await settle()
     }
 

@@ -3,10 +3,27 @@
  * run, in interleaved rounds (the order rotates each round), summarised by the median round.
  */
 
+import { readFileSync } from "node:fs"
+
 export type Op = () => Promise<unknown>
 
 export const nowNs = (): bigint => process.hrtime.bigint()
 export const nsToMs = (ns: bigint | number): number => Number(ns) / 1e6
+
+const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/schedstat`
+
+/**
+ * CPU time of this process's main thread, ns: what sets an event loop's queue. Linux's schedstat;
+ * elsewhere the whole process's (which adds the compiler's and the collector's helper threads).
+ */
+export function mainThreadCpuNs(): number {
+  try {
+    return Number(readFileSync(MAIN_THREAD_STAT, "utf8").split(" ")[0])
+  } catch {
+    const { user, system } = process.cpuUsage()
+    return (user + system) * 1000
+  }
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
