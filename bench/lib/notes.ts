@@ -35,7 +35,8 @@ export const NOTES = `## Notes
   provider reads well-formed answers with its own reader (\`src/altapay/xml-reader.ts\`, about a
   fifth of fast-xml-parser's time), so its ratio to the floor can be below 1.
 - Each figure is 6 rounds x 25 calls per variant one at a time (150 samples each), or 4 rounds x 192
-  calls kept 64 in flight (768 samples each); the variants alternate round by round, and p50 and
+  calls kept 64 in flight (768 samples each, after 1,024 calls per variant that are not counted:
+  the process settles over about that many); the variants alternate round by round, and p50 and
   p99 are taken over all the samples of a variant. A p99 over 150 samples is the second-slowest call,
   so one descheduling of this process by other work on the machine can swing it either way: read the
   one-in-flight p99 rows with that in mind.
