@@ -1,9 +1,10 @@
 /**
  * CPU per capture and per refund through the money door, 64 in flight, against the floor: a bare
  * request with the provider's bytes plus fast-xml-parser's parse of each answer. CPU time of this
- * process (the sandbox answers in its own), so the figure hardly moves with the machine's load,
- * unlike the latency table's, which it explains: at 64 in flight the thread's CPU per call is
- * what sets the queue. `BENCH_DOOR_PROFILE=<file>` also writes a CPU profile of the provider's
+ * process's main thread (the sandbox answers in its own process; the compiler's and collector's
+ * helper threads set no queue), so the figure hardly moves with the machine's load, unlike the
+ * latency table's, which it explains: at 64 in flight the thread's CPU per call is what sets the
+ * queue. `BENCH_DOOR_PROFILE=<file>` also writes a CPU profile of the provider's
  * rounds (node:inspector, the measured calls only).
  */
 import { writeFileSync } from "node:fs"
@@ -28,21 +29,20 @@ import {
 } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
-import { interleaved, median, throughput, type Op } from "./lib/timing"
+import { interleaved, mainThreadCpuNs, median, throughput, type Op } from "./lib/timing"
 
 const CONCURRENCY = 64
 const ROUNDS = 5
 const CALLS = 384
-/** Calls per variant before the measured rounds. */
-const WARM_UP = 384
+/** Calls per variant before the measured rounds (as many as the latency step's: the process settles over them). */
+const WARM_UP = 1024
 const VARIANTS = ["provider", "floor"] as const
 
-/** CPU milliseconds of this process per call, for `count` calls of `op` kept 64 in flight. */
+/** CPU milliseconds of the main thread per call, for `count` calls of `op` kept 64 in flight. */
 async function cpuPerCall(count: number, op: Op): Promise<number> {
-  const before = process.cpuUsage()
+  const before = mainThreadCpuNs()
   await throughput(count, CONCURRENCY, op)
-  const { user, system } = process.cpuUsage(before)
-  return (user + system) / 1000 / count
+  return (mainThreadCpuNs() - before) / 1e6 / count
 }
 
 /** Runs `job` under the inspector's CPU profiler when `file` is set, and writes the profile there. */
@@ -120,7 +120,7 @@ export async function doorCpuRows(sandbox: RemoteSandbox, log: (m: string) => vo
     const p = median(samples.provider)
     const f = median(samples.floor)
     rows.push({
-      figure: `CPU per ${operation} at ${CONCURRENCY} in flight: provider (through the money door) / floor (bare request + XML parse)`,
+      figure: `CPU per ${operation} at ${CONCURRENCY} in flight, main thread: provider (through the money door) / floor (bare request + XML parse)`,
       measured: `${(p / f).toFixed(2)} (${p.toFixed(2)} ms vs ${f.toFixed(2)} ms; rounds ${samples.provider.map((v) => v.toFixed(2)).join(", ")}; floor ${samples.floor.map((v) => v.toFixed(2)).join(", ")})`,
       target: "report",
       status: "info",
