@@ -15,7 +15,7 @@ import { parseAltaPayOptions } from "../src/lib/registrations/options"
 import { serverKeys } from "../src/lib/registrations/server-keys"
 import { moneyDoorFor } from "../src/lib/money-door/door"
 import { paymentLockKey, paymentLockOn } from "../src/lib/scale-out/shared-state"
-import { authorizedPayment, barePool, clientOf, createProvider, fixedId, paymentsMadeBy, providerOptions, recordWire, sendBare, substitute } from "./lib/fixtures"
+import { authorizedSupply, barePool, clientOf, createProvider, fixedId, providerOptions, recordedCapture, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
 import { interleaved, mainThreadCpuNs, median } from "./lib/timing"
@@ -70,14 +70,11 @@ export async function capturePartsRows(sandbox: RemoteSandbox, log: (m: string) 
   // Each capture (bare, client, provider) needs a payment of its own: AltaPay captures once, the door keeps attempts per payment.
   const needed = 3 * (ROUNDS + 1) * CALLS + 3
   log(`capture parts: ${needed} authorized payments`)
-  const authorized = await paymentsMadeBy(authorizedPayment, needed, 32, provider, sandbox)
-  let next = 0
-  const take = (): AltaPayPaymentData => authorized[next++]
+  const take = await authorizedSupply(needed, provider, sandbox)
 
   // One real capture at the sandbox gives the request's bytes and AltaPay's answer to hand back.
   const first = take()
-  const firstKey = fixedId("capt")
-  const [request] = await recordWire(() => provider.capturePayment({ data: first as never, context: { idempotency_key: firstKey } }))
+  const { request, key: firstKey } = await recordedCapture(provider, first)
   const second = take()
   const secondKey = fixedId("capt")
   const answer = await sendBare(pool, substitute(request, { [first.transaction_id!]: second.transaction_id!, [firstKey]: secondKey }))

@@ -13,14 +13,14 @@ import { XMLParser } from "fast-xml-parser"
 import { parserOptions } from "../src/altapay/xml"
 import type { AltaPayPaymentData } from "../src/lib/payment-data/data"
 import {
-  authorizedPayment,
+  authorizedSupply,
   barePool,
   capturedPayments,
   createProvider,
   fixedId,
   medusaCopies,
-  paymentsMadeBy,
   providerOptions,
+  recordedCapture,
   recordWire,
   refundAsMedusa,
   sendBare,
@@ -72,12 +72,9 @@ export async function doorCpuRows(sandbox: RemoteSandbox, log: (m: string) => vo
 
   const needed = (ROUNDS + 1) * CALLS * VARIANTS.length + WARM_UP * VARIANTS.length + 1
   log(`door cpu: ${needed} authorized payments, 400 captured`)
-  const authorized = await paymentsMadeBy(authorizedPayment, needed, 32, provider, sandbox)
-  let nextAuthorized = 0
-  const take = (): AltaPayPaymentData => authorized[nextAuthorized++]
+  const take = await authorizedSupply(needed, provider, sandbox)
   const first = take()
-  const firstKey = fixedId("capt")
-  const [captureRequest] = await recordWire(() => provider.capturePayment({ data: first as never, context: { idempotency_key: firstKey } }))
+  const { request: captureRequest, key: firstKey } = await recordedCapture(provider, first)
   const captured = await capturedPayments(400, 32, provider, sandbox)
   const copies = medusaCopies()
   const refund = refundAsMedusa(provider, copies)

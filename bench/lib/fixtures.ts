@@ -87,6 +87,23 @@ export async function paymentsMadeBy(
   return out
 }
 
+/** `count` authorized payments, handed out once each (AltaPay captures a payment once; the door keeps attempts per payment). */
+export async function authorizedSupply(count: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<() => AltaPayPaymentData> {
+  const authorized = await paymentsMadeBy(authorizedPayment, count, 32, provider, sandbox)
+  let next = 0
+  return () => {
+    if (next >= authorized.length) throw new Error(`bench: ran out of authorized payments (${authorized.length} prepared)`)
+    return authorized[next++]
+  }
+}
+
+/** The bytes the provider sends to capture `payment`, under a capture key of fixed width (for `substitute`). */
+export async function recordedCapture(provider: AltaPayProviderService, payment: AltaPayPaymentData): Promise<{ request: WireRequest; key: string }> {
+  const key = fixedId("capt")
+  const [request] = await recordWire(() => provider.capturePayment({ data: payment as never, context: { idempotency_key: key } }))
+  return { request, key }
+}
+
 export function capturedPayments(count: number, concurrency: number, provider: AltaPayProviderService, sandbox: RemoteSandbox): Promise<AltaPayPaymentData[]> {
   return paymentsMadeBy(capturedPayment, count, concurrency, provider, sandbox)
 }
