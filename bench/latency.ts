@@ -25,7 +25,7 @@ import {
 } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
-import { concurrentLatencies, interleaved, percentile, type Op } from "./lib/timing"
+import { concurrentLatencies, interleaved, mainThreadCpuNs, percentile, type Op } from "./lib/timing"
 
 export const LATENCIES_MS = [30, 80] as const
 const CONCURRENCIES = [1, 64] as const
@@ -197,14 +197,13 @@ export async function latencyRows(sandbox: RemoteSandbox, log: (m: string) => vo
           const v = variants[operation]
           if (concurrency > 1) for (const name of VARIANTS) await concurrentLatencies(WARM_UP, concurrency, v[name](WARM_UP))
           log(`latency ${latency} ms, ${concurrency} in flight, ${operation}: ${ROUNDS[concurrency]} rounds x ${CALLS[concurrency]} calls per variant`)
-          // CPU time of this process per call (the sandbox answers in its own): what sets the queue at 64 in flight.
+          // CPU time of the main thread per call (the sandbox answers in its own process): what sets the queue at 64 in flight.
           const cpuMs: Record<VariantName, number> = { provider: 0, bare: 0, parsed: 0 }
           const samples = await interleaved(VARIANTS, ROUNDS[concurrency], async (name) => {
             const op = v[name](CALLS[concurrency])
-            const before = process.cpuUsage()
+            const before = mainThreadCpuNs()
             const latencies = await concurrentLatencies(CALLS[concurrency], concurrency, op)
-            const { user, system } = process.cpuUsage(before)
-            cpuMs[name] += (user + system) / 1000
+            cpuMs[name] += (mainThreadCpuNs() - before) / 1e6
             return latencies
           })
           const all = { provider: samples.provider.flat(), bare: samples.bare.flat(), parsed: samples.parsed.flat() }
@@ -235,7 +234,7 @@ export async function latencyRows(sandbox: RemoteSandbox, log: (m: string) => vo
           if (concurrency > 1) {
             const perCall = (name: VariantName) => cpuMs[name] / (ROUNDS[concurrency] * CALLS[concurrency])
             rows.push({
-              figure: `${what}: CPU per call, provider / (bare + XML parse)`,
+              figure: `${what}: CPU per call, main thread, provider / (bare + XML parse)`,
               measured: `${(perCall("provider") / perCall("parsed")).toFixed(2)} (${perCall("provider").toFixed(2)} ms vs ${perCall("parsed").toFixed(2)} ms; bare ${perCall("bare").toFixed(2)} ms)`,
               target: "report",
               status: "info",

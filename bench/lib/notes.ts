@@ -51,6 +51,8 @@ export const NOTES = `## Notes
   itself above 1.05 (capture's answer holds a whole transaction), no client that reads the answer
   with this parser meets the target on this machine, and what is left above the floor is the
   client's checks (zod, exact amounts) and the provider's sealed payment data, lock and mapping.
+  The CPU-per-call rows count the main thread's own time (on Linux): V8's compiler and collector
+  threads run beside it and set no queue.
 
 ### A whole checkout in a Medusa store (second table)
 
