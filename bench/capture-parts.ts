@@ -18,7 +18,7 @@ import { paymentLockKey, paymentLockOn } from "../src/lib/scale-out/shared-state
 import { authorizedSupply, barePool, clientOf, createProvider, fixedId, providerOptions, recordedCapture, sendBare, substitute } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
-import { interleaved, mainThreadCpuNs, median } from "./lib/timing"
+import { interleaved, mainThreadCpuPerCall, median } from "./lib/timing"
 
 const ROUNDS = 15
 const CALLS = 200
@@ -27,13 +27,6 @@ const TARGET = 1.1
 
 type Part = "parse" | "bare" | "read" | "client" | "provider" | "seal" | "open" | "door"
 const PARTS: Part[] = ["parse", "bare", "read", "client", "provider", "seal", "open", "door"]
-
-/** Microseconds of the main thread's CPU per call for `count` calls of `op`, one after another. */
-async function cpuMicros(count: number, op: () => unknown): Promise<number> {
-  const before = mainThreadCpuNs()
-  for (let i = 0; i < count; i++) await op()
-  return (mainThreadCpuNs() - before) / 1000 / count
-}
 
 /** Runs `job` with every request answered at once with `answer(body)` instead of a socket. */
 async function answeredAtOnce<T>(answer: (body: string) => string, job: () => Promise<T>): Promise<T> {
@@ -134,9 +127,9 @@ export async function capturePartsRows(sandbox: RemoteSandbox, log: (m: string) 
     open: () => openPaymentData(stored, keys),
     door: throughDoor,
   }
-  for (const part of PARTS) await cpuMicros(CALLS, ops[part]) // JIT, connections
+  for (const part of PARTS) await mainThreadCpuPerCall(CALLS, 1, ops[part]) // JIT, connections
   log(`capture parts: ${ROUNDS} rounds x ${CALLS} calls per part, one at a time`)
-  const samples = await interleaved(PARTS, ROUNDS, (part) => cpuMicros(CALLS, ops[part]))
+  const samples = await interleaved(PARTS, ROUNDS, (part) => mainThreadCpuPerCall(CALLS, 1, ops[part]))
   await pool.close()
   await sandbox.clearLedger()
 

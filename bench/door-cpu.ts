@@ -29,7 +29,7 @@ import {
 } from "./lib/fixtures"
 import type { Row } from "./lib/report"
 import type { RemoteSandbox } from "./lib/sandbox-process"
-import { interleaved, mainThreadCpuNs, median, throughput, type Op } from "./lib/timing"
+import { interleaved, mainThreadCpuPerCall, median, throughput, type Op } from "./lib/timing"
 
 const CONCURRENCY = 64
 const ROUNDS = 5
@@ -39,11 +39,7 @@ const WARM_UP = 1024
 const VARIANTS = ["provider", "floor"] as const
 
 /** CPU milliseconds of the main thread per call, for `count` calls of `op` kept 64 in flight. */
-async function cpuPerCall(count: number, op: Op): Promise<number> {
-  const before = mainThreadCpuNs()
-  await throughput(count, CONCURRENCY, op)
-  return (mainThreadCpuNs() - before) / 1e6 / count
-}
+const cpuPerCall = async (count: number, op: Op): Promise<number> => (await mainThreadCpuPerCall(count, CONCURRENCY, op)) / 1000
 
 /** Runs `job` under the inspector's CPU profiler when `file` is set, and writes the profile there. */
 async function profiled<T>(file: string | undefined, job: () => Promise<T>): Promise<T> {

@@ -63,6 +63,13 @@ export async function throughput(total: number, concurrency: number, op: Op): Pr
   return total / (nsToMs(nowNs() - t0) / 1000)
 }
 
+/** Microseconds of the main thread's CPU per call, for `count` calls of `op` kept `concurrency` in flight (1: one after another). */
+export async function mainThreadCpuPerCall(count: number, concurrency: number, op: () => unknown): Promise<number> {
+  const before = mainThreadCpuNs()
+  await throughput(count, concurrency, async () => op())
+  return (mainThreadCpuNs() - before) / 1000 / count
+}
+
 /** Latencies (ms) of `total` calls kept `concurrency` in flight (1: one after another). */
 export async function concurrentLatencies(total: number, concurrency: number, op: Op): Promise<number[]> {
   const out: number[] = []
