@@ -121,6 +121,12 @@ it("a 30-day note stays in Medusa's in-memory cache module, whose timers cannot 
   }
 })
 
+it("the process store hands back -0 as 0, as JSON does (fast-check found it with seed 888231655)", () => {
+  const copy = jsonCopy({ "": [[[-0]]], amount: -0 }) as { "": number[][][]; amount: number }
+  expect(Object.is(copy.amount, 0)).toBe(true)
+  expect(Object.is(copy[""][0][0][0], 0)).toBe(true)
+})
+
 it("the process store hands back what a JSON round trip would, without encoding its strings", () => {
   const member = fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY), fc.date({ noInvalidDate: true }))
   const value = fc.oneof(

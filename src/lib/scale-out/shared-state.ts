@@ -72,7 +72,7 @@ export interface MemoryStore extends SharedStore {
 
 /**
  * A copy of a JSON value as a JSON round trip gives it (undefined members left out, a non-finite
- * number as null), without encoding and decoding its strings: a payment data's journal entry is
+ * number as null, -0 as 0), without encoding and decoding its strings: a payment data's journal entry is
  * one 2 KB string, which JSON.stringify escaped and JSON.parse unescaped on every capture and refund.
  * Anything but plain objects, arrays and JSON's own values (a Date) takes the round trip itself.
  */
@@ -83,6 +83,8 @@ export function jsonCopy(value: unknown): unknown {
     case "boolean":
       return value
     case "number":
+      // JSON writes -0 as 0, and a non-finite number as null.
+      if (value === 0) return 0
       return Number.isFinite(value) ? value : null
     case "object":
       break
