@@ -488,6 +488,23 @@ export default storeSuite({
         expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
       })
 
+      it("books the capture once when the customer's returns arrive at once (a reload, a second tab)", async () => {
+        const { order, dueMinor, data } = await linkPaidCapturedAtAltaPay()
+        await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(data.payment_session_id, {})
+
+        const returns = await Promise.all([1, 2, 3, 4].map(() => postReturn(data.payment_session_id)))
+        expect(returns.map((r) => r.status)).toEqual([303, 303, 303, 303])
+        const payment = (await orderPayments(getContainer(), order.orderId)).find((p) => p.payment_session_id === data.payment_session_id)!
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data: rows } = await query.graph({ entity: "order", fields: ["transactions.reference", "transactions.reference_id"], filters: { id: order.orderId } })
+        const { data: captures } = await query.graph({ entity: "capture", fields: ["id"], filters: { payment_id: payment.id } })
+        const booked = (rows[0] as { transactions: Array<{ reference: string; reference_id: string }> }).transactions.filter((t) => t.reference_id === captures[0].id)
+        expect(booked).toHaveLength(1)
+        // Booked twice, the order would show the customer as owed the amount again.
+        expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
+        expect(dueMinor).toBeGreaterThan(0)
+      })
+
       it("refuses a body without exactly one of cart_id and order_id, and unknown carts", async () => {
         expect((await api.post("/admin/altapay/payment-links", { cart_id: "a", order_id: "b" }, as())).status).toBe(400)
         expect((await api.post("/admin/altapay/payment-links", {}, as())).status).toBe(400)

@@ -5,7 +5,8 @@
  * a session deleted in between (a shopper's new session, a cart change) that look-up has an
  * undefined filter, which matches every cart: it completes whichever comes first. Here the session
  * is read again under the cart's lock (the key Medusa's cart completion holds: no completion, cart
- * update or refresh of its payment collection interleaves) and acted on by ids only:
+ * update or refresh of its payment collection interleaves), or an order's session under its own key,
+ * and acted on by ids only:
  *
  * - gone, or no longer this cart's: nothing; the caller notes it for the follow-up job;
  * - a cart without an order: Medusa's completeCartWorkflow for that cart id, once the lock is let go
@@ -54,9 +55,12 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     if (captured?.booked && !cartId) await scope.resolve<IEventBusModuleService>(Modules.EVENT_BUS).emit({ name: PaymentEvents.CAPTURED, data: { id: captured.paymentId } })
     return recordedBefore ? "recorded before" : "authorized"
   }
+  // Without a cart no completion holds a key; the session's own makes two returns (a reload, the
+  // follow-up beside a return) read the order's transactions one after the other, or both would book a capture.
+  const lockKey = cartId ?? `altapay:record:session:${session.id}`
   const decideUnderLock = async () => {
-    const decided = cartId ? await holdingLock(scope.resolve<ILockingModule>(Modules.LOCKING), cartId, CART_LOCK_WAIT_MS, decide, "busy") : await decide()
-    if (decided === "busy") throw new Error(`cart ${cartId} stayed locked by another completion for ${CART_LOCK_WAIT_MS / 1000} s`)
+    const decided = await holdingLock(scope.resolve<ILockingModule>(Modules.LOCKING), lockKey, CART_LOCK_WAIT_MS, decide, "busy")
+    if (decided === "busy") throw new Error(`${cartId ? `cart ${cartId}` : `payment session ${session.id}`} stayed locked by another completion for ${CART_LOCK_WAIT_MS / 1000} s`)
     return decided
   }
   try {
