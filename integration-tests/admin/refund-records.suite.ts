@@ -90,6 +90,23 @@ export default storeSuite({
       expect(again.data.message).toMatch(/only 1 of 2 is still refundable/)
     })
 
+    it("Medusa's Refund pressed three times at once: three refunds, one after the other, each answered as made and booked on the order", async () => {
+      const order = await capturedOrder()
+      const answers = await Promise.all([1, 2, 3].map(() => api.post(`/admin/payments/${order.paymentId}/refund`, { amount: 33.33 }, as())))
+      // At once, Medusa's second refund of an order fails on the first's order change after AltaPay refunded it.
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
+      expect(refundsMoved(order.transactionId)).toHaveLength(3)
+      const { refunds } = await paymentOf(order.paymentId)
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "order", fields: ["summary", "transactions.reference", "transactions.amount"], filters: { id: order.orderId } })
+      const booked = data[0] as { summary: { pending_difference: number }; transactions: Array<{ reference: string; amount: unknown }> }
+      const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
+      expect(refunds.map((r) => dkk(r.amount))).toEqual([3333, 3333, 3333])
+      expect(booked.transactions.filter((t) => t.reference === "refund").map((t) => dkk(t.amount))).toEqual([-3333, -3333, -3333])
+      // A refund without a return leaves nothing to collect: no payment link or saved-card charge asks for it again.
+      expect(dkk(booked.summary.pending_difference)).toBe(0)
+    })
+
     it("an item refund whose answer was lost is adopted by the retry with its items, and blocks refunding them again", async () => {
       const order = await capturedOrder()
       const tea = await itemOf(getContainer(), order.orderId, seed.products.tea.sku)

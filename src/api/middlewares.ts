@@ -11,6 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
+import { oneRefundOfAnOrderAtATime } from "./order-refund-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -105,6 +106,17 @@ export default defineMiddlewares({
       method: ["POST"],
       matcher: "/admin/altapay/orders/:id/agreement-charges",
       middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge)],
+    },
+    {
+      // Medusa's Refund button and the order panel's item refunds: one refund of an order at a time (order-refund-lock.ts).
+      method: ["POST"],
+      matcher: "/admin/payments/:id/refund",
+      middlewares: [oneRefundOfAnOrderAtATime],
+    },
+    {
+      method: ["POST"],
+      matcher: "/admin/altapay/payments/:id/refunds",
+      middlewares: [oneRefundOfAnOrderAtATime],
     },
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
