@@ -154,6 +154,26 @@ export default storeSuite({
       })
     })
 
+    it("charges the saved card once when the admin's Charge is pressed three times at once, and books it once", async () => {
+      const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference()
+      const answers = await Promise.all([1, 2, 3].map(() => api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId, capture: true }, as())))
+      // One charges; each other answers that same charge (charged: false) or, once it is recorded, that nothing is outstanding.
+      const ok = answers.filter((a) => a.status === 200)
+      expect(ok.filter((a) => a.data.agreement_charge.charged)).toHaveLength(1)
+      expect(new Set(ok.map((a) => a.data.agreement_charge.payment_id)).size).toBe(1)
+      for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.data.message).toMatch(/has nothing outstanding/)
+      const charged = ok[0]
+      expect(chargesOn(agreementId)).toHaveLength(1)
+      expect(store.sandbox().transaction(charged.data.agreement_charge.transaction_id)).toMatchObject({ capturedMinor: dueMinor })
+      const after = await orderState(orderId)
+      expect(after.pendingMinor).toBe(0)
+      expect(after.collections.find((c) => c.id === charged.data.agreement_charge.payment_collection_id)!.payments).toHaveLength(1)
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "order", fields: ["transactions.reference", "transactions.amount"], filters: { id: orderId } })
+      const captures = (data[0] as { transactions: Array<{ reference: string; amount: unknown }> }).transactions.filter((t) => t.reference === "capture")
+      expect(captures.map((t) => dkk(t.amount)).filter((minor) => minor === dueMinor)).toHaveLength(1) // the first payment's capture, and the charge's once
+    })
+
     it("a reserved charge is authorized in Medusa and captured through Medusa's capture", async () => {
       const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference()
       const charged = await api.post(`/admin/altapay/orders/${orderId}/agreement-charges`, { saved_card_id: cardId }, as())

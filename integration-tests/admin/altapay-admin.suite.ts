@@ -61,6 +61,18 @@ export default storeSuite({
       return data[0] as { id: string; total: number; items: Array<{ id: string; variant_sku: string; quantity: number; total: number }> }
     }
 
+    /** Medusa's captures of a payment, the order's capture transactions and AltaPay's captured amount (minor units). */
+    async function capturedBy(orderId: string, paymentId: string) {
+      const paymentModule = getContainer().resolve(Modules.PAYMENT)
+      const payment = await paymentModule.retrievePayment(paymentId, { relations: ["captures"] })
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "order", fields: ["transactions.reference", "transactions.amount"], filters: { id: orderId } })
+      const booked = (data[0] as { transactions: Array<{ reference: string; amount: unknown }> }).transactions.filter((t) => t.reference === "capture")
+      const total = (amounts: unknown[]) => amounts.reduce<number>((sum, amount) => sum + dkk(amount), 0)
+      const altapay = store.sandbox().transaction((payment.data as { transaction_id: string }).transaction_id)!.capturedMinor
+      return { medusa: total(payment.captures!.map((c) => c.amount)), booked: total(booked.map((t) => t.amount)), altapay }
+    }
+
     describe("authentication", () => {
       it("answers 401 to every AltaPay admin route without an admin", async () => {
         const get = await api.get("/admin/altapay/payments/pay_123", anyStatus)
@@ -308,6 +320,19 @@ export default storeSuite({
           .retrievePayment(order.paymentId, { relations: ["captures"] })
         expect(captured.captured_at).toBeTruthy()
       })
+
+      it("Capture pressed three times at once, in full or in part: Medusa's captures, the order's and AltaPay's agree", async () => {
+        for (const share of [1, 0.4]) {
+          const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+          const partMinor = Math.round(dkk(order.cart.total) * share)
+          const body = share === 1 ? {} : { amount: partMinor / 100 }
+          const answers = await Promise.all([1, 2, 3].map(() => api.post(`/admin/payments/${order.paymentId}/capture`, body, as())))
+          const made = partMinor * answers.filter((a) => a.status === 200).length
+          // At least one went through; in full, exactly one (the others find the payment captured).
+          expect([made > 0, share < 1 || made === partMinor]).toEqual([true, true])
+          expect(await capturedBy(order.orderId, order.paymentId)).toEqual({ medusa: made, booked: made, altapay: made })
+        }
+      })
     })
 
     describe("when AltaPay refuses (a 9.66 DKK payment: the sandbox refuses every refund of it)", () => {
@@ -503,6 +528,16 @@ export default storeSuite({
         // Booked twice, the order would show the customer as owed the amount again.
         expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
         expect(dueMinor).toBeGreaterThan(0)
+      })
+
+      it("gives admins who send an order's link at once the same session, and the order one session to pay", async () => {
+        const order = await capturedOrder(seed)
+        const dueMinor = await leaveAmountDue(order.orderId)
+        const answers = await Promise.all([1, 2, 3].map(() => api.post("/admin/altapay/payment-links", { order_id: order.orderId }, as())))
+        expect(answers.map((a) => [a.status, a.data.payment_session_id, a.data.amount.minor])).toEqual(Array(3).fill([200, answers[0].data.payment_session_id, dueMinor]))
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({ entity: "payment_collection", fields: ["payment_sessions.id"], filters: { id: answers[0].data.payment_collection_id } })
+        expect((data[0] as { payment_sessions: unknown[] }).payment_sessions).toHaveLength(1)
       })
 
       it("refuses a body without exactly one of cart_id and order_id, and unknown carts", async () => {

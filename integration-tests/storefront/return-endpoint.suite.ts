@@ -201,6 +201,26 @@ export default storeSuite({
       expect(answer.landing?.searchParams.get("order_id")).toBe(order!.id)
       expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
     })
+
+    it("the customer's returns at once (a reload, a second tab) for a payment AltaPay captured: one order, one payment, its capture booked once", async () => {
+      const { cartId } = await unpaidSession()
+      const session = (await sdk.store.cart.retrieve(cartId, { fields: "payment_collection.payment_sessions.data" })).cart.payment_collection!.payment_sessions![0]
+      const paid = await store.sandbox().simulatePayment(session.data.altapay_session_id as string, { callback: false })
+      await captureAtAltaPay(store.sandbox(), paid.transactionId!)
+      const { rawBody, headers } = store.sandbox().callbackFor(paid.paymentId)
+
+      const answers = await Promise.all([1, 2, 3, 4].map(() => postReturn("success", rawBody, { "altapay-signature": headers["altapay-signature"] })))
+      expect(answers.map((a) => [a.status, a.landing?.searchParams.get("outcome")])).toEqual(Array(4).fill([303, "paid"]))
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: orders } = await query.graph({ entity: "order", fields: ["id", "summary", "transactions.reference", "transactions.amount"] })
+      expect(orders).toHaveLength(1)
+      const order = orders[0] as { id: string; summary: { pending_difference: number }; transactions: Array<{ reference: string; amount: unknown }> }
+      const payments = await orderPayments(getContainer(), order.id)
+      expect(payments).toHaveLength(1)
+      expect(order.transactions.map((t) => [t.reference, Number(t.amount)])).toEqual([["capture", Number(payments[0].amount)]])
+      expect(Number(order.summary.pending_difference)).toBe(0)
+    })
+
     /** A paid session's signed return, handled while Medusa's workflow engine stops the cart's completion once its order is linked. */
     async function stoppedCompletionReturn(beforeReturn: (transactionId: string) => Promise<void> = async () => undefined) {
       const { cartId } = await unpaidSession()
