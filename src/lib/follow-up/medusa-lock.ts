@@ -3,7 +3,8 @@
  * for up to `waitMs`, and a lock whose holder let it expire is taken over. Not had by then: `busy`,
  * and the job does not run. The follow-ups take a session's own key this way (a second server
  * skips what the first is doing) and a cart's id (the key Medusa's cart completion holds while it
- * authorizes the cart's payment).
+ * authorizes the cart's payment); so do the recording of a confirmed payment and the refund routes
+ * (an order's refunds one at a time).
  */
 import { randomUUID } from "node:crypto"
 import type { ILockingModule } from "@medusajs/framework/types"
@@ -12,7 +13,7 @@ import type { ILockingModule } from "@medusajs/framework/types"
 const LOCK_SECONDS = 5 * 60
 
 export async function holdingLock<T>(locking: ILockingModule, key: string, waitMs: number, job: () => Promise<T>, busy: T): Promise<T> {
-  const ownerId = `altapay-follow-up:${randomUUID()}`
+  const ownerId = `altapay:${randomUUID()}`
   const until = Date.now() + waitMs
   for (;;) {
     try {
