@@ -5,7 +5,7 @@
  * existing active order change" after its money moved, and rolls back order transactions the
  * first had booked. Pressed three times at once, AltaPay refunded three times while the admin
  * was told two had failed and the order showed the refunded amount as due again.
- * The lock is held until the answer is sent, in Medusa's locking module (every server sees it),
+ * The lock is held until the route answers, in Medusa's locking module (every server sees it),
  * and taken before the payment's own lock, so the two are always taken in the same order.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -31,7 +31,13 @@ export async function oneRefundOfAnOrderAtATime(req: MedusaRequest, res: MedusaR
     REFUND_WAIT_MS,
     () =>
       new Promise<boolean>((resolve) => {
-        res.once("close", () => resolve(true))
+        // Held until the route answers, not until the socket closes: an admin who leaves mid-refund
+        // must not let the next refund of the order start beside this one.
+        const end = res.end.bind(res) as (...args: unknown[]) => MedusaResponse
+        res.end = ((...args: unknown[]) => {
+          resolve(true)
+          return end(...args)
+        }) as MedusaResponse["end"]
         next()
       }),
     false
