@@ -1,7 +1,7 @@
 /**
  * Every refund of a payment keeps its full record, however it ran: an item refund racing
  * Medusa's own refund button, and an item refund whose answer AltaPay lost and which a retry
- * adopts. The store's Payment module has no locking module (the test store lists only `query`),
+ * adopts; a capture booked on its order twice at once is booked once again. The store's Payment module has no locking module (the test store lists only `query`),
  * so the plugin's own per-payment lock is what serializes them. Also: an order whose data cannot
  * become AltaPay lines is a 400 naming the field.
  */
@@ -11,11 +11,12 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createAltaPayOrder, eventually, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
 const anyStatus = { validateStatus: () => true }
+const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
 const refundsMoved = (transactionId: string) =>
   store
     .sandbox()
@@ -100,11 +101,32 @@ export default storeSuite({
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
       const { data } = await query.graph({ entity: "order", fields: ["summary", "transactions.reference", "transactions.amount"], filters: { id: order.orderId } })
       const booked = data[0] as { summary: { pending_difference: number }; transactions: Array<{ reference: string; amount: unknown }> }
-      const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
       expect(refunds.map((r) => dkk(r.amount))).toEqual([3333, 3333, 3333])
       expect(booked.transactions.filter((t) => t.reference === "refund").map((t) => dkk(t.amount))).toEqual([-3333, -3333, -3333])
       // A refund without a return leaves nothing to collect: no payment link or saved-card charge asks for it again.
       expect(dkk(booked.summary.pending_difference)).toBe(0)
+    })
+
+    it("a capture booked twice on its order at once (Medusa's webhook beside the customer's return) is booked once again", async () => {
+      const order = await capturedOrder()
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const bookingsOf = async () => {
+        const { data } = await query.graph({ entity: "order", fields: ["summary", "transactions.*"], filters: { id: order.orderId } })
+        const row = data[0] as { summary: { pending_difference: number }; transactions: Array<{ id: string; reference: string; reference_id: string; amount: number }> }
+        return { pendingMinor: dkk(row.summary.pending_difference), captures: row.transactions.filter((t) => t.reference === "capture") }
+      }
+      const [booked] = (await bookingsOf()).captures
+      // What Medusa's capture workflow adds when it looked before the return's booking was there.
+      await getContainer()
+        .resolve(Modules.ORDER)
+        .addOrderTransactions({ order_id: order.orderId, amount: booked.amount, currency_code: "dkk", reference: "capture", reference_id: booked.reference_id })
+      expect((await bookingsOf()).pendingMinor).toBe(-dkk(booked.amount))
+      // Each booker sends payment.captured after it added.
+      await getContainer()
+        .resolve(Modules.EVENT_BUS)
+        .emit({ name: "payment.captured", data: { id: order.paymentId } })
+      const after = await eventually(bookingsOf, (b) => b.captures.length === 1, 10_000)
+      expect(after).toEqual({ pendingMinor: 0, captures: [expect.objectContaining({ id: booked.id })] })
     })
 
     it("an item refund whose answer was lost is adopted by the retry with its items, and blocks refunding them again", async () => {
