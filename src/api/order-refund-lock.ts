@@ -10,9 +10,9 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { ILockingModule } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { Modules } from "@medusajs/framework/utils"
 import { holdingLock } from "../lib/follow-up/medusa-lock"
-import { altapayProviderIds } from "../lib/registrations/from-config"
+import { altapayPaymentOrder } from "../lib/medusa-mapping/altapay-payment"
 
 /** Longer than a refund takes with AltaPay at its slowest: the refund before this one is still running. */
 const REFUND_WAIT_MS = 60_000
@@ -20,7 +20,7 @@ const REFUND_WAIT_MS = 60_000
 export async function oneRefundOfAnOrderAtATime(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   let orderId: string | undefined
   try {
-    orderId = await altapayPaymentsOrder(req, req.params.id)
+    orderId = req.params.id ? (await altapayPaymentOrder(req.scope, req.params.id))?.orderId : undefined
   } catch (error) {
     return next(error)
   }
@@ -48,14 +48,4 @@ export async function oneRefundOfAnOrderAtATime(req: MedusaRequest, res: MedusaR
       message: `Another refund of order ${orderId} was still running after ${REFUND_WAIT_MS / 1000} s. Reload the order to see whether it went through before refunding again.`,
     })
   }
-}
-
-/** The order of payment `paymentId` when an AltaPay registration of this store holds the payment; else undefined (the route answers for itself). */
-async function altapayPaymentsOrder(req: MedusaRequest, paymentId: string | undefined): Promise<string | undefined> {
-  if (!paymentId) return undefined
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "payment", fields: ["provider_id", "payment_collection.order.id"], filters: { id: paymentId } })
-  const payment = data[0] as { provider_id?: string; payment_collection?: { order?: { id?: string } | null } | null } | undefined
-  if (!payment?.provider_id || !altapayProviderIds(req.scope).includes(payment.provider_id)) return undefined
-  return payment.payment_collection?.order?.id ?? undefined
 }

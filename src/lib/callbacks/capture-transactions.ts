@@ -8,7 +8,7 @@
 import type { BigNumberInput, ILockingModule, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { holdingLock } from "../follow-up/medusa-lock"
-import { altapayProviderIds } from "../registrations/from-config"
+import { altapayPaymentOrder } from "../medusa-mapping/altapay-payment"
 
 /** Books the captures of the session's payment not booked yet: the payment's id and how many it booked, or undefined without captures. */
 export async function bookCapturesOnOrder(scope: MedusaContainer, orderId: string, sessionId: string): Promise<{ paymentId: string; booked: number } | undefined> {
@@ -42,12 +42,9 @@ const BOOKINGS_WAIT_MS = 30_000
  * Undefined: not an AltaPay payment of an order, or another run holds the order's key.
  */
 export async function removeDoubleBookings(scope: MedusaContainer, paymentId: string): Promise<{ orderId: string; removed: number } | undefined> {
-  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "payment", fields: ["provider_id", "captures.id", "payment_collection.order.id"], filters: { id: paymentId } })
-  const payment = data[0] as { provider_id: string; captures?: Array<{ id: string }>; payment_collection?: { order?: { id: string } | null } | null } | undefined
-  const orderId = payment?.payment_collection?.order?.id
-  const captureIds = (payment?.captures ?? []).map((capture) => capture.id)
-  if (!payment || !orderId || !captureIds.length || !altapayProviderIds(scope).includes(payment.provider_id)) return undefined
+  const paid = await altapayPaymentOrder(scope, paymentId)
+  if (!paid?.captureIds.length) return undefined
+  const { orderId, captureIds } = paid
   const removeExtra = async () => {
     const orders = scope.resolve<IOrderModuleService>(Modules.ORDER)
     const booked = await orders.listOrderTransactions(

@@ -108,3 +108,16 @@ function iso(value: string | Date | null | undefined): string | null {
   if (!value) return null
   return value instanceof Date ? value.toISOString() : value
 }
+
+/**
+ * The order payment `id` pays for and the ids of its captures, when one of this store's AltaPay
+ * registrations made it; undefined for another provider's payment, or one of no order.
+ */
+export async function altapayPaymentOrder(container: MedusaContainer, id: string): Promise<{ orderId: string; captureIds: string[] } | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: ["provider_id", "captures.id", "payment_collection.order.id"], filters: { id } })
+  const payment = data[0] as { provider_id: string; captures?: Array<{ id: string }> | null; payment_collection?: { order?: { id: string } | null } | null } | undefined
+  const orderId = payment?.payment_collection?.order?.id
+  if (!payment || !orderId || !altapayProviderIds(container).includes(payment.provider_id)) return undefined
+  return { orderId, captureIds: (payment.captures ?? []).map((capture) => capture.id) }
+}
