@@ -468,6 +468,20 @@ export default storeSuite({
         return { order, dueMinor, data }
       }
 
+      /** The link's payment on its order, the payment's captures, and the order's bookings of its first capture. */
+      async function linkCaptureBookings(orderId: string, sessionId: string) {
+        const payment = (await orderPayments(getContainer(), orderId)).find((p) => p.payment_session_id === sessionId)!
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data: captures } = await query.graph({ entity: "capture", fields: ["id"], filters: { payment_id: payment.id } })
+        const { data: rows } = await query.graph({
+          entity: "order",
+          fields: ["transactions.reference", "transactions.reference_id", "transactions.amount"],
+          filters: { id: orderId },
+        })
+        const transactions = (rows[0] as { transactions: Array<{ reference: string; reference_id: string; amount: unknown }> }).transactions
+        return { payment, captures, booked: transactions.filter((t) => t.reference_id === captures[0]?.id) }
+      }
+
       it("books a link's payment AltaPay captured at once as the order's transaction: nothing shows as due, no second link", async () => {
         const { order, dueMinor, data } = await linkPaidCapturedAtAltaPay()
         const eventBus = getContainer().resolve(Modules.EVENT_BUS)
@@ -476,19 +490,9 @@ export default storeSuite({
         eventBus.subscribe("payment.captured", onCaptured)
         expect((await postReturn(data.payment_session_id)).status).toBe(303)
 
-        const payment = (await orderPayments(getContainer(), order.orderId)).find((p) => p.payment_session_id === data.payment_session_id)!
+        const { payment, captures, booked } = await linkCaptureBookings(order.orderId, data.payment_session_id)
         expect(payment).toMatchObject({ data: { transaction_status: "captured", captured_minor: dueMinor } })
-        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
-        const { data: captures } = await query.graph({ entity: "capture", fields: ["id"], filters: { payment_id: payment.id } })
         expect(captures).toHaveLength(1)
-        const { data: rows } = await query.graph({
-          entity: "order",
-          fields: ["transactions.reference", "transactions.reference_id", "transactions.amount"],
-          filters: { id: order.orderId },
-        })
-        const booked = (rows[0] as { transactions: Array<{ reference: string; reference_id: string; amount: unknown }> }).transactions.filter(
-          (t) => t.reference_id === captures[0].id
-        )
         expect(booked.map((t) => [t.reference, dkk(t.amount)])).toEqual([["capture", dueMinor]])
         // Medusa's order shows the money as paid, so the admin asks for it no more.
         expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)
@@ -519,11 +523,7 @@ export default storeSuite({
 
         const returns = await Promise.all([1, 2, 3, 4].map(() => postReturn(data.payment_session_id)))
         expect(returns.map((r) => r.status)).toEqual([303, 303, 303, 303])
-        const payment = (await orderPayments(getContainer(), order.orderId)).find((p) => p.payment_session_id === data.payment_session_id)!
-        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
-        const { data: rows } = await query.graph({ entity: "order", fields: ["transactions.reference", "transactions.reference_id"], filters: { id: order.orderId } })
-        const { data: captures } = await query.graph({ entity: "capture", fields: ["id"], filters: { payment_id: payment.id } })
-        const booked = (rows[0] as { transactions: Array<{ reference: string; reference_id: string }> }).transactions.filter((t) => t.reference_id === captures[0].id)
+        const { booked } = await linkCaptureBookings(order.orderId, data.payment_session_id)
         expect(booked).toHaveLength(1)
         // Booked twice, the order would show the customer as owed the amount again.
         expect(dkk((await orderSummary(order.orderId)).pending_difference)).toBe(0)

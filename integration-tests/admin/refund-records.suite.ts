@@ -1,9 +1,11 @@
 /**
  * Every refund of a payment keeps its full record, however it ran: an item refund racing
  * Medusa's own refund button, and an item refund whose answer AltaPay lost and which a retry
- * adopts; a capture booked on its order twice at once is booked once again. The store's Payment module has no locking module (the test store lists only `query`),
- * so the plugin's own per-payment lock is what serializes them. Also: an order whose data cannot
- * become AltaPay lines is a 400 naming the field.
+ * adopts. The store's Payment module has no locking module (the test store lists only `query`),
+ * so the plugin's own per-payment lock is what serializes them. Medusa's refunds pressed at once
+ * run one after the other (the plugin's order lock), and a capture booked on its order twice at
+ * once is booked once again. Also: an order whose data cannot become AltaPay lines is a 400
+ * naming the field.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
