@@ -7,6 +7,7 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { storeSuites } from "../../tools/test-store/store-app/runner"
 import altapayAdmin from "../admin/altapay-admin.suite"
 import fraudReview from "../admin/fraud-review.suite"
+import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
 import payouts from "../payouts/payouts.suite"
 
@@ -17,5 +18,11 @@ useAltaPayStore()
 storeSuites({
   cwd: STORE_APP_DIR,
   // Payouts first: the sandbox pays out every capture it holds, and the other suites capture too.
-  suites: { payouts, "the order's AltaPay panel and routes": altapayAdmin, "fraud review": fraudReview, "refund records": refundRecords },
+  suites: {
+    payouts,
+    "the order's AltaPay panel and routes": altapayAdmin,
+    "fraud review": fraudReview,
+    "refund records": refundRecords,
+    "order cancel": orderCancel,
+  },
 })

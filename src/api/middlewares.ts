@@ -11,7 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
-import { oneRefundOfAnOrderAtATime } from "./order-refund-lock"
+import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfThisOrderAtATime } from "./order-money-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -103,20 +103,22 @@ export default defineMiddlewares({
     },
     {
       // Medusa authenticates /admin itself (an admin user, 401 otherwise); this validates the body.
+      // A charge is a change of the order's money: one at a time with the routes below (order-money-lock.ts).
       method: ["POST"],
       matcher: "/admin/altapay/orders/:id/agreement-charges",
-      middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge)],
+      middlewares: [validateAndTransformBody(AdminCreateAltaPayAgreementCharge), oneChangeOfThisOrderAtATime],
     },
+    // Medusa's Capture, Refund and Cancel buttons and the order panel's item captures and refunds:
+    // one change of an AltaPay order's money at a time (order-money-lock.ts).
+    ...["/admin/payments/:id/capture", "/admin/payments/:id/refund", "/admin/altapay/payments/:id/captures", "/admin/altapay/payments/:id/refunds"].map((matcher) => ({
+      method: ["POST" as const],
+      matcher,
+      middlewares: [oneChangeOfAPaymentsOrderAtATime],
+    })),
     {
-      // Medusa's Refund button and the order panel's item refunds: one refund of an order at a time (order-refund-lock.ts).
       method: ["POST"],
-      matcher: "/admin/payments/:id/refund",
-      middlewares: [oneRefundOfAnOrderAtATime],
-    },
-    {
-      method: ["POST"],
-      matcher: "/admin/altapay/payments/:id/refunds",
-      middlewares: [oneRefundOfAnOrderAtATime],
+      matcher: "/admin/orders/:id/cancel",
+      middlewares: [oneChangeOfThisOrderAtATime],
     },
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.

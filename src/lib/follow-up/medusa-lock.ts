@@ -4,10 +4,11 @@
  * and the job does not run. The follow-ups take a session's own key this way (a second server
  * skips what the first is doing) and a cart's id (the key Medusa's cart completion holds while it
  * authorizes the cart's payment); so do the recording of a confirmed payment and the refund routes
- * (an order's refunds one at a time).
+ * (an order's money changes one at a time).
  */
 import { randomUUID } from "node:crypto"
-import type { ILockingModule } from "@medusajs/framework/types"
+import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 
 /** A run that dies lets go after this long. */
 const LOCK_SECONDS = 5 * 60
@@ -29,4 +30,15 @@ export async function holdingLock<T>(locking: ILockingModule, key: string, waitM
   } finally {
     await locking.release(key, { ownerId }).catch(() => undefined)
   }
+}
+
+/** Longer than a capture, refund or charge takes with AltaPay at its slowest: the change before this one is still running. */
+export const ORDER_MONEY_WAIT_MS = 60_000
+
+/** The key under which an order's money changes run one at a time (src/api/order-money-lock.ts). */
+export const orderMoneyKey = (orderId: string): string => `altapay:order-money:${orderId}`
+
+/** Runs `job` as one change of order `orderId`'s money: after any other under way (Medusa's capture, refund, cancel). */
+export function changingOrderMoney<T>(container: MedusaContainer, orderId: string, job: () => Promise<T>, busy: T): Promise<T> {
+  return holdingLock(container.resolve<ILockingModule>(Modules.LOCKING), orderMoneyKey(orderId), ORDER_MONEY_WAIT_MS, job, busy)
 }

@@ -20,6 +20,8 @@ import { pickTransaction } from "../medusa-mapping/status"
 import { AttemptBook, UncertainIndex, type Attempt } from "../money-door/attempts"
 import { happenedOn, recordedIn, transactionSubject } from "../money-door/transaction-record"
 import { openPaymentData } from "../payment-data/data"
+import { altapayPaymentOrder } from "../medusa-mapping/altapay-payment"
+import { changingOrderMoney } from "./medusa-lock"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { registeredSavedCardsModule } from "../saved-cards/module"
 import { isChargeFor } from "../saved-cards/merchant-charge/context"
@@ -56,15 +58,25 @@ export async function followUpUncertainMoney(container: MedusaContainer, registr
 async function settlePaymentAttempt(container: MedusaContainer, registration: AltaPayRegistration, subject: string, attempt: Attempt, now: Date): Promise<Outcome | undefined> {
   const transactionId = subject.slice(transactionSubject("").length)
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const [payment] = await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, {
-    relations: ["captures", "refunds"],
-    take: 1,
-  })
+  const paymentOfTransaction = async () =>
+    (await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, { relations: ["captures", "refunds"], take: 1 }))[0]
+  const payment = await paymentOfTransaction()
   if (!payment) return undefined
   const record = { transaction: pickTransaction(await registration.client.gateway.payments({ transactionId })) }
   if (!happenedOn(record, attempt)) return outcomeUnmade(registration, attempt, now)
-  const data = openPaymentData(payment.data, registration.keys)
-  if (data.sealed && recordedIn(data.data, attempt)) return "recorded"
+  // Medusa's workflows change the order's money: after an admin's capture, refund or cancel of it under way, never beside
+  // it, and from the payment as that left it (a retry of the admin's may have recorded the attempt meanwhile).
+  const recordInMedusa = async (): Promise<Outcome> => {
+    const latest = (await paymentOfTransaction()) ?? payment
+    const data = openPaymentData(latest.data, registration.keys)
+    return data.sealed && recordedIn(data.data, attempt) ? "recorded" : recordPaymentAttempt(container, attempt, latest)
+  }
+  const orderId = (await altapayPaymentOrder(container, payment.id))?.orderId
+  return orderId ? changingOrderMoney(container, orderId, recordInMedusa, "still uncertain") : recordInMedusa()
+}
+
+/** Records in Medusa, through its own workflow, an attempt AltaPay made; the provider adopts it (nothing is sent again). */
+async function recordPaymentAttempt(container: MedusaContainer, attempt: Attempt, payment: PaymentDTO): Promise<Outcome> {
   const amount = minorToNumber(attempt.amountMinor, attempt.currency)
   const what = `AltaPay ${attempt.kind} ${attempt.id} of ${minorToDecimal(attempt.amountMinor, attempt.currency)} ${attempt.currency} on payment ${payment.id}`
   try {
@@ -97,14 +109,23 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
   if (!charge) return outcomeUnmade(registration, attempt, now)
   const what = `AltaPay charge ${attempt.id} of ${minorToDecimal(attempt.amountMinor, attempt.currency)} ${attempt.currency} on order ${detail.order_id}'s saved card`
   try {
-    // The door finds this charge at AltaPay and adopts it: the same steps as the admin's "Charge saved card".
-    const found = await chargeOrderOnSavedCard(container, {
-      order_id: detail.order_id,
-      saved_card_id: card.id,
-      capture: detail.capture,
-      unscheduled_type: detail.unscheduled_type as never,
-    })
-    await recordAgreementCharge(container, found)
+    // The door finds this charge at AltaPay and adopts it: the same steps as the admin's "Charge saved card", under its lock.
+    const recorded = await changingOrderMoney(
+      container,
+      detail.order_id,
+      async () => {
+        const found = await chargeOrderOnSavedCard(container, {
+          order_id: detail.order_id,
+          saved_card_id: card.id,
+          capture: detail.capture,
+          unscheduled_type: detail.unscheduled_type as never,
+        })
+        await recordAgreementCharge(container, found)
+        return true
+      },
+      false
+    )
+    if (!recorded) return "still uncertain"
   } catch (error) {
     return tell(
       container,
