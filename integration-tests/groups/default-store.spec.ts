@@ -9,6 +9,7 @@ import altapayAdmin from "../admin/altapay-admin.suite"
 import fraudReview from "../admin/fraud-review.suite"
 import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
+import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import payouts from "../payouts/payouts.suite"
 
 jest.setTimeout(180_000)
@@ -24,5 +25,6 @@ storeSuites({
     "fraud review": fraudReview,
     "refund records": refundRecords,
     "order cancel": orderCancel,
+    "payment links after the order changed": paymentLinkChanges,
   },
 })

@@ -101,6 +101,18 @@ export async function loadOrderDue(container: MedusaContainer, orderId: string):
   }
 }
 
+/**
+ * Why order `due` takes no new payment now, or undefined: it is canceled, a payment of it is
+ * authorized and waits for its capture (a new collection would cancel that payment, and release
+ * the customer's reservation), or nothing is due. `nothingTo` ends the nothing-due reason.
+ */
+export function refusedNewPayment(due: OrderDue, nothingTo = ""): string | undefined {
+  if (due.order.status === "canceled") return `Order ${due.name} is canceled: it takes no payment.`
+  if (due.awaitingCapture) return `Order ${due.name} has a payment authorized but not captured: capture it; nothing is collected on top of it.`
+  if (due.dueMinor <= 0) return `${nothingDue(due)}${nothingTo ? ` ${nothingTo}` : ""}`
+  return undefined
+}
+
 /** Why an order with nothing due takes no payment: fully paid, or the customer is owed money. */
 export function nothingDue(due: OrderDue): string {
   const currency = due.order.currency_code.toUpperCase()

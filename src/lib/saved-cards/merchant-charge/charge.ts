@@ -10,7 +10,7 @@
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { UnscheduledType } from "../../../altapay"
-import { dueCollection, dueOrderLines, loadOrderDue, nothingDue } from "../../medusa-mapping/amount-due"
+import { dueCollection, dueOrderLines, loadOrderDue, refusedNewPayment } from "../../medusa-mapping/amount-due"
 import { openPaymentOf } from "../../medusa-mapping/open-payments"
 import { toMinorUnits } from "../../medusa-mapping/amounts"
 import { altapayFromConfig } from "../../registrations/from-config"
@@ -61,17 +61,11 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
     const { order, name } = due
     const currency = order.currency_code.toUpperCase()
     const refusal =
-      order.status === "canceled"
-        ? `Order ${name} is canceled: it takes no payment.`
-        : order.customer_id !== card.customer_id
-          ? `Saved card ${card.id} is not the card of order ${name}'s customer.`
-          : card.currency.toUpperCase() !== currency
-            ? `Saved card ${card.id} was saved for ${card.currency.toUpperCase()}; order ${name} is in ${currency}.`
-            : due.awaitingCapture
-              ? `Order ${name} has a payment authorized but not captured: capture it; nothing is charged on top of it.`
-              : due.dueMinor <= 0
-                ? `${nothingDue(due)} There is nothing to charge.`
-                : undefined
+      order.customer_id !== card.customer_id
+        ? `Saved card ${card.id} is not the card of order ${name}'s customer.`
+        : card.currency.toUpperCase() !== currency
+          ? `Saved card ${card.id} was saved for ${card.currency.toUpperCase()}; order ${name} is in ${currency}.`
+          : refusedNewPayment(due, "There is nothing to charge.")
     if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
     const open = await openPaymentOf(container, due)
     if (open) {

@@ -4,7 +4,7 @@
  * no payment collection is made until a charge is.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { loadOrderDue, nothingDue } from "../../medusa-mapping/amount-due"
+import { loadOrderDue, refusedNewPayment } from "../../medusa-mapping/amount-due"
 import { altapayOptionsFromConfig, altapayProviderIds } from "../../registrations/from-config"
 import { customerSavedCards } from "../customer-cards"
 import type { SavedCardRecord } from "../../../modules/altapay-saved-cards/types"
@@ -24,7 +24,7 @@ export interface ChargeableOrder {
 
 export async function chargeableOrder(container: MedusaContainer, orderId: string): Promise<ChargeableOrder> {
   const due = await loadOrderDue(container, orderId)
-  const { order, name } = due
+  const { order } = due
   const currency = order.currency_code.toUpperCase()
   const autoCapture = new Map<string, boolean>()
   for (const providerId of altapayProviderIds(container)) {
@@ -36,17 +36,12 @@ export async function chargeableOrder(container: MedusaContainer, orderId: strin
     .filter((card) => autoCapture.has(card.provider_id) && card.currency.toUpperCase() === currency)
     .map((card) => ({ card, auto_capture: autoCapture.get(card.provider_id)! }))
   const reason =
-    order.status === "canceled"
-      ? `Order ${name} is canceled.`
-      : due.awaitingCapture
-        ? `Order ${name} has a payment authorized but not captured: capture it.`
-        : due.dueMinor <= 0
-          ? nothingDue(due)
-          : autoCapture.size === 0
-            ? "No AltaPay registration of this store has saved cards enabled (option savedCards.enabled)."
-            : cards.length === 0
-              ? `The customer has no saved card in ${currency} on a registration with saved cards enabled.`
-              : null
+    refusedNewPayment(due) ??
+    (autoCapture.size === 0
+      ? "No AltaPay registration of this store has saved cards enabled (option savedCards.enabled)."
+      : cards.length === 0
+        ? `The customer has no saved card in ${currency} on a registration with saved cards enabled.`
+        : null)
   return {
     order_id: order.id,
     customer_id: order.customer_id ?? null,

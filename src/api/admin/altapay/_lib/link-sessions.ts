@@ -12,7 +12,8 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { minorToDecimal } from "../../../../altapay"
 import { collectionSubject, uncertainAttemptOn, type AttemptBook } from "../../../../lib/money-door/attempts"
-import { dueCollection, dueOrderLines, loadOrderDue, nothingDue, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
+import { orderLinkLockKey } from "../../../../lib/medusa-mapping/stale-link-sessions"
+import { dueCollection, dueOrderLines, loadOrderDue, refusedNewPayment, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
 import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
 import { currenciesWithTerminal, type AltaPayOptions } from "../../../../lib/registrations/options"
 import { provenSessionData } from "../../../../lib/payment-data/data"
@@ -66,15 +67,15 @@ export async function sessionForCart(container: MedusaContainer, cartId: string,
 export async function sessionForOrder(container: MedusaContainer, orderId: string, target: LinkTarget): Promise<LinkSession> {
   const locking = container.resolve<ILockingModule>(Modules.LOCKING)
   // Two people sending a link at once get the same session, not one each (a new one replaces the old).
-  return locking.execute(`altapay-payment-link:${orderId}`, () => orderSession(container, orderId, target), { timeout: 30 })
+  return locking.execute(orderLinkLockKey(orderId), () => orderSession(container, orderId, target), { timeout: 30 })
 }
 
 async function orderSession(container: MedusaContainer, orderId: string, target: LinkTarget): Promise<LinkSession> {
   const due = await loadOrderDue(container, orderId)
   const { order, name } = due
-  if (order.status === "canceled") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Order ${name} is canceled: it takes no payment.`)
+  const refusal = refusedNewPayment(due, "There is nothing to pay by link.")
+  if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
   const currency = order.currency_code
-  if (due.dueMinor <= 0) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `${nothingDue(due)} There is nothing to pay by link.`)
   const collection = await dueCollection(container, due)
   const uncertain = await uncertainAttemptOn(target.attempts, collectionSubject(collection.id))
   if (uncertain) {
