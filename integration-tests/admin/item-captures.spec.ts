@@ -7,7 +7,8 @@
 import { Modules } from "@medusajs/framework/utils"
 import { createAltaPayClient, decimalToMinor, proportionalAdjustmentLine, type OrderLine } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { storeTestRunner } from "../../tools/test-store/store-app/runner"
+import { storeSuite, storeSuites } from "../../tools/test-store/store-app/runner"
+import captureOnFulfillmentRaces from "./capture-on-fulfillment-races.suite"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -37,8 +38,7 @@ const sameLine = (sent: SentLine, line: OrderLine) =>
   Object.entries(asSent(line)).every(([k, v]) => (k === "unitPrice" || k === "taxAmount" ? decimalToMinor(sent[k], "DKK") === decimalToMinor(v, "DKK") : sent[k] === v))
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 
-storeTestRunner({
-  cwd: STORE_APP_DIR,
+const itemCaptures = storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
     let admin: { headers: Record<string, string> }
@@ -328,3 +328,6 @@ storeTestRunner({
     })
   },
 })
+
+// The same store (Klarna, captureOn "shipment") runs the races of capture on shipment: capture-on-fulfillment-races.suite.ts.
+storeSuites({ cwd: STORE_APP_DIR, suites: { "item captures": itemCaptures, "capture-on-fulfillment races": captureOnFulfillmentRaces } })

@@ -12,6 +12,7 @@ import type { TrackingInfo } from "../payment-data/data"
 import { altapayFromConfig, altapayProviderIds } from "../registrations/from-config"
 import type { AltaPayOptions } from "../registrations/options"
 import { heldForReview } from "../fraud/policy"
+import { changingOrderMoney, ORDER_MONEY_WAIT_MS } from "../follow-up/medusa-lock"
 import { capturedSoFar, wholeItemsOnly } from "./basis"
 import { captureAltaPayItems, type ItemCaptureRequest } from "./capture-items"
 
@@ -66,28 +67,42 @@ export async function captureFulfillment(container: MedusaContainer, fulfillment
   const fulfillment = fulfillments[0] as FulfillmentRow | undefined
   if (!fulfillment || fulfillment.canceled_at) return
 
-  for (const { id, provider_id } of payments) {
-    const { options } = altapayFromConfig(container, provider_id)
-    if (options.captureOn !== trigger || options.autoCapture) continue
-    const payment = await loadAltaPayPayment(container, id)
-    if (payment.data.captures.some((c) => c.fulfillment_id === fulfillmentId && c.status !== "failed")) continue // a repeated event
-    const held = heldForReview(payment.data)
-    if (held) {
-      logger?.warn(
-        `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: the payment is held for review (${held}). Approve it in the order's AltaPay panel, then capture what was sent ("Capture items").`
-      )
-      continue
-    }
-    const request = requestFor(payment, order, fulfillment, wholeItemsOnly(payment.data, options))
-    if (!request) continue
-    try {
-      const capture = await captureAltaPayItems(container, id, request, { fulfillmentId, trackingInfo: trackingOf(fulfillment) })
-      logger?.info(`AltaPay: captured ${capture.amount_minor} minor units of payment ${id} for fulfillment ${fulfillmentId} (order ${orderId}).`)
-    } catch (error) {
-      logger?.warn(
-        `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)} Capture it from the order page ("Capture items").`
-      )
-    }
+  // One change of the order's money at a time: a Capture pressed meanwhile waits, and books its own amount (order-money-lock.ts).
+  const ran = await changingOrderMoney(
+    container,
+    orderId,
+    async () => {
+      for (const { id, provider_id } of payments) {
+        const { options } = altapayFromConfig(container, provider_id)
+        if (options.captureOn !== trigger || options.autoCapture) continue
+        const payment = await loadAltaPayPayment(container, id)
+        if (payment.data.captures.some((c) => c.fulfillment_id === fulfillmentId && c.status !== "failed")) continue // a repeated event
+        const held = heldForReview(payment.data)
+        if (held) {
+          logger?.warn(
+            `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: the payment is held for review (${held}). Approve it in the order's AltaPay panel, then capture what was sent ("Capture items").`
+          )
+          continue
+        }
+        const request = requestFor(payment, order, fulfillment, wholeItemsOnly(payment.data, options))
+        if (!request) continue
+        try {
+          const capture = await captureAltaPayItems(container, id, request, { fulfillmentId, trackingInfo: trackingOf(fulfillment) })
+          logger?.info(`AltaPay: captured ${capture.amount_minor} minor units of payment ${id} for fulfillment ${fulfillmentId} (order ${orderId}).`)
+        } catch (error) {
+          logger?.warn(
+            `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)} Capture it from the order page ("Capture items").`
+          )
+        }
+      }
+      return true
+    },
+    false
+  )
+  if (!ran) {
+    logger?.warn(
+      `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured: another capture, refund or cancel of the order was still running after ${ORDER_MONEY_WAIT_MS / 1000} s. Capture it from the order page ("Capture items").`
+    )
   }
 }
 
