@@ -190,13 +190,13 @@ export default storeSuite({
     /** Whether the admin's notification feed names the transaction. */
     const merchantToldOf = async (transactionId: string) => (await feed()).some((n) => JSON.stringify(n.data ?? {}).includes(transactionId))
 
-    /** An order whose edit added two teas (113.75 DKK due) and a link for that due, then a second edit: `lower` the total. */
     /** The order change retires the link's session (a subscriber, after Medusa's workflow): the customer pays after that. */
     async function retired(link: Link): Promise<void> {
       const gone = async () => (await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: link.payment_session_id })).length === 0
       expect(await eventually(gone, Boolean)).toBe(true)
     }
 
+    /** An order whose edit added two teas (113.75 DKK due) and a link for that due, then a second edit: `lower` the total. */
     async function linkThenLowered(lower: (orderId: string) => Promise<void>) {
       const orderId = await capturedOrder()
       await addTeas(orderId, 2)
@@ -278,6 +278,20 @@ export default storeSuite({
         expect({ altapay: heldAtAltaPay(paid.transactionId), medusa: medusa.heldMinor }).toEqual({ altapay: 0, medusa: 0 })
         // Medusa canceled the link's collection with the order; a payment must not make it authorized again.
         expect(medusa.collectionStatus ?? "canceled").toBe("canceled")
+      })
+
+      it("canceled where no event said so (the order module's own cancel): the customer's return finds the link stale when it would record it, and nothing is kept", async () => {
+        const orderId = await capturedOrder()
+        await addTeas(orderId, 1)
+        const link = await sendLink(orderId)
+        expect([link.status, link.amount.minor]).toEqual([200, 5688])
+        await getContainer().resolve(Modules.ORDER).cancel(orderId)
+        const paid = await payLink(link)
+        expect(paid.outcome).not.toBe("paid")
+        await followUp()
+
+        const medusa = await medusaRecord(orderId, link.payment_session_id)
+        expect({ altapay: heldAtAltaPay(paid.transactionId), medusa: medusa.heldMinor }).toEqual({ altapay: 0, medusa: 0 })
       })
 
       it("paid through AltaPay's callback (Medusa's webhook): AltaPay keeps no reservation, and the canceled order shows no payment", async () => {

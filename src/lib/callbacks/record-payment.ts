@@ -13,7 +13,8 @@
  *   (the completion takes it itself, as processPaymentWorkflow lets go before completing);
  * - an order's collection (a payment link's, or an order placed while the payment was open) the
  *   session has not paid yet: the session is authorized, under the lock (the provider asks AltaPay),
- *   and a payment that came back captured is booked as the order's transactions;
+ *   and a payment that came back captured is booked as the order's transactions; a link the order
+ *   no longer fits (canceled, another amount due) is retired instead, and is then gone;
  * - a collection whose cart was deleted: failed, nothing may take the payment;
  * - anything else was recorded before.
  *
@@ -27,6 +28,7 @@ import { randomUUID } from "node:crypto"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { holdingLock } from "../follow-up/medusa-lock"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
+import { retireStaleLinkSessions } from "../medusa-mapping/stale-link-sessions"
 import { bookCapturesOnOrder } from "./capture-transactions"
 import { releaseStoppedRunEvents, releaseStoppedRunLock, type CompletionRun } from "./stopped-completion"
 
@@ -47,6 +49,8 @@ export async function recordConfirmedPayment(scope: MedusaContainer, session: { 
     // A deleted cart's collection: nothing may take the payment (the follow-up gives it back).
     if (!orderId) throw new Error(`payment collection ${now.collectionId ?? "(none)"} belongs to no cart or order any more`)
     const recordedBefore = !!now.paymentId
+    // A link the order no longer fits (canceled, another amount due) pays nothing, also when the change's own retirement has not run yet.
+    if (!recordedBefore && !cartId && (await retireStaleLinkSessions(scope, orderId, logger(scope))).includes(session.id)) return "gone"
     if (!recordedBefore) await scope.resolve<IPaymentModuleService>(Modules.PAYMENT).authorizePaymentSession(session.id, {})
     // Paid captured (autoCapture, a terminal that captures at once): the order's transactions, or the
     // order shows the money as still due; also when recorded before (a run that ended between the
@@ -93,8 +97,9 @@ async function finishStoppedCompletion(
   if (decided !== "authorized" && decided !== "recorded before") return { outcome: decided }
   await releaseStoppedRunEvents(scope, run)
   const orderId = await orderOfCart(scope.resolve(ContainerRegistrationKeys.QUERY), cartId)
-  scope
-    .resolve<Logger | undefined>(ContainerRegistrationKeys.LOGGER, { allowUnregistered: true })
-    ?.warn(`${stopped}; the plugin let go of the cart's lock, recorded the payment on order ${orderId} and sent the run's events.`)
+  logger(scope).warn(`${stopped}; the plugin let go of the cart's lock, recorded the payment on order ${orderId} and sent the run's events.`)
   return { outcome: "completed" }
 }
+
+const logger = (scope: MedusaContainer): Pick<Logger, "warn"> =>
+  scope.resolve<Logger | undefined>(ContainerRegistrationKeys.LOGGER, { allowUnregistered: true }) ?? { warn: () => undefined }
