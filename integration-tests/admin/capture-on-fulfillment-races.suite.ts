@@ -20,7 +20,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, eventually, type Api } from "../../tools/test-store/store"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
@@ -40,14 +40,9 @@ interface PaidOrder {
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
-    let admin: { headers: Record<string, string> }
-    let seed: SeededStore
-    const as = () => ({ headers: admin.headers, validateStatus: () => true })
 
-    beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
-    })
+    const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
+    const as = shop.as
     beforeEach(() => {
       store.sandbox().faults.clear()
       store.sandbox().clearLedger()
@@ -56,7 +51,7 @@ export default storeSuite({
 
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal. */
     async function paidOrder(): Promise<PaidOrder> {
-      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
       const payment = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId)
       const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,items.id,items.variant_sku`, as())
       const items = data.order.items as Array<{ id: string; variant_sku: string }>
@@ -64,13 +59,13 @@ export default storeSuite({
         orderId: order.orderId,
         paymentId: order.paymentId,
         transactionId: (payment.data as unknown as AltaPayPaymentData).transaction_id!,
-        coffee: items.find((i) => i.variant_sku === seed.products.coffee.sku)!.id,
-        tea: items.find((i) => i.variant_sku === seed.products.tea.sku)!.id,
+        coffee: items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id,
+        tea: items.find((i) => i.variant_sku === shop.seed.products.tea.sku)!.id,
       }
     }
 
     const fulfil = (order: PaidOrder, itemId: string, quantity: number) =>
-      api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: itemId, quantity }], location_id: seed.stockLocation.id }, as())
+      api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: itemId, quantity }], location_id: shop.seed.stockLocation.id }, as())
 
     /** The order's fulfillment of `itemId`. */
     async function fulfillmentOf(order: PaidOrder, itemId: string): Promise<string> {

@@ -17,11 +17,10 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, orderPayments, seedStore, type Api, type ApiResponse, type SeededStore } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
-const anyStatus = { validateStatus: () => true }
 const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
 const sum = (rows: Array<{ amount: unknown }> | undefined) => (rows ?? []).reduce((total, r) => total + dkk(r.amount), 0)
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -41,19 +40,14 @@ const answered = (r: ApiResponse) => ({ status: r.status, ...(r.data?.message ? 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
-    let admin: { id: string; headers: Record<string, string> }
-    const as = () => ({ headers: admin.headers, ...anyStatus })
-    let seed: SeededStore
 
-    beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
-    })
+    const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
+    const as = shop.as
     afterEach(() => store.sandbox().faults.clear())
 
     /** 2 coffee + 1 tea + shipping, paid at AltaPay (authorized, nothing captured). */
     async function authorizedOrder(): Promise<Order> {
-      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
       const [payment] = await orderPayments(getContainer(), order.orderId)
       return { orderId: order.orderId, paymentId: order.paymentId, transactionId: (payment.data as AltaPayPaymentData).transaction_id!, amountMinor: dkk(payment.amount) }
     }

@@ -23,11 +23,10 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
-import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, eventually, type Api } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
-const anyStatus = { validateStatus: () => true }
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
 const MINUTE = 60_000
 const ledger = (operation: string) =>
@@ -73,20 +72,15 @@ interface Link {
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
-    let admin: { id: string; headers: Record<string, string> }
-    const as = () => ({ headers: admin.headers, ...anyStatus })
     /** DKK store, prices without tax, 25 % VAT, a 10 % promotion code, shipping 49.00: a tea is 56.88 with VAT and promotion. */
-    let seed: SeededStore
 
-    beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
-    })
+    const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
+    const as = shop.as
     beforeEach(() => store.sandbox().clearLedger())
 
     /** An AltaPay order (2 coffee + 1 tea + shipping, 10 % promotion: 314.83 DKK), captured from the admin. */
     async function capturedOrder(): Promise<string> {
-      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
       expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())).status).toBe(200)
       return order.orderId
     }
@@ -99,7 +93,7 @@ export default storeSuite({
       expect((await api.post(`/admin/order-edits/${orderId}/confirm`, {}, as())).status).toBe(200)
     }
     const addTeas = (orderId: string, quantity: number) =>
-      edit(orderId, () => api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: seed.products.tea.variantId, quantity }] }, as()))
+      edit(orderId, () => api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: shop.seed.products.tea.variantId, quantity }] }, as()))
     const setQuantity = (orderId: string, itemId: string, quantity: number) =>
       edit(orderId, () => api.post(`/admin/order-edits/${orderId}/items/item/${itemId}`, { quantity }, as()))
 
@@ -206,8 +200,8 @@ export default storeSuite({
       await retired(link)
       return { orderId, link }
     }
-    const removeTheCoffee = async (orderId: string) => setQuantity(orderId, (await linesOf(orderId, seed.products.coffee.sku))[0], 0)
-    const oneTeaLess = async (orderId: string) => setQuantity(orderId, (await linesOf(orderId, seed.products.tea.sku)).at(-1)!, 1)
+    const removeTheCoffee = async (orderId: string) => setQuantity(orderId, (await linesOf(orderId, shop.seed.products.coffee.sku))[0], 0)
+    const oneTeaLess = async (orderId: string) => setQuantity(orderId, (await linesOf(orderId, shop.seed.products.tea.sku)).at(-1)!, 1)
 
     describe("an edit after the link lowered the total", () => {
       it("nothing due any more: the customer paying the old link keeps no reservation, and Medusa records none", async () => {

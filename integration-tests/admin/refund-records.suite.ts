@@ -13,11 +13,10 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createAltaPayOrder, eventually, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, eventually, orderPayments, type Api } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
-const anyStatus = { validateStatus: () => true }
 const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
 const refundsMoved = (transactionId: string) =>
   store
@@ -28,19 +27,14 @@ const refundsMoved = (transactionId: string) =>
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
     const api = rawApi as unknown as Api
-    let admin: { id: string; headers: Record<string, string> }
-    const as = () => ({ headers: admin.headers, ...anyStatus })
-    let seed: SeededStore
 
-    beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      seed = await seedStore(getContainer(), { promotion: { code: "TEN", percent: 10 } })
-    })
+    const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
+    const as = shop.as
     afterEach(() => store.sandbox().faults.clear())
 
     /** 2 coffee + 1 tea + shipping, paid and captured from the admin. */
     async function capturedOrder() {
-      const order = await createAltaPayOrder(api, seed, getContainer(), store.sandbox())
+      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
       expect((await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())).status).toBe(200)
       const [payment] = await orderPayments(getContainer(), order.orderId)
       return { ...order, transactionId: (payment.data as AltaPayPaymentData).transaction_id! }
@@ -60,7 +54,7 @@ export default storeSuite({
 
     it("an item refund racing Medusa's own refund keeps both records, and AltaPay and Medusa agree", async () => {
       const order = await capturedOrder()
-      const coffee = await itemOf(getContainer(), order.orderId, seed.products.coffee.sku)
+      const coffee = await itemOf(getContainer(), order.orderId, shop.seed.products.coffee.sku)
       // Slow refunds at AltaPay: without one lock per payment the two would overlap.
       store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "latency", ms: 400, times: 2 })
 
@@ -133,7 +127,7 @@ export default storeSuite({
 
     it("an item refund whose answer was lost is adopted by the retry with its items, and blocks refunding them again", async () => {
       const order = await capturedOrder()
-      const tea = await itemOf(getContainer(), order.orderId, seed.products.tea.sku)
+      const tea = await itemOf(getContainer(), order.orderId, shop.seed.products.tea.sku)
       const body = { items: [{ line_item_id: tea.id, quantity: 1 }], note: "Leaking box" }
       // AltaPay refunds, the answer is lost, and the look-up after it fails too.
       store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "lost-answer" })
@@ -164,7 +158,7 @@ export default storeSuite({
 
     it("a return fee on a card payment is refused, saying why, and nothing is sent", async () => {
       const order = await capturedOrder()
-      const coffee = await itemOf(getContainer(), order.orderId, seed.products.coffee.sku)
+      const coffee = await itemOf(getContainer(), order.orderId, shop.seed.products.coffee.sku)
       const refused = await api.post(
         `/admin/altapay/payments/${order.paymentId}/refunds`,
         { items: [{ line_item_id: coffee.id, quantity: 1 }], return_fee: { amount: "5.00" } },
@@ -196,7 +190,7 @@ export default storeSuite({
 
     it("an order whose tax rate is not a number is a 400 naming the field, and nothing is sent", async () => {
       const order = await capturedOrder()
-      const coffee = await itemOf(getContainer(), order.orderId, seed.products.coffee.sku)
+      const coffee = await itemOf(getContainer(), order.orderId, shop.seed.products.coffee.sku)
       const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
       // What Medusa reads back is raw_rate (a BigNumber field); a value that is not a number.
       const updated = await pg.raw(`update order_line_item_tax_line set rate = 'NaN', raw_rate = '{"value":"NaN","precision":20}' where item_id = ?`, [coffee.id])

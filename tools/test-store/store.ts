@@ -41,6 +41,7 @@ export interface ApiResponse<T = any> {
 }
 
 export { seedStore, type SeedStoreOptions, type SeededProduct, type SeededStore, type StoreCurrency } from "../../tools/store/seed"
+import { seedStore, type SeedStoreOptions } from "../../tools/store/seed"
 
 /** Headers for /store calls: the publishable key, plus a customer's bearer token when given. */
 export function storeHeaders(seed: Pick<SeededStore, "publishableKey">, customerToken?: string): Record<string, string> {
@@ -327,4 +328,31 @@ export async function stockCoffee(container: MedusaContainer, seed: SeededStore,
     .create({ [Modules.PRODUCT]: { variant_id: seed.products.coffee.variantId }, [Modules.INVENTORY]: { inventory_item_id: item.id } })
   await container.resolve(Modules.PRODUCT).updateProductVariants(seed.products.coffee.variantId, { manage_inventory: true })
   return (quantity: number) => inventory.updateInventoryLevels([{ inventory_item_id: item.id, location_id: seed.stockLocation.id, stocked_quantity: quantity }])
+}
+
+/**
+ * What an admin suite starts from, made before its tests: an admin user signed in and the store
+ * seeded (`seedOptions`). `as()`: request options as that admin, answered whatever the status (the
+ * test reads it).
+ */
+export function adminOfSeededStore(api: Api, getContainer: () => MedusaContainer, seedOptions?: SeedStoreOptions) {
+  let user: Awaited<ReturnType<typeof createAdminUser>> | undefined
+  let seeded: SeededStore | undefined
+  beforeAll(async () => {
+    user = await createAdminUser(api, getContainer())
+    seeded = await seedStore(getContainer(), seedOptions)
+  })
+  const made = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("adminOfSeededStore: read before the suite's beforeAll ran")
+    return value
+  }
+  return {
+    as: () => ({ headers: made(user).headers, validateStatus: () => true }),
+    get user() {
+      return made(user)
+    },
+    get seed() {
+      return made(seeded)
+    },
+  }
 }
