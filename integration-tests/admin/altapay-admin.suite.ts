@@ -12,6 +12,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { createAdminUser, createAltaPayOrder, createCart, eventually, orderPayments, seedStore, waitForOrder, type Api, type SeededStore } from "../../tools/test-store/store"
+import { postCustomerReturn } from "../../tools/test-store/customer-return"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const store = altapayStore()
@@ -413,16 +414,7 @@ export default storeSuite({
       }
 
       /** AltaPay's post of the customer's return (no callback), to the plugin's return endpoint. */
-      async function postReturn(paymentSessionId: string): Promise<Response> {
-        const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ shop_orderid: shopOrderIdFor(paymentSessionId) }).toString(),
-          redirect: "manual",
-        })
-        await returned.text()
-        return returned
-      }
+      const postReturn = (paymentSessionId: string) => postCustomerReturn(store.medusaUrl(), paymentSessionId)
 
       it("gives a link for the amount due on an order, paid into the order's own payment collection", async () => {
         const order = await capturedOrder(seed)

@@ -20,10 +20,10 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { adminOfSeededStore, createAltaPayOrder, eventually, type Api } from "../../tools/test-store/store"
+import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
 const store = altapayStore()
 
@@ -148,13 +148,7 @@ export default storeSuite({
 
     /** AltaPay's post of the customer's return (no callback) to the plugin's return endpoint: the landing's outcome. */
     async function postReturn(paymentSessionId: string): Promise<string | null> {
-      const returned = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ shop_orderid: shopOrderIdFor(paymentSessionId) }).toString(),
-        redirect: "manual",
-      })
-      await returned.text()
+      const returned = await postCustomerReturn(store.medusaUrl(), paymentSessionId)
       expect(returned.status).toBe(303)
       return new URL(returned.headers.get("location")!).searchParams.get("outcome")
     }
