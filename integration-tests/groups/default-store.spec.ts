@@ -10,6 +10,7 @@ import fraudReview from "../admin/fraud-review.suite"
 import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
+import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
 import payouts from "../payouts/payouts.suite"
 
 jest.setTimeout(180_000)
@@ -26,5 +27,6 @@ storeSuites({
     "refund records": refundRecords,
     "order cancel": orderCancel,
     "payment links after the order changed": paymentLinkChanges,
+    "returns, exchanges and claims": returnsExchangesClaims,
   },
 })

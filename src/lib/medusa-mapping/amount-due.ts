@@ -8,9 +8,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createOrUpdateOrderPaymentCollectionWorkflow } from "@medusajs/medusa/core-flows"
-import { minorToDecimal, proportionalAdjustmentLine, type OrderLine } from "../../altapay"
+import { buildOrderLines, minorToDecimal, proportionalAdjustmentLine, sourceTotalMinor, type OrderLine } from "../../altapay"
 import { toMinorUnits } from "./amounts"
-import { cartOrderLines } from "./cart-lines"
+import { cartOrderLines, cartToLineSource } from "./cart-lines"
 import { ORDER_FIELDS_FOR_LINES, type OrderForLines } from "./order-of-session"
 
 type Amount = NonNullable<OrderForLines["total"]>
@@ -144,7 +144,10 @@ export async function dueCollection(container: MedusaContainer, due: OrderDue): 
 export function dueOrderLines(order: OrderForLines, amountMinor: number, options: { productUrlTemplate?: string }): OrderLine[] {
   const name = order.display_id ? `#${order.display_id}` : order.id
   const totalMinor = toMinorUnits(order.total ?? 0, order.currency_code)
-  const lines = cartOrderLines(order, { productUrlTemplate: options.productUrlTemplate }, Math.max(totalMinor, 0))
-  if (totalMinor === amountMinor) return lines
+  if (totalMinor === amountMinor) return cartOrderLines(order, { productUrlTemplate: options.productUrlTemplate }, Math.max(totalMinor, 0))
+  // Only the split of net and tax comes from the order's items, as they add up: a received return
+  // leaves its items on the order at full quantity while the order's total leaves them out.
+  const source = cartToLineSource(order, 0, { productUrlTemplate: options.productUrlTemplate })
+  const lines = buildOrderLines({ ...source, totalMinor: sourceTotalMinor(source) })
   return proportionalAdjustmentLine(lines, amountMinor, { itemId: `due-${order.display_id ?? order.id}`, description: `Amount due on order ${name}` })
 }
