@@ -33,7 +33,7 @@ export function toMedusaError(error: unknown, action: string, logger?: DetailLog
     if (action === "capture" && reauthFailed(error)) return new MedusaError(MedusaError.Types.NOT_ALLOWED, REAUTH_FAILED)
     return new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `AltaPay refused the ${action}: ${error.merchantMessage ?? error.result}. Nothing was ${action === "refund" ? "refunded" : "changed"}.`
+      `AltaPay refused the ${action}: ${sentence(error.merchantMessage ?? error.result)} Nothing was ${action === "refund" ? "refunded" : "changed"}.`
     )
   }
   if (error instanceof AltaPayValidationError) return new MedusaError(MedusaError.Types.INVALID_DATA, `AltaPay ${action}: ${error.message}`)
@@ -47,3 +47,6 @@ export function toMedusaError(error: unknown, action: string, logger?: DetailLog
   // The plugin's routes answer this code with 502: the failure is AltaPay's side of the wire.
   return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `AltaPay ${action} failed (reference ${reference}).${hint}`, ALTAPAY_UNREACHABLE)
 }
+
+/** AltaPay's message as a sentence: its own full stop kept, one added where it has none. */
+const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`)

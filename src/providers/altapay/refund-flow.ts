@@ -9,8 +9,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { z } from "zod"
-import { proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
-import { toBigNumber } from "../../lib/medusa-mapping/amounts"
+import { minorToDecimal, proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import type { Attempt } from "../../lib/money-door/attempts"
 import type { MoneyDoor } from "../../lib/money-door/door"
@@ -179,5 +178,5 @@ function isPendingRefundFor(pending: PendingRefund | null | undefined, amountMin
 }
 
 function formatMinor(minor: number, currency: string): string {
-  return `${toBigNumber(minor, currency).toString()} ${currency}`
+  return `${minorToDecimal(minor, currency)} ${currency}`
 }
