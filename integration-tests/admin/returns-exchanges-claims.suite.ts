@@ -170,20 +170,24 @@ export default storeSuite({
       await receive(requested.exchange.return_id as string, inbound)
     }
 
+    /** Medusa's Refund of what the order owes (`refundMinor`): refunded once at AltaPay as Medusa records it, and nothing left owed. */
+    async function refundedOnceAndSettled(order: Order, refundMinor: number) {
+      await refundWhatIsOwed(order, refundMinor)
+      const b = await books(order.orderId)
+      expect({ altapay: b.altapay, medusa: b.medusa }).toEqual({
+        altapay: { capturedMinor: 31483, refundedMinor: refundMinor, captures: [31483], refunds: [refundMinor] },
+        medusa: { capturedMinor: 31483, refundedMinor: refundMinor, bookedCapturesMinor: 31483, bookedRefundsMinor: refundMinor },
+      })
+      expectAgreement(b)
+      await expectSettled(order.orderId)
+    }
+
     it("a return received, and Medusa's Refund of what the order says is owed: AltaPay refunds the same, and nothing is left owed", async () => {
       const order = await capturedOrder()
       await returnReceived(order.orderId, order.coffee)
       expect(await pendingDifference(order.orderId)).toBeCloseTo(-101.19375, 5)
 
-      await refundWhatIsOwed(order, 10119)
-
-      const b = await books(order.orderId)
-      expect({ altapay: b.altapay, medusa: b.medusa }).toEqual({
-        altapay: { capturedMinor: 31483, refundedMinor: 10119, captures: [31483], refunds: [10119] },
-        medusa: { capturedMinor: 31483, refundedMinor: 10119, bookedCapturesMinor: 31483, bookedRefundsMinor: 10119 },
-      })
-      expectAgreement(b)
-      await expectSettled(order.orderId)
+      await refundedOnceAndSettled(order, 10119)
     })
 
     it("a return received, refunded with Refund items for the returned coffee: the coffee's own lines, AltaPay and Medusa agree, nothing left owed", async () => {
@@ -247,15 +251,7 @@ export default storeSuite({
       await exchangeReceived(order.orderId, order.coffee, shop.seed.products.tea.variantId)
       expect(await pendingDifference(order.orderId)).toBeCloseTo(-44.31875, 5)
 
-      await refundWhatIsOwed(order, 4432)
-
-      const b = await books(order.orderId)
-      expect({ altapay: b.altapay, medusa: b.medusa }).toEqual({
-        altapay: { capturedMinor: 31483, refundedMinor: 4432, captures: [31483], refunds: [4432] },
-        medusa: { capturedMinor: 31483, refundedMinor: 4432, bookedCapturesMinor: 31483, bookedRefundsMinor: 4432 },
-      })
-      expectAgreement(b)
-      await expectSettled(order.orderId)
+      await refundedOnceAndSettled(order, 4432)
     })
 
     it("a refund claim: Medusa refunds nothing by itself; the merchant's Refund of what the order says is owed is what AltaPay refunds, once", async () => {
@@ -269,15 +265,7 @@ export default storeSuite({
       await receive(requested.claim.return_id as string, order.tea)
       expect((await books(order.orderId)).altapay.refunds).toEqual([])
 
-      await refundWhatIsOwed(order, 5119)
-
-      const b = await books(order.orderId)
-      expect({ altapay: b.altapay, medusa: b.medusa }).toEqual({
-        altapay: { capturedMinor: 31483, refundedMinor: 5119, captures: [31483], refunds: [5119] },
-        medusa: { capturedMinor: 31483, refundedMinor: 5119, bookedCapturesMinor: 31483, bookedRefundsMinor: 5119 },
-      })
-      expectAgreement(b)
-      await expectSettled(order.orderId)
+      await refundedOnceAndSettled(order, 5119)
     })
   },
 })
