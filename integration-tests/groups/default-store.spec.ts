@@ -6,6 +6,7 @@
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuites } from "../../tools/test-store/store-app/runner"
 import altapayAdmin from "../admin/altapay-admin.suite"
+import backOfficeChanges from "../admin/back-office-changes.suite"
 import fraudReview from "../admin/fraud-review.suite"
 import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
@@ -27,6 +28,7 @@ storeSuites({
     "refund records": refundRecords,
     "order cancel": orderCancel,
     "payment links after the order changed": paymentLinkChanges,
+    "money moved in AltaPay's back office": backOfficeChanges,
     "returns, exchanges and claims": returnsExchangesClaims,
   },
 })

@@ -11,7 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
-import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfThisOrderAtATime } from "./order-money-lock"
+import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney } from "./order-money-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -118,7 +118,7 @@ export default defineMiddlewares({
     {
       method: ["POST"],
       matcher: "/admin/orders/:id/cancel",
-      middlewares: [oneChangeOfThisOrderAtATime],
+      middlewares: [oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney],
     },
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.

@@ -11,8 +11,10 @@
  * taken before the payment's own lock, so the two are always taken in the same order.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
 import { changingOrderMoney, ORDER_MONEY_WAIT_MS } from "../lib/follow-up/medusa-lock"
 import { altapayPaymentOrder } from "../lib/medusa-mapping/altapay-payment"
+import { cancelRefusal } from "../lib/medusa-mapping/cancel-check"
 
 type Middleware = (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => Promise<void>
 
@@ -61,3 +63,13 @@ export const oneChangeOfAPaymentsOrderAtATime = oneChangeOfAnOrderAtATime(async 
  * AltaPay payment yet, and a cancel beside it must wait for it.
  */
 export const oneChangeOfThisOrderAtATime = oneChangeOfAnOrderAtATime(async (req) => req.params.id)
+
+/** Medusa's Cancel, under the order's lock: refused (400) while it would leave AltaPay holding money (lib/medusa-mapping/cancel-check.ts). */
+export async function refuseCancelThatKeepsMoney(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  try {
+    const refusal = req.params.id ? await cancelRefusal(req.scope, req.params.id) : undefined
+    next(refusal ? new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal) : undefined)
+  } catch (error) {
+    next(error)
+  }
+}

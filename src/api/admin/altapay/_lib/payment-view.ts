@@ -234,7 +234,8 @@ export function adminAltaPayPayment(
       received_at: c.received_at,
     })),
     refundable: {
-      amount: money(Math.max(payment.captured_minor - payment.refunded_minor - keptReturnFeesMinor(payment.data.refunds), 0)),
+      // What Medusa's records leave, and never more than AltaPay holds (a refund made in its merchant interface counts).
+      amount: money(Math.max(Math.min(payment.captured_minor - payment.refunded_minor, heldAtAltaPay(tx) ?? Infinity) - keptReturnFeesMinor(payment.data.refunds), 0)),
       return_fees: invoiceLike,
       items: (entries?.items ?? []).map((item) => {
         const done = refunded.get(item.id) ?? 0
@@ -263,4 +264,9 @@ function safeEntries(payment: AltaPayPayment) {
 
 function withoutAmount({ amount_minor: _amount, ...rest }: ReservationLeft): Omit<ReservationLeft, "amount_minor"> {
   return rest
+}
+
+/** Captured less refunded at AltaPay, when AltaPay answered. */
+function heldAtAltaPay(tx: GatewayTransaction | undefined): number | undefined {
+  return tx?.capturedAmount ? tx.capturedAmount.minor - (tx.refundedAmount?.minor ?? 0) : undefined
 }
