@@ -1,6 +1,6 @@
 /**
  * Money moved in AltaPay's merchant interface, not through Medusa: a capture of part of a payment,
- * a refund. Medusa's own handler of AltaPay's notification records a capture of the whole payment
+ * a refund (and, told by the expiring-reservations job, a full capture or a release). Medusa's own handler of AltaPay's notification records a capture of the whole payment
  * and nothing else; the rest would leave AltaPay's money and Medusa's records apart with nobody
  * told. AltaPay's notification only prompts a look: the payment's record is read from AltaPay
  * (never taken from the post), compared with what Medusa recorded, and a difference is told to the
@@ -8,7 +8,7 @@
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { CAPTURED_STATUSES, minorToDecimal, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
+import { CAPTURED_STATUSES, minorToDecimal, REFUNDED_STATUSES, RELEASED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
 import { postFeedNotice } from "../follow-up/merchant-notice"
 import { loadAltaPayPayment } from "../medusa-mapping/altapay-payment"
 import { medusaSession, orderOfCart } from "../medusa-mapping/medusa-session"
@@ -49,16 +49,26 @@ async function compare(container: MedusaContainer, registration: Pick<AltaPayReg
   return true
 }
 
-function outsideMovementNotice(
-  payment: { id: string; currency_code: string; amount_minor: number; captured_minor: number; refunded_minor: number },
-  transaction: GatewayTransaction
-): { title: string; description: string } {
+/** What Medusa recorded of a payment, against which AltaPay's record is told. */
+interface MedusaRecord {
+  id: string
+  currency_code: string
+  amount_minor: number
+  captured_minor: number
+  refunded_minor: number
+}
+
+/** The merchant's notice of a payment AltaPay shows released, captured or refunded beyond Medusa's records, with what to do. */
+export function outsideMovementNotice(payment: MedusaRecord, transaction: GatewayTransaction): { title: string; description: string } {
   const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`
   const captured = transaction.capturedAmount?.minor ?? 0
   const refunded = transaction.refundedAmount?.minor ?? 0
   const left = (transaction.reservedAmount?.minor ?? payment.amount_minor) - captured
+  const released = statusIn(transaction.transactionStatus, RELEASED_STATUSES)
   const todo = [
-    captured > payment.captured_minor
+    released && captured === 0 ? "Cancel the order in Medusa to match (nothing is released again)." : "",
+    captured > payment.captured_minor && left <= 0 ? "Press Capture on the payment in Medusa to record it (nothing is captured again)." : "",
+    captured > payment.captured_minor && left > 0
       ? `To record the capture, capture in Medusa first the ${fmt(left)} AltaPay has left (if you ship it), then the ${fmt(captured - payment.captured_minor)} captured in AltaPay (AltaPay refuses it, and the plugin records it: nothing is captured again).`
       : "",
     refunded > payment.refunded_minor
@@ -67,6 +77,6 @@ function outsideMovementNotice(
   ].filter(Boolean)
   return {
     title: "AltaPay payment changed outside Medusa",
-    description: `AltaPay shows payment ${payment.id} (AltaPay transaction ${transaction.transactionId}) with ${fmt(captured)} captured and ${fmt(refunded)} refunded; Medusa has recorded ${fmt(payment.captured_minor)} captured and ${fmt(payment.refunded_minor)} refunded: it was changed in AltaPay's merchant interface. ${todo.join(" ")}`,
+    description: `AltaPay shows payment ${payment.id} (AltaPay transaction ${transaction.transactionId}) as ${transaction.transactionStatus}, with ${fmt(captured)} captured and ${fmt(refunded)} refunded; Medusa has recorded ${fmt(payment.captured_minor)} captured and ${fmt(payment.refunded_minor)} refunded: it was changed in AltaPay's merchant interface. ${todo.join(" ")}`,
   }
 }

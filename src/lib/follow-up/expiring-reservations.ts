@@ -7,7 +7,8 @@
  */
 import type { IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { minorToDecimal, RELEASED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
+import { minorToDecimal, RELEASED_STATUSES, statusIn } from "../../altapay"
+import { outsideMovementNotice } from "../callbacks/outside-movements"
 import { pickTransaction } from "../medusa-mapping/status"
 import { openPaymentData } from "../payment-data/data"
 import { expiresSoon, reservationExpiry, type ReservationExpiry } from "../payment-data/reservation-expiry"
@@ -41,21 +42,14 @@ export async function followUpExpiringReservations(container: MedusaContainer, r
     // AltaPay's own record first: a capture or release made in its merchant interface leaves nothing to expire.
     const live = transactionId ? pickTransaction(await registration.client.gateway.payments({ transactionId })) : undefined
     const outside = live && (statusIn(live.transactionStatus, RELEASED_STATUSES) || (live.capturedAmount?.minor ?? 0) >= opened.data.amount_minor) ? live : undefined
-    const notice = outside ? changedOutsideNotice(id, outside, opened.data.currency) : expiryNotice(id, transactionId, opened.data.currency, expiry)
+    const { currency, amount_minor, captured_minor, refunded_minor } = opened.data
+    const notice = outside
+      ? outsideMovementNotice({ id, currency_code: currency, amount_minor, captured_minor: captured_minor ?? 0, refunded_minor: refunded_minor ?? 0 }, outside)
+      : expiryNotice(id, transactionId, currency, expiry)
     container.resolve<Logger>(ContainerRegistrationKeys.LOGGER).warn(`${notice.title} (${providerId}, payment ${id}): ${notice.description}`)
     await postFeedNotice(container, `altapay-expiry-${id}-${outside ? outside.transactionStatus : expiry.expires_at}`, notice, `payment ${id}`)
     report.count(outside ? "told: changed outside Medusa" : "told: reservation expiring", 1)
   })
-}
-
-/** A reservation Medusa still shows open that AltaPay shows captured in full or released: done in AltaPay's merchant interface. */
-function changedOutsideNotice(paymentId: string, transaction: GatewayTransaction, currency: string): { title: string; description: string } {
-  const captured = `${minorToDecimal(transaction.capturedAmount?.minor ?? 0, currency)} ${currency.toUpperCase()}`
-  const released = statusIn(transaction.transactionStatus, RELEASED_STATUSES)
-  return {
-    title: "AltaPay payment changed outside Medusa",
-    description: `AltaPay shows payment ${paymentId} (AltaPay transaction ${transaction.transactionId}) as ${transaction.transactionStatus}${released ? "" : `, ${captured} captured`}, while Medusa still shows it authorized: it was ${released ? "released" : "captured"} in AltaPay's merchant interface. ${released ? "Cancel the order in Medusa to match (nothing is released again)." : "Press Capture on the payment in Medusa to record it (nothing is captured again)."}`,
-  }
 }
 
 export function expiryNotice(paymentId: string, transactionId: string, currency: string, expiry: ReservationExpiry): { title: string; description: string } {
