@@ -184,9 +184,9 @@ export default storeSuite({
         ["capture", "captureReservation", 150],
         ["capture", "captureReservation", 0],
         ["cancel", "releaseReservation", 150],
-        // Cancel reads the order before Capture has written its capture, and refunds after it has.
-        ...[0, 5, 10, 15].map((gapMs) => ["cancel", "releaseReservation", gapMs] as ["cancel", "releaseReservation", number]),
-        ...[0, 10].map((gapMs) => ["cancel", "captureReservation", gapMs] as ["cancel", "captureReservation", number]),
+        // Cancel reads the order before Capture has written its capture, and refunds after it has (10 of 11 runs at 0-20 ms).
+        ...[0, 10].map((gapMs) => ["cancel", "releaseReservation", gapMs] as ["cancel", "releaseReservation", number]),
+        ["cancel", "captureReservation", 0],
       ]
       for (const [first, slow, gapMs] of runs) {
         const order = await authorizedOrder()
