@@ -54,10 +54,14 @@ export async function captureFulfillment(container: MedusaContainer, fulfillment
     filters: { id: orderId },
   })
   const order = orders[0] as OrderRow | undefined
-  const payments = (order?.payment_collections ?? []).flatMap((c) => c?.payments ?? []).filter((p) => !!p && altapay.has(p.provider_id) && !p.canceled_at) as Array<{
-    id: string
-    provider_id: string
-  }>
+  // Only payments whose registration captures on this trigger: the others take no lock and wait for nothing.
+  const payments = (order?.payment_collections ?? [])
+    .flatMap((c) => c?.payments ?? [])
+    .filter((p): p is { id: string; provider_id: string } => !!p && altapay.has(p.provider_id) && !p.canceled_at)
+    .flatMap((p) => {
+      const { options } = altapayFromConfig(container, p.provider_id)
+      return options.captureOn === trigger && !options.autoCapture ? [{ id: p.id, options }] : []
+    })
   if (!order || payments.length === 0) return
   const { data: fulfillments } = await query.graph({
     entity: "fulfillment",
@@ -68,40 +72,45 @@ export async function captureFulfillment(container: MedusaContainer, fulfillment
   if (!fulfillment || fulfillment.canceled_at) return
 
   // One change of the order's money at a time: a Capture pressed meanwhile waits, and books its own amount (order-money-lock.ts).
-  const ran = await changingOrderMoney(
-    container,
-    orderId,
-    async () => {
-      for (const { id, provider_id } of payments) {
-        const { options } = altapayFromConfig(container, provider_id)
-        if (options.captureOn !== trigger || options.autoCapture) continue
-        const payment = await loadAltaPayPayment(container, id)
-        if (payment.data.captures.some((c) => c.fulfillment_id === fulfillmentId && c.status !== "failed")) continue // a repeated event
-        const held = heldForReview(payment.data)
-        if (held) {
-          logger?.warn(
-            `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: the payment is held for review (${held}). Approve it in the order's AltaPay panel, then capture what was sent ("Capture items").`
-          )
-          continue
-        }
-        const request = requestFor(payment, order, fulfillment, wholeItemsOnly(payment.data, options))
-        if (!request) continue
-        try {
-          const capture = await captureAltaPayItems(container, id, request, { fulfillmentId, trackingInfo: trackingOf(fulfillment) })
-          logger?.info(`AltaPay: captured ${capture.amount_minor} minor units of payment ${id} for fulfillment ${fulfillmentId} (order ${orderId}).`)
-        } catch (error) {
-          logger?.warn(
-            `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)} Capture it from the order page ("Capture items").`
-          )
-        }
-      }
-      return true
-    },
-    false
-  )
-  if (!ran) {
+  const captureEach = async () => {
+    for (const { id, options } of payments) await captureOnPayment(container, { id, options, order, fulfillment, logger })
+    return true
+  }
+  if (!(await changingOrderMoney(container, orderId, captureEach, false))) {
     logger?.warn(
       `AltaPay: fulfillment ${fulfillmentId} of order ${orderId} was not captured: another capture, refund or cancel of the order was still running after ${ORDER_MONEY_WAIT_MS / 1000} s. Capture it from the order page ("Capture items").`
+    )
+  }
+}
+
+interface CaptureOnPayment {
+  id: string
+  options: AltaPayOptions
+  order: OrderRow
+  fulfillment: FulfillmentRow
+  logger?: Logger
+}
+
+/** Captures what the fulfillment sent on payment `id`, read under the order's lock; a failure is logged with what to do. */
+async function captureOnPayment(container: MedusaContainer, { id, options, order, fulfillment, logger }: CaptureOnPayment): Promise<void> {
+  const fulfillmentId = fulfillment.id
+  const payment = await loadAltaPayPayment(container, id)
+  if (payment.data.captures.some((c) => c.fulfillment_id === fulfillmentId && c.status !== "failed")) return // a repeated event
+  const held = heldForReview(payment.data)
+  if (held) {
+    logger?.warn(
+      `AltaPay: fulfillment ${fulfillmentId} of order ${order.id} was not captured on payment ${id}: the payment is held for review (${held}). Approve it in the order's AltaPay panel, then capture what was sent ("Capture items").`
+    )
+    return
+  }
+  const request = requestFor(payment, order, fulfillment, wholeItemsOnly(payment.data, options))
+  if (!request) return
+  try {
+    const capture = await captureAltaPayItems(container, id, request, { fulfillmentId, trackingInfo: trackingOf(fulfillment) })
+    logger?.info(`AltaPay: captured ${capture.amount_minor} minor units of payment ${id} for fulfillment ${fulfillmentId} (order ${order.id}).`)
+  } catch (error) {
+    logger?.warn(
+      `AltaPay: fulfillment ${fulfillmentId} of order ${order.id} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)} Capture it from the order page ("Capture items").`
     )
   }
 }
