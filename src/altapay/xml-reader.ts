@@ -23,6 +23,11 @@ export interface ReaderSettings {
   textKey: string
   /** Elements that are always lists, by their parent's name (fast-xml-parser's `isArray`). */
   repeatedIn: ReadonlyMap<string, string>
+  /**
+   * Deepest element nesting read (fast-xml-parser's `maxNestedTags`): a deeper document goes to
+   * fast-xml-parser, which refuses it, so no tree is handed on that a JSON.stringify could not write.
+   */
+  maxNestedTags: number
 }
 
 /** Thrown inside the reader for anything outside what it reads; never escapes it. */
@@ -200,7 +205,7 @@ function read(xml: string, settings: ReaderSettings): XmlTree {
     const name = xml.slice(lt + 1, nameEnd)
     // The properties every object has start with a lower-case letter or _; AltaPay's elements do not.
     if (!(xml.charCodeAt(lt + 1) <= 90) && OBJECT_PROPERTIES.has(name)) notRead()
-    if (current) stack.push(current)
+    if (current && stack.push(current) >= settings.maxNestedTags) notRead()
     current = { name, attributes: blank(xml, nameEnd, tagEnd) ? undefined : attributesOf(xml.slice(nameEnd, tagEnd)), children: undefined, text: "" }
     i = gt + 1
     if (selfClosing) close()

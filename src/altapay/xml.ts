@@ -51,10 +51,12 @@ export const parserOptions = {
   // a quarter of its time on a gateway answer; only the repeated elements need their path.
   jPath: false,
   isArray: isRepeated,
+  // fast-xml-parser's default, named so that the client's reader stops where it does.
+  maxNestedTags: 100,
 }
 const parser = new XMLParser(parserOptions)
 /** The same tree, read by the client's own reader where it can (xml-reader.ts); fast-xml-parser reads the rest. */
-const readerSettings: ReaderSettings = { attributePrefix: ATTR, textKey: TEXT, repeatedIn: REPEATED_IN }
+const readerSettings: ReaderSettings = { attributePrefix: ATTR, textKey: TEXT, repeatedIn: REPEATED_IN, maxNestedTags: parserOptions.maxNestedTags }
 // Numeric and HTML character references (&#230; in a Danish name) cost a dozen extra replacements
 // per text node, so only bodies that contain one take the parser that decodes them.
 const referenceDecodingParser = new XMLParser({ ...parserOptions, htmlEntities: true })

@@ -16,6 +16,7 @@ const settings = {
     ["PaymentInfo", "PaymentInfos"],
     ["ReconciliationIdentifier", "ReconciliationIdentifiers"],
   ]),
+  maxNestedTags: parserOptions.maxNestedTags,
 }
 const read = (xml: string) => readWellFormedXml(xml, settings)
 /** Same tree, same key order (JSON text), as fast-xml-parser's. */
