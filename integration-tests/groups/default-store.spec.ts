@@ -13,6 +13,7 @@ import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
 import payouts from "../payouts/payouts.suite"
+import payoutCases from "../payouts/payout-cases.suite"
 
 jest.setTimeout(180_000)
 
@@ -23,6 +24,7 @@ storeSuites({
   // Payouts first: the sandbox pays out every capture it holds, and the other suites capture too.
   suites: {
     payouts,
+    "payouts in the cases finance meets": payoutCases,
     "the order's AltaPay panel and routes": altapayAdmin,
     "fraud review": fraudReview,
     "refund records": refundRecords,

@@ -121,8 +121,8 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
         [null, null, null, null],
       ])
       expect(lines.lines[2]).toMatchObject({ issue: "Settlement Amount is not a number", cells: { "Settlement Amount": "abc" } })
-      expect(await service.hasFundingFile(ACCOUNT, "f-1.csv")).toBe(true)
-      expect(await service.hasFundingFile("other/api", "f-1.csv")).toBe(false)
+      expect(await service.storedFundingFile(ACCOUNT, "f-1.csv")).toEqual({ fundingDate: "2026-11-20", currency: "EUR", amountMinor: file.amountMinor, final: true })
+      expect(await service.storedFundingFile("other/api", "f-1.csv")).toBeUndefined()
     })
 
     it("downloads a file whose lines do not add up again, replacing its lines, at most three times", async () => {
@@ -131,10 +131,10 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       const args = (entries: FundingFileEntry[]) => ({ account: ACCOUNT, providerId: "pp_altapay_altapay", funding: file, entries: stream(entries) })
       // A download cut after its first line looks whole (funding files have no trailer).
       expect(await service.importFundingFile(args(full.slice(0, 1)))).toMatchObject({ outcome: "imported", lines: 1, totalsAgree: false })
-      expect(await service.hasFundingFile(ACCOUNT, "f-cut.csv")).toBe(false)
+      expect(await service.storedFundingFile(ACCOUNT, "f-cut.csv")).toMatchObject({ final: false })
       const replaced = await service.importFundingFile(args(full))
       expect(replaced).toMatchObject({ outcome: "replaced", lines: 2, netMinor: 15000, totalsAgree: true })
-      expect(await service.hasFundingFile(ACCOUNT, "f-cut.csv")).toBe(true)
+      expect(await service.storedFundingFile(ACCOUNT, "f-cut.csv")).toMatchObject({ final: true })
       expect(await service.importFundingFile(args(full))).toMatchObject({ outcome: "already_imported", lines: 2 })
       expect((await service.listPayoutFileLines(replaced.fileId, { limit: 10, offset: 0 })).count).toBe(2)
 
@@ -144,7 +144,7 @@ moduleIntegrationTestRunner<AltaPayPayoutsService>({
       const outcomes = []
       for (let i = 0; i < 4; i++) outcomes.push((await service.importFundingFile(oddArgs())).outcome)
       expect(outcomes).toEqual(["imported", "replaced", "replaced", "already_imported"])
-      expect(await service.hasFundingFile(ACCOUNT, "f-odd.csv")).toBe(true)
+      expect(await service.storedFundingFile(ACCOUNT, "f-odd.csv")).toMatchObject({ final: true })
       expect((await service.listPayoutFiles({ limit: 10, offset: 0 })).count).toBe(2)
       // Paged newest funding first, then by filename: one a page.
       const pages = await Promise.all([0, 1].map((offset) => service.listPayoutFiles({ limit: 1, offset })))

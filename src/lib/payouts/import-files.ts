@@ -7,6 +7,7 @@ import type { Logger } from "@medusajs/framework/types"
 import type { Funding } from "../../altapay"
 import { amountText } from "../../altapay"
 import type AltaPayPayoutsService from "../../modules/altapay-payouts/service"
+import type { StoredFundingFile } from "../../modules/altapay-payouts/types"
 import { MAX_FUNDING_FILE_DOWNLOADS } from "../../modules/altapay-payouts/sql/import"
 import { messageOf } from "../follow-up/run-report"
 import type { PayoutAccount } from "./accounts"
@@ -48,7 +49,12 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
         continue
       }
       try {
-        if (await payouts.hasFundingFile(account.account, funding.filename)) {
+        const stored = await payouts.storedFundingFile(account.account, funding.filename)
+        if (stored && !sameFunding(stored, funding)) {
+          reportProblem(logger, result, anotherFundingOfThatName(account.account, stored, funding))
+          continue
+        }
+        if (stored?.final) {
           result.filesSkipped++
           continue
         }
@@ -70,6 +76,19 @@ export async function importAccountFiles(payouts: AltaPayPayoutsService, account
       }
     }
   }
+}
+
+/** Whether a listed funding is the one stored under its filename (AltaPay's unique ID of a funding). */
+function sameFunding(stored: StoredFundingFile, listed: Funding): boolean {
+  return stored.fundingDate === listed.fundingDate && stored.currency === listed.currency.toUpperCase() && stored.amountMinor === listed.amountMinor
+}
+
+function anotherFundingOfThatName(account: string, stored: StoredFundingFile, listed: Funding): string {
+  const of = (f: { fundingDate: string; amountMinor: number; currency: string }) => `${f.fundingDate}, ${amountText(f.amountMinor, f.currency)}`
+  return (
+    `AltaPay lists funding file ${listed.filename} of ${account} as ${of(listed)}, but the file stored under that name is ${of(stored)}. ` +
+    `AltaPay's documentation makes a filename a funding's unique ID, so this one was not imported and its lines are in no payout: ask AltaPay which funding the name belongs to. Reported on every run until then.`
+  )
 }
 
 /** A problem of the run: in its summary and logged. */

@@ -6,7 +6,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { MedusaService } from "@medusajs/framework/utils"
 import { FundingFile, FundingLine, MoneyMovement, PayoutCursor } from "./models"
-import { hasFundingFile, importFundingFile } from "./sql/import"
+import { importFundingFile, storedFundingFile } from "./sql/import"
 import { markMovementsSynced, movementsSyncedThrough, recordMovements } from "./sql/movements"
 import { matchLines } from "./sql/match"
 import { listPayoutFiles, listPayoutFileLines, retrievePayoutFile } from "./sql/files"
@@ -23,6 +23,7 @@ import type {
   MovementPayout,
   Page,
   PayoutException,
+  StoredFundingFile,
 } from "./types"
 
 interface EntityManagerWithKnex {
@@ -41,9 +42,9 @@ class AltaPayPayoutsService extends MedusaService({ FundingFile, FundingLine, Mo
     return this.manager_.getKnex()
   }
 
-  /** Whether this account's file is stored already (so the job need not download it). */
-  hasFundingFile(account: string, filename: string): Promise<boolean> {
-    return hasFundingFile(this.knex, account, filename)
+  /** This account's stored file of that name, if any (the job need not download a file stored for good). */
+  storedFundingFile(account: string, filename: string): Promise<StoredFundingFile | undefined> {
+    return storedFundingFile(this.knex, account, filename)
   }
 
   /** Stores a funding file and its lines in one transaction; a file stored before (by any server) is left alone. */

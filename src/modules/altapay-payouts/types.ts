@@ -42,6 +42,15 @@ export interface ImportFundingFileInput {
   entries: AsyncIterable<FundingFileEntry>
 }
 
+/** A funding file stored for an account, as AltaPay listed it when it was imported. */
+export interface StoredFundingFile {
+  fundingDate: string
+  currency: string
+  amountMinor: number
+  /** Its lines add up, or it was downloaded as often as it will be: not downloaded again. */
+  final: boolean
+}
+
 export interface ImportFundingFileResult {
   /**
    * already_imported: another run (or server) stored this file first; nothing was written.

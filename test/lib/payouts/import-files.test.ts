@@ -20,6 +20,9 @@ const funding = (filename: string, fundingDate = "2026-11-20"): Funding => ({
   downloadLink: `https://gw.example/merchant/API/fundingDownload?id=${filename}`,
 })
 
+/** A funding as the payouts module keeps it once imported, stored for good. */
+const storedAs = (f: Funding) => ({ fundingDate: f.fundingDate, currency: f.currency, amountMinor: f.amountMinor, final: true })
+
 it("imports every new file of every page, reports a failed one and goes on", async () => {
   const pages = [
     [funding("stored"), funding("broken")],
@@ -32,7 +35,7 @@ it("imports every new file of every page, reports a failed one and goes on", asy
     },
   }
   const payouts = {
-    hasFundingFile: jest.fn(async (_account: string, filename: string) => filename === "stored"),
+    storedFundingFile: jest.fn(async (_account: string, filename: string) => (filename === "stored" ? storedAs(funding("stored")) : undefined)),
     importFundingFile: jest.fn(async ({ funding: f }: { funding: Funding; account: string; providerId: string }) => {
       if (f.filename === "broken") throw new Error("AltaPay answered fundingDownload with HTTP 500")
       if (f.filename === "raced") return { outcome: "already_imported", fileId: "apfile_2", lines: 0, unreadableLines: 0, netMinor: 0, amountMinor: 1000, totalsAgree: true }
@@ -65,6 +68,36 @@ it("imports every new file of every page, reports a failed one and goes on", asy
   ])
 })
 
+it("reports, and does not import, a funding listed under a stored filename with another date, amount or currency", async () => {
+  const stored = funding("Daily_EUR.csv")
+  const listed = [
+    stored,
+    { ...funding("Daily_EUR.csv", "2026-11-21") },
+    { ...stored, amountMinor: 1001 },
+    { ...stored, currency: "DKK" },
+    { ...stored, downloadLink: "https://gw.example/x?id=9" },
+  ]
+  const client = {
+    fundings: { fundingList: jest.fn(async ({ page }: { page: number }) => ({ page, numberOfPages: 1, fundings: page === 0 ? listed : [] })), fundingDownload: jest.fn() },
+  }
+  const payouts = { storedFundingFile: jest.fn(async () => storedAs(stored)), importFundingFile: jest.fn() }
+  const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
+  const result: AccountImport = emptyImport()
+
+  await importAccountFiles(payouts as never, account, { warn: jest.fn() }, result)
+
+  // The same funding listed again (even under another download link) is the stored one.
+  expect(payouts.importFundingFile).not.toHaveBeenCalled()
+  expect(result.filesSkipped).toBe(2)
+  expect(result.problems).toEqual([
+    expect.stringMatching(
+      /^AltaPay lists funding file Daily_EUR\.csv of gw\.example\/shop_api as 2026-11-21, 10\.00 EUR, but the file stored under that name is 2026-11-20, 10\.00 EUR\. .*not imported.*ask AltaPay/
+    ),
+    expect.stringContaining("as 2026-11-20, 10.01 EUR"),
+    expect.stringContaining("as 2026-11-20, 10.00 DKK"),
+  ])
+})
+
 it("stops at a page AltaPay does not answer, naming it", async () => {
   const client = { fundings: { fundingList: jest.fn(async () => Promise.reject(new Error("connect ECONNREFUSED"))) } }
   const account = { account: "gw.example/shop_api", providerIds: ["pp_altapay_a"], registrations: [{ providerId: "pp_altapay_a", client }] } as unknown as PayoutAccount
@@ -76,7 +109,7 @@ it("stops at a page AltaPay does not answer, naming it", async () => {
 it("reads the page after the last one AltaPay counts (pages numbered from 1), and an error there is no problem", async () => {
   const oneBased: Record<number, Funding[]> = { 1: [funding("first")], 2: [funding("newest")] }
   const payouts = {
-    hasFundingFile: jest.fn(async () => false),
+    storedFundingFile: jest.fn(async () => undefined),
     importFundingFile: jest.fn(async (_input: { funding: Funding }) => ({
       outcome: "imported",
       fileId: "apfile_1",
@@ -115,7 +148,7 @@ it("does not download fundings dated before the account's reconcileFrom, and cou
     },
   }
   const payouts = {
-    hasFundingFile: jest.fn(async () => false),
+    storedFundingFile: jest.fn(async () => undefined),
     importFundingFile: jest.fn(async (_input: { funding: Funding }) => ({
       outcome: "imported",
       fileId: "apfile_1",

@@ -10,21 +10,25 @@ import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { generateEntityId } from "@medusajs/framework/utils"
 import type { FundingFileEntry } from "../../../altapay"
 import { FundingFileTotals } from "../totals"
-import type { ImportFundingFileInput, ImportFundingFileResult } from "../types"
+import type { ImportFundingFileInput, ImportFundingFileResult, StoredFundingFile } from "../types"
 import { minorFrom, moneyColumns } from "./columns"
 
 const BATCH_SIZE = 1000
 
 export const MAX_FUNDING_FILE_DOWNLOADS = 3
 
-/** Whether the file is stored for good: its lines add up, or it was downloaded as often as it will be. */
-export async function hasFundingFile(knex: Knex, account: string, filename: string): Promise<boolean> {
+/**
+ * The account's stored file of that name, with what AltaPay listed for it, and whether it is stored
+ * for good: its lines add up, or it was downloaded as often as it will be.
+ */
+export async function storedFundingFile(knex: Knex, account: string, filename: string): Promise<StoredFundingFile | undefined> {
   const row = await knex("altapay_funding_file")
     .where({ account, filename })
     .whereNull("deleted_at")
-    .where((q) => q.whereRaw("net_minor = amount_minor").orWhere("download_count", ">=", MAX_FUNDING_FILE_DOWNLOADS))
-    .first("id")
-  return Boolean(row)
+    .first("funding_date", "currency", "amount_minor", "net_minor", "download_count")
+  if (!row) return undefined
+  const amountMinor = minorFrom(row.amount_minor)
+  return { fundingDate: row.funding_date, currency: row.currency, amountMinor, final: minorFrom(row.net_minor) === amountMinor || row.download_count >= MAX_FUNDING_FILE_DOWNLOADS }
 }
 
 export async function importFundingFile(knex: Knex, input: ImportFundingFileInput): Promise<ImportFundingFileResult> {
