@@ -12,6 +12,7 @@ import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
+import otherCurrencies from "../admin/other-currencies.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
 
@@ -32,5 +33,6 @@ storeSuites({
     "payment links after the order changed": paymentLinkChanges,
     "money moved in AltaPay's back office": backOfficeChanges,
     "returns, exchanges and claims": returnsExchangesClaims,
+    "money in other currencies after checkout": otherCurrencies,
   },
 })

@@ -1,0 +1,434 @@
+/**
+ * Money after checkout in other currencies and price shapes, through Medusa's admin routes: a shop
+ * in Japan (JPY, no decimals, 10 % tax) and one in Germany (EUR, 19 %), with FIXED-amount promotions
+ * made through POST /admin/promotions (across the items, each unit, the shipping). Then Medusa's own
+ * Capture (POST /admin/payments/:id/capture) in part and in full, the plugin's Capture items and
+ * Refund items (POST /admin/altapay/payments/:id/captures, .../refunds), Medusa's Refund
+ * (POST /admin/payments/:id/refund) with odd amounts, and a return refunded as Medusa says is owed.
+ * What a merchant relies on:
+ *
+ * - every request AltaPay gets (session, capture, refund) has order lines that add up to its amount
+ *   exactly, each line in whole minor units (whole yen: JPY has no decimals);
+ * - AltaPay's captured and refunded totals (the sandbox's books) equal Medusa's captures and
+ *   refunds (rounded to the minor unit) and the order's booked transactions;
+ * - refunding every unit brings AltaPay to exactly what it captured: no yen or cent left, none over;
+ * - a request the plugin refuses is a 4xx that says why, and nothing reaches AltaPay.
+ *
+ * Japan: coffee 1,980, tea 735, shipping 700, plus 10 % tax. Germany: prices include 19 % VAT (coffee 12.99,
+ * tea 6.49, shipping 4.90), and its 5 EUR off includes VAT too.
+ */
+import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import { decimalToMinor } from "../../src/altapay"
+import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import {
+  createAdminUser,
+  createCart,
+  orderPayments,
+  payWithAltaPay,
+  seedStore,
+  startSession,
+  storeHeaders,
+  type Api,
+  type ApiResponse,
+  type CreateCartOptions,
+  type SeededStore,
+} from "../../tools/test-store/store"
+
+const store = altapayStore()
+
+const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0)
+type Wire = Record<string, string | number | undefined>
+
+/** A line's total in minor units, refusing anything that is not whole minor units (a fractional yen). */
+function lineMinor(line: Wire, currency: string): number {
+  expect({ itemId: line.itemId, discount: Number(line.discount ?? 0), quantityWhole: Number.isInteger(Number(line.quantity)) }).toEqual({
+    itemId: line.itemId,
+    discount: 0,
+    quantityWhole: true,
+  })
+  return decimalToMinor(String(line.unitPrice), currency) * Number(line.quantity) + decimalToMinor(String(line.taxAmount ?? 0), currency)
+}
+const linesMinor = (lines: Wire[], currency: string) => sum(lines.map((l) => lineMinor(l, currency)))
+
+interface Placed {
+  orderId: string
+  paymentId: string
+  transactionId: string
+  currency: string
+  /** Line item ids by product key. */
+  item: { coffee: string; tea: string }
+  /** Medusa's exact order total and AltaPay's reservation, in minor units. */
+  /** Medusa's order total, exact, as decimal text. */
+  totalExact: string
+  reservedMinor: number
+}
+
+export default storeSuite({
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    let headers: Record<string, string>
+    let jpy: SeededStore
+    let eur: SeededStore
+    const as = () => ({ headers, validateStatus: () => true })
+    afterEach(() => store.sandbox().faults.clear())
+
+    function ok(step: string, r: ApiResponse) {
+      expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
+      return r.data
+    }
+
+    /** A fixed-amount promotion made as the admin makes one. */
+    async function promotion(code: string, currency: string, applicationMethod: Record<string, unknown>, taxInclusive = false) {
+      const r = await api.post(
+        "/admin/promotions",
+        {
+          code,
+          type: "standard",
+          status: "active",
+          is_automatic: false,
+          is_tax_inclusive: taxInclusive,
+          application_method: { type: "fixed", currency_code: currency, ...applicationMethod },
+        },
+        as()
+      )
+      expect({ code, status: r.status, message: r.data?.message }).toEqual({ code, status: 200, message: undefined })
+    }
+
+    beforeAll(async () => {
+      headers = (await createAdminUser(api, getContainer())).headers
+      jpy = await seedStore(getContainer(), { currency: "jpy" })
+      eur = await seedStore(getContainer(), { currency: "eur" })
+      // German prices include VAT: set as the admin does, on the region and on the currency's price preference (Medusa made one for EUR).
+      ok("region with VAT in prices", await api.post(`/admin/regions/${eur.region.id}`, { is_tax_inclusive: true }, as()))
+      const prefs = ok("price preferences", await api.get("/admin/price-preferences?attribute=currency_code&value=eur", as())).price_preferences as Array<{ id: string }>
+      if (prefs.length) ok("EUR prices with VAT", await api.post(`/admin/price-preferences/${prefs[0].id}`, { is_tax_inclusive: true }, as()))
+      else ok("EUR prices with VAT", await api.post("/admin/price-preferences", { attribute: "currency_code", value: "eur", is_tax_inclusive: true }, as()))
+      await promotion("YEN100", "jpy", { target_type: "items", allocation: "across", value: 100 })
+      await promotion("YEN50EACH", "jpy", { target_type: "items", allocation: "each", value: 50, max_quantity: 2 })
+      await promotion("SHIP300", "jpy", { target_type: "shipping_methods", allocation: "across", value: 300 })
+      await promotion("EUR5", "eur", { target_type: "items", allocation: "across", value: 5 }, true)
+    })
+
+    /** Checkout with `code`, paid at AltaPay; the session AltaPay got is checked: its lines total its amount in whole minor units. */
+    async function placed(seed: SeededStore, code: string | undefined, items: CreateCartOptions["items"]): Promise<Placed> {
+      const currency = seed.currency.toUpperCase()
+      // As a storefront's promo field does: the code is applied once the cart has its shipping.
+      const cart = await createCart(api, seed, { items, promotion: false })
+      if (code) {
+        const applied = await api.post(`/store/carts/${cart.id}/promotions`, { promo_codes: [code] }, { headers: storeHeaders(seed) })
+        expect((applied.data.cart?.promotions ?? []).map((p: { code: string }) => p.code)).toEqual([code])
+      }
+      const session = await startSession(api, seed, cart.id)
+      await payWithAltaPay(session, { sandbox: store.sandbox(), callback: false })
+      const completed = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: storeHeaders(seed) })
+      expect(completed.data.type).toBe("order")
+      const order = { orderId: completed.data.order.id as string, paymentId: (await orderPayments(getContainer(), completed.data.order.id))[0].id, session }
+      const sessions = store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "session.create" && (e.params as { order?: { orderId?: string } }).order?.orderId === shopOrderIdFor(order.session.paymentSessionId))
+      const sent = (sessions[sessions.length - 1].params as { order: { amount: { value: number; currency: string }; orderLines: Wire[] } }).order
+      const amountMinor = decimalToMinor(String(sent.amount.value), currency)
+      expect({ currency: sent.amount.currency, linesMinor: linesMinor(sent.orderLines, currency) }).toEqual({ currency, linesMinor: amountMinor })
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "order", fields: ["total", "items.id", "items.variant_sku", "payment_collections.payments.data"], filters: { id: order.orderId } })
+      const row = data[0] as { total: unknown; items: Array<{ id: string; variant_sku: string }>; payment_collections: Array<{ payments: Array<{ data: AltaPayPaymentData }> }> }
+      const id = (key: "coffee" | "tea") => row.items.find((i) => i.variant_sku === seed.products[key].sku)?.id ?? ""
+      const transactionId = row.payment_collections[0].payments[0].data.transaction_id!
+      const reservedMinor = store.sandbox().transaction(transactionId)!.reservedMinor
+      // AltaPay reserves Medusa's exact total rounded half up.
+      expect(reservedMinor).toBe(toMinorUnits(row.total as never, currency))
+      expect(reservedMinor).toBe(amountMinor)
+      return {
+        orderId: order.orderId,
+        paymentId: order.paymentId,
+        transactionId,
+        currency,
+        item: { coffee: id("coffee"), tea: id("tea") },
+        totalExact: MathBN.convert(row.total as never).toFixed(),
+        reservedMinor,
+      }
+    }
+
+    /** AltaPay's books of the order's transaction beside Medusa's records, in minor units. */
+    async function books(o: Placed) {
+      const minor = (x: unknown) => toMinorUnits(x as never, o.currency)
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "order", fields: ["transactions.reference", "transactions.amount"], filters: { id: o.orderId } })
+      const booked = (data[0] as { transactions: Array<{ reference: string; amount: unknown }> }).transactions
+      const [payment] = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .listPayments({ id: o.paymentId }, { relations: ["captures", "refunds"] })
+      const t = store.sandbox().transaction(o.transactionId)!
+      const exact = (xs: Array<{ amount: unknown }>) => MathBN.sum(0, ...xs.map((x) => x.amount as never))
+      return {
+        altapay: { capturedMinor: t.capturedMinor, refundedMinor: t.refundedMinor, captures: t.captures.map((c) => c.amountMinor), refunds: t.refunds.map((r) => r.amountMinor) },
+        medusa: {
+          // Medusa keeps exact amounts; AltaPay's totals are Medusa's totals rounded half up.
+          capturedMinor: minor(exact(payment.captures ?? [])),
+          refundedMinor: minor(exact(payment.refunds ?? [])),
+          bookedCapturesMinor: minor(exact(booked.filter((b) => b.reference === "capture"))),
+          bookedRefundsMinor: minor(MathBN.mult(-1, exact(booked.filter((b) => b.reference === "refund")))),
+        },
+        medusaCaptures: (payment.captures ?? []).map((c) => Number(c.amount)),
+        medusaRefunds: (payment.refunds ?? []).map((r) => Number(r.amount)),
+        capturesLines: t.captures.map((c) => [c.amountMinor, c.orderLines ? linesMinor(c.orderLines, o.currency) : c.amountMinor]),
+        refundsLines: t.refunds.map((r) => [r.amountMinor, r.orderLines ? linesMinor(r.orderLines, o.currency) : r.amountMinor]),
+        refundLines: t.refunds.map((r) => r.orderLines ?? []),
+      }
+    }
+
+    /** Both books agree, each request's lines total its amount, and nothing refunded beyond what was captured. */
+    async function expectAgreement(o: Placed) {
+      const b = await books(o)
+      const a = b.altapay
+      expect({
+        captured: [b.medusa.capturedMinor, b.medusa.bookedCapturesMinor, sum(a.captures)],
+        refunded: [b.medusa.refundedMinor, b.medusa.bookedRefundsMinor, sum(a.refunds)],
+        capturesLines: b.capturesLines,
+        refundsLines: b.refundsLines,
+      }).toEqual({
+        captured: [a.capturedMinor, a.capturedMinor, a.capturedMinor],
+        refunded: [a.refundedMinor, a.refundedMinor, a.refundedMinor],
+        capturesLines: b.capturesLines.map(([amount]) => [amount, amount]),
+        refundsLines: b.refundsLines.map(([amount]) => [amount, amount]),
+      })
+      expect(a.refundedMinor).toBeLessThanOrEqual(a.capturedMinor)
+      for (const x of [...a.captures, ...a.refunds]) expect(x).toBeGreaterThan(0)
+      return b
+    }
+
+    /** Gateway money requests for the order's transaction (each capture or refund AltaPay received). */
+    const moneyRequests = (o: Placed) =>
+      store
+        .sandbox()
+        .ledger()
+        .filter((e) => ["captureReservation", "refundCapturedReservation"].includes(e.operation) && (e.params as { transaction_id?: string }).transaction_id === o.transactionId)
+        .length
+
+    /** A request the plugin or Medusa must refuse: a 4xx with a message, and nothing sent to AltaPay. */
+    async function refusedAndNothingSent(o: Placed, step: string, request: () => Promise<ApiResponse>, message: RegExp) {
+      const before = moneyRequests(o)
+      const r = await request()
+      expect({ step, status: r.status >= 400 && r.status < 500 ? "4xx" : r.status, message: message.test(String(r.data?.message)) ? "says why" : r.data?.message }).toEqual({
+        step,
+        status: "4xx",
+        message: "says why",
+      })
+      expect(moneyRequests(o)).toBe(before)
+    }
+
+    const capture = (o: Placed, amount?: number) => api.post(`/admin/payments/${o.paymentId}/capture`, amount === undefined ? {} : { amount }, as())
+    /** Medusa's Capture of what is left (Medusa's own route captures the whole amount when none is given, refused after a part). */
+    async function captureRest(o: Placed) {
+      const [payment] = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .listPayments({ id: o.paymentId }, { relations: ["captures"] })
+      const rest = MathBN.sub(payment.raw_amount as never, MathBN.sum(0, ...(payment.captures ?? []).map((c) => c.raw_amount as never)))
+      return capture(o, Number(rest.toFixed()))
+    }
+    const refund = (o: Placed, amount: number) => api.post(`/admin/payments/${o.paymentId}/refund`, { amount }, as())
+    const refundItems = (o: Placed, body: Record<string, unknown>) => api.post(`/admin/altapay/payments/${o.paymentId}/refunds`, body, as())
+    const captureItems = (o: Placed, body: Record<string, unknown>) => api.post(`/admin/altapay/payments/${o.paymentId}/captures`, body, as())
+
+    describe("Japan (JPY, whole yen)", () => {
+      it("a cart of exactly half a yen (100 yen off across 3 coffee and a tea: 8,002.5) can be paid: AltaPay reserves Medusa's amount rounded, 8,003", async () => {
+        // (5,940 + 735 - 100) × 1.1 + 700 × 1.1 = 8,002.5: Medusa's payment collection asks 8,002.5, so AltaPay must reserve 8,003.
+        const o = await placed(jpy, "YEN100", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 1 },
+        ])
+        expect(MathBN.convert(o.totalExact).toFixed(6)).toBe("8002.500000")
+        expect(o.reservedMinor).toBe(8003)
+        ok("capture", await capture(o))
+        await expectAgreement(o)
+      })
+
+      it("100 yen off across 3 coffee and 2 tea: Medusa's part and final capture, then every unit refunded by item, lands on exactly what was captured", async () => {
+        const o = await placed(jpy, "YEN100", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 2 },
+        ])
+        // (5,940 + 1,470 - 100) × 1.1 + 700 × 1.1 = 8,041 + 770 = 8,811.
+        expect(o.reservedMinor).toBe(8811)
+
+        ok("capture in part", await capture(o, 3333))
+        ok("capture the rest", await captureRest(o))
+        let b = await expectAgreement(o)
+        expect(b.altapay).toMatchObject({ capturedMinor: 8811, captures: [3333, 5478] })
+
+        const steps: Array<[string, Record<string, unknown>]> = [
+          ["coffee 1", { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }],
+          ["coffee 2", { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }],
+          ["tea", { items: [{ line_item_id: o.item.tea, quantity: 1 }] }],
+          ["shipping", { shipping: true }],
+          ["tea 2", { items: [{ line_item_id: o.item.tea, quantity: 1 }] }],
+          ["coffee 3", { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }],
+        ]
+        for (const [step, body] of steps) ok(`Refund items: ${step}`, await refundItems(o, body))
+        b = await expectAgreement(o)
+        expect(b.altapay.refundedMinor).toBe(8811)
+        expect(b.altapay.refunds).toHaveLength(6)
+        // The shipping's own lines: 700 + 70 tax.
+        expect(b.altapay.refunds[3]).toBe(770)
+
+        await refusedAndNothingSent(o, "one more coffee", () => refundItems(o, steps[0][1]), /still refundable|Nothing is left/)
+        await refusedAndNothingSent(o, "Medusa's Refund of 1 yen more", () => refund(o, 1), /refund more|refundable/)
+      })
+
+      it("50 yen off each unit (at most 2 per item): Capture items for one coffee, then the rest by item, then Medusa's Refund unit by unit to the last yen", async () => {
+        const o = await placed(jpy, "YEN50EACH", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 2 },
+        ])
+        // (5,940 - 100 + 1,470 - 100) × 1.1 + 770 = 8,701.
+        expect(o.reservedMinor).toBe(8701)
+
+        const first = ok("Capture items: one coffee", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }))
+        // One coffee of three shares the line's 100 off: 1,980 - 33 (or 34) + tax.
+        expect([2141, 2142]).toContain(first.capture.amount_minor)
+        ok(
+          "Capture items: the rest",
+          await captureItems(o, {
+            items: [
+              { line_item_id: o.item.coffee, quantity: 2 },
+              { line_item_id: o.item.tea, quantity: 2 },
+            ],
+            shipping: true,
+          })
+        )
+        let b = await expectAgreement(o)
+        expect(b.altapay.capturedMinor).toBe(8701)
+
+        // Medusa's Refund, one yen, then the price of a tea in odd parts, then what is left.
+        for (const amount of [1, 808, 0.6, 333.4]) ok(`Medusa's refund of ${amount}`, await refund(o, amount))
+        b = await expectAgreement(o)
+        expect(b.altapay.refunds).toEqual([1, 808, 1, 333])
+        ok("Medusa's refund of the rest", await refund(o, 8701 - (1 + 808 + 0.6 + 333.4)))
+        b = await expectAgreement(o)
+        expect(b.altapay.refundedMinor).toBe(8701)
+        await refusedAndNothingSent(
+          o,
+          "Refund items after everything was refunded",
+          () => refundItems(o, { items: [{ line_item_id: o.item.tea, quantity: 1 }] }),
+          /refundable|Nothing is left/
+        )
+      })
+
+      it("Medusa's Refund of less than half a yen is refused with a reason and sends nothing; halves add up to whole yen", async () => {
+        const o = await placed(jpy, undefined, [{ product: "tea", quantity: 3 }])
+        // 2,205 × 1.1 + 770 = 3,195.5 -> 3,196 reserved.
+        expect(o.reservedMinor).toBe(3196)
+        ok("capture in full", await capture(o))
+        await refusedAndNothingSent(o, "0.4 yen", () => refund(o, 0.4), /rounds to no money/)
+        ok("0.5 yen", await refund(o, 0.5))
+        await refusedAndNothingSent(o, "0.5 yen more", () => refund(o, 0.5), /rounds to no money/)
+        ok("1.2 yen", await refund(o, 1.2))
+        const b = await expectAgreement(o)
+        // A running total: Medusa 0.5 then 1.7 refunded, AltaPay round(0.5) = 1 then round(1.7) - 1 = 1.
+        expect({ medusa: b.medusaRefunds, altapay: b.altapay.refunds }).toEqual({ medusa: [0.5, 1.2], altapay: [1, 1] })
+        // Refund the rest of what Medusa captured: AltaPay ends at exactly what it captured.
+        ok("the rest", await refund(o, 3193.8))
+        const end = await expectAgreement(o)
+        expect(end.altapay.refundedMinor).toBe(3196)
+      })
+
+      it("a fixed 300 yen off the shipping: the session, Capture items with the shipping, and the shipping refunded by item are its discounted lines", async () => {
+        const o = await placed(jpy, "SHIP300", [{ product: "coffee", quantity: 2 }])
+        // 3,960 × 1.1 + (700 - 300) × 1.1 = 4,356 + 440 = 4,796.
+        expect(o.reservedMinor).toBe(4796)
+        ok("Capture items: one coffee and the shipping", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }], shipping: true }))
+        let b = await expectAgreement(o)
+        expect(b.altapay.captures).toEqual([2178 + 440])
+        ok("Medusa's capture of the rest", await captureRest(o))
+        const shipping = ok("Refund items: the shipping", await refundItems(o, { shipping: true }))
+        expect(shipping.refund.amount.minor).toBe(440)
+        ok("Refund items: both coffees", await refundItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 2 }] }))
+        b = await expectAgreement(o)
+        expect(b.altapay).toMatchObject({ capturedMinor: 4796, refundedMinor: 4796 })
+      })
+
+      it("a return of one coffee of an order with 100 yen off across: Medusa's Refund of what the order says is owed moves that, rounded, and nothing is left owed", async () => {
+        const o = await placed(jpy, "YEN100", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 2 },
+        ])
+        ok("capture", await capture(o))
+        const items = [
+          { id: o.item.coffee, quantity: 3 },
+          { id: o.item.tea, quantity: 2 },
+        ]
+        ok("fulfillment", await api.post(`/admin/orders/${o.orderId}/fulfillments`, { items, location_id: jpy.stockLocation.id }, as()))
+        const created = ok("return", await api.post("/admin/returns", { order_id: o.orderId, location_id: jpy.stockLocation.id }, as()))
+        const returnId = created.return.id as string
+        ok("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
+        ok("request", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
+        ok("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+        ok("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
+        ok("confirm", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+
+        const pending = async () =>
+          Number((await api.get(`/admin/orders/${o.orderId}?fields=total,credit_line_total,+summary,*credit_lines`, as())).data.order.summary.pending_difference)
+        // One coffee: (1,980 - 100 × 5,940 / 7,410 / 3) × 1.1 = 2,148.60…
+        const owed = -(await pending())
+        expect(owed).toBeCloseTo((1980 - (100 * 5940) / 7410 / 3) * 1.1, 4)
+        ok("Medusa's refund of what is owed", await refund(o, owed))
+        const b = await expectAgreement(o)
+        expect(b.altapay.refunds).toEqual([Math.round(owed)])
+        expect(Math.abs(await pending())).toBeLessThan(0.5)
+      })
+
+      it("refusals in yen: a capture beyond the reservation and a refund before any capture are 4xx, and nothing reaches AltaPay", async () => {
+        const o = await placed(jpy, "YEN100", [{ product: "coffee", quantity: 3 }])
+        await refusedAndNothingSent(o, "Refund items before capture", () => refundItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }), /not captured/)
+        await refusedAndNothingSent(o, "capture beyond the reservation", () => capture(o, Number(MathBN.add(o.totalExact, 1).toFixed())), /more than/)
+        await refusedAndNothingSent(o, "Capture items of 4 coffees", () => captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 4 }] }), /.+/)
+        ok("capture in full", await capture(o))
+        await expectAgreement(o)
+      })
+    })
+
+    describe("Germany (EUR, prices with 19 % VAT)", () => {
+      it("5 EUR off across 3 coffee and a tea: a capture of 10.005, the rest, then item refunds unit by unit add up to the cent", async () => {
+        const o = await placed(eur, "EUR5", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 1 },
+        ])
+        // 38.97 + 6.49 - 5 + 4.90 = 45.36, VAT included.
+        expect(MathBN.convert(o.totalExact).toFixed(6)).toBe("45.360000")
+        expect(o.reservedMinor).toBe(4536)
+        ok("capture 10.005", await capture(o, 10.005))
+        ok("capture the rest", await captureRest(o))
+        let b = await expectAgreement(o)
+        expect(b.altapay.captures).toEqual([1001, 3535])
+        for (const step of ["coffee", "coffee", "tea", "coffee"] as const)
+          ok(`Refund items: ${step}`, await refundItems(o, { items: [{ line_item_id: o.item[step], quantity: 1 }] }))
+        ok("Refund items: shipping", await refundItems(o, { shipping: true }))
+        b = await expectAgreement(o)
+        expect(b.altapay.refundedMinor).toBe(4536)
+        await refusedAndNothingSent(o, "Medusa's Refund of a cent more", () => refund(o, 0.01), /refund more|refundable/)
+      })
+
+      it("Medusa's Refund in odd parts (0.004, 0.005, 1.111, the rest): AltaPay moves whole cents as a running total and ends at what it captured", async () => {
+        const o = await placed(eur, undefined, [{ product: "tea", quantity: 3 }])
+        // 19.47 + 4.90 = 24.37, VAT included.
+        expect(o.reservedMinor).toBe(2437)
+        ok("capture", await capture(o))
+        await refusedAndNothingSent(o, "0.004", () => refund(o, 0.004), /rounds to no money/)
+        ok("0.005", await refund(o, 0.005))
+        ok("1.111", await refund(o, 1.111))
+        const rest = Number(MathBN.sub(o.totalExact, 1.116).toFixed())
+        ok("the rest", await refund(o, rest))
+        const b = await expectAgreement(o)
+        expect(b.altapay.refunds).toEqual([1, 111, 2325])
+        expect(b.altapay.refundedMinor).toBe(2437)
+      })
+    })
+  },
+})
