@@ -15,6 +15,7 @@ import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
 import otherCurrencies from "../admin/other-currencies.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
+import hostileCallbacks from "../storefront/hostile-callbacks.suite"
 
 jest.setTimeout(180_000)
 
@@ -34,5 +35,6 @@ storeSuites({
     "money moved in AltaPay's back office": backOfficeChanges,
     "returns, exchanges and claims": returnsExchangesClaims,
     "money in other currencies after checkout": otherCurrencies,
+    "hostile callbacks and returns": hostileCallbacks,
   },
 })
