@@ -10,7 +10,7 @@
 import { createAltaPayClient, type AltaPayClient, type Funding } from "../src/altapay"
 import { listPayoutExceptions } from "../src/modules/altapay-payouts/sql/exceptions"
 import { listPayoutFileLines, listPayoutFiles } from "../src/modules/altapay-payouts/sql/files"
-import { hasFundingFile, importFundingFile } from "../src/modules/altapay-payouts/sql/import"
+import { importFundingFile, storedFundingFile } from "../src/modules/altapay-payouts/sql/import"
 import { matchLines } from "../src/modules/altapay-payouts/sql/match"
 import { recordMovements } from "../src/modules/altapay-payouts/sql/movements"
 import { payoutsForPayments } from "../src/modules/altapay-payouts/sql/payment-payouts"
@@ -74,7 +74,7 @@ async function importFiles(db: PayoutsDb, client: AltaPayClient, account: string
   const t0 = nowNs()
   for (const funding of fundings) {
     const started = nowNs()
-    if (await hasFundingFile(db.knex, account, funding.filename)) throw new Error(`${funding.filename} is stored already`)
+    if (await storedFundingFile(db.knex, account, funding.filename)) throw new Error(`${funding.filename} is stored already`)
     const entries = sampled(client.fundings.fundingDownload(funding.downloadLink), peak, Math.ceil(expectedLines / 2))
     const result = await importFundingFile(db.knex, { account, providerId: PROVIDER_ID, funding, entries })
     fileMs.push(nsToMs(nowNs() - started))
