@@ -9,6 +9,7 @@ import { createAltaPayClient, decimalToMinor, proportionalAdjustmentLine, type O
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { storeSuite, storeSuites } from "../../tools/test-store/store-app/runner"
 import captureOnFulfillmentRaces from "./capture-on-fulfillment-races.suite"
+import editsThenItemCaptures from "./edits-then-item-captures.suite"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -330,4 +331,7 @@ const itemCaptures = storeSuite({
 })
 
 // The same store (Klarna, captureOn "shipment") runs the races of capture on shipment: capture-on-fulfillment-races.suite.ts.
-storeSuites({ cwd: STORE_APP_DIR, suites: { "item captures": itemCaptures, "capture-on-fulfillment races": captureOnFulfillmentRaces } })
+storeSuites({
+  cwd: STORE_APP_DIR,
+  suites: { "item captures": itemCaptures, "capture-on-fulfillment races": captureOnFulfillmentRaces, "order edits, then item captures and refunds": editsThenItemCaptures },
+})

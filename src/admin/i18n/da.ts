@@ -78,6 +78,8 @@ export const da: AdminTexts = {
     abandonedCard: "{{amount}} forbliver reserveret på kundens kort: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv",
     abandonedInvoice: "{{amount}} forbliver reserveret på kundens Klarna- eller fakturabetaling: AltaPay kan ikke frigive en del af en reservation, så den udløber af sig selv",
     stillReserved: "{{amount}} er stadig reserveret og kan hæves; AltaPay kan ikke frigive en del af en reservation, så det, der ikke hæves, udløber af sig selv",
+    stillReservedNotOwed:
+      "{{amount}} er stadig reserveret og kan hæves; yderligere {{notOwed}} er reserveret, som ordren ikke skylder, og skal ikke hæves. AltaPay kan ikke frigive en del af en reservation, så det, der ikke hæves, udløber af sig selv",
     noDate: "{{head}}.",
     invoiceDate: "{{head}} omkring {{day}} (28 dage efter reservationen).",
     cardDate: "{{head}} omkring {{day}} (kortreservationer holder normalt 7 dage; nogle kortudstedere beholder dem op til omkring 30 dage, til {{by}}).",

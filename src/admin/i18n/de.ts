@@ -80,6 +80,8 @@ export const de: AdminTexts = {
       "{{amount}} bleibt auf der Klarna- oder Rechnungszahlung des Kunden reserviert: AltaPay kann einen Teil einer Reservierung nicht freigeben, daher verfällt sie von selbst",
     stillReserved:
       "{{amount}} ist noch reserviert und kann erfasst werden; AltaPay kann einen Teil einer Reservierung nicht freigeben, daher verfällt, was nicht erfasst wird, von selbst",
+    stillReservedNotOwed:
+      "{{amount}} ist noch reserviert und kann erfasst werden; weitere {{notOwed}} sind reserviert, die die Bestellung nicht schuldet, und werden nicht erfasst. AltaPay kann einen Teil einer Reservierung nicht freigeben, daher verfällt, was nicht erfasst wird, von selbst",
     noDate: "{{head}}.",
     invoiceDate: "{{head}}, etwa am {{day}} (28 Tage nach der Reservierung).",
     cardDate: "{{head}}, etwa am {{day}} (Kartenreservierungen gelten meist 7 Tage; manche Kartenherausgeber halten sie bis zu etwa 30 Tage, bis {{by}}).",

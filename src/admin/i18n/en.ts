@@ -88,6 +88,8 @@ export const en = {
     abandonedCard: "{{amount}} stays reserved on the customer's card: AltaPay cannot release part of a reservation, so it lapses by itself",
     abandonedInvoice: "{{amount}} stays reserved on the customer's Klarna or invoice payment: AltaPay cannot release part of a reservation, so it lapses by itself",
     stillReserved: "{{amount}} is still reserved and can be captured; AltaPay cannot release part of a reservation, so what is not captured lapses by itself",
+    stillReservedNotOwed:
+      "{{amount}} is still reserved and can be captured; {{notOwed}} more is reserved that the order does not owe, and is not to be captured. AltaPay cannot release part of a reservation, so what is not captured lapses by itself",
     noDate: "{{head}}.",
     invoiceDate: "{{head}} on about {{day}} (28 days after the reservation).",
     cardDate: "{{head}} on about {{day}} (card reservations usually hold 7 days; some issuers keep them up to about 30 days, to {{by}}).",

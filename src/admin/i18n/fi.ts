@@ -78,6 +78,8 @@ export const fi: AdminTexts = {
     abandonedCard: "{{amount}} jää varatuksi asiakkaan kortille: AltaPay ei voi vapauttaa osaa varauksesta, joten varaus raukeaa itsestään",
     abandonedInvoice: "{{amount}} jää varatuksi asiakkaan Klarna- tai laskumaksulle: AltaPay ei voi vapauttaa osaa varauksesta, joten varaus raukeaa itsestään",
     stillReserved: "{{amount}} on yhä varattuna ja voidaan veloittaa; AltaPay ei voi vapauttaa osaa varauksesta, joten veloittamatta jäävä osa raukeaa itsestään",
+    stillReservedNotOwed:
+      "{{amount}} on yhä varattuna ja voidaan veloittaa; lisäksi varattuna on {{notOwed}}, jota tilaus ei ole velkaa, eikä sitä veloiteta. AltaPay ei voi vapauttaa osaa varauksesta, joten veloittamatta jäävä osa raukeaa itsestään",
     noDate: "{{head}}.",
     invoiceDate: "{{head}} noin {{day}} (28 päivää varauksen jälkeen).",
     cardDate: "{{head}} noin {{day}} (korttivaraukset ovat yleensä voimassa 7 päivää; jotkin kortin myöntäjät pitävät niitä jopa noin 30 päivää, {{by}} asti).",

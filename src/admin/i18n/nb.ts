@@ -78,6 +78,8 @@ export const nb: AdminTexts = {
     abandonedCard: "{{amount}} forblir reservert på kundens kort: AltaPay kan ikke frigi en del av en reservasjon, så den utløper av seg selv",
     abandonedInvoice: "{{amount}} forblir reservert på kundens Klarna- eller fakturabetaling: AltaPay kan ikke frigi en del av en reservasjon, så den utløper av seg selv",
     stillReserved: "{{amount}} er fortsatt reservert og kan trekkes; AltaPay kan ikke frigi en del av en reservasjon, så det som ikke trekkes, utløper av seg selv",
+    stillReservedNotOwed:
+      "{{amount}} er fortsatt reservert og kan trekkes; ytterligere {{notOwed}} er reservert som ordren ikke skylder, og skal ikke trekkes. AltaPay kan ikke frigi en del av en reservasjon, så det som ikke trekkes, utløper av seg selv",
     noDate: "{{head}}.",
     invoiceDate: "{{head}} rundt {{day}} (28 dager etter reservasjonen).",
     cardDate: "{{head}} rundt {{day}} (kortreservasjoner varer vanligvis i 7 dager; noen kortutstedere beholder dem i opptil rundt 30 dager, til {{by}}).",

@@ -78,6 +78,8 @@ export const sv: AdminTexts = {
     abandonedCard: "{{amount}} förblir reserverat på kundens kort: AltaPay kan inte släppa en del av en reservation, så den löper ut av sig själv",
     abandonedInvoice: "{{amount}} förblir reserverat på kundens Klarna- eller fakturabetalning: AltaPay kan inte släppa en del av en reservation, så den löper ut av sig själv",
     stillReserved: "{{amount}} är fortfarande reserverat och kan debiteras; AltaPay kan inte släppa en del av en reservation, så det som inte debiteras löper ut av sig själv",
+    stillReservedNotOwed:
+      "{{amount}} är fortfarande reserverat och kan debiteras; ytterligare {{notOwed}} är reserverat som ordern inte är skyldig och ska inte debiteras. AltaPay kan inte släppa en del av en reservation, så det som inte debiteras löper ut av sig själv",
     noDate: "{{head}}.",
     invoiceDate: "{{head}} omkring {{day}} (28 dagar efter reservationen).",
     cardDate: "{{head}} omkring {{day}} (kortreservationer gäller normalt i 7 dagar; vissa kortutgivare behåller dem upp till cirka 30 dagar, till {{by}}).",

@@ -8,11 +8,12 @@ export function canRefundItems(payment: AdminAltaPayPayment): boolean {
 }
 
 /**
- * Paid at AltaPay, neither the payment nor its order canceled, and Medusa has not captured all of
- * it yet. (A canceled order keeps its partly captured payment open in Medusa: `abandoned` tells.)
+ * Paid at AltaPay, neither the payment nor its order canceled, the order still owing something, and
+ * Medusa has not captured all of it yet. (A canceled order keeps its partly captured payment open in
+ * Medusa, and an order an edit lowered to what was captured leaves the rest reserved: `abandoned` tells.)
  */
 export function canCaptureItems(payment: AdminAltaPayPayment): boolean {
   const { medusa, altapay } = payment
-  const canceled = !!medusa.canceled_at || !!payment.reservation_left?.abandoned
-  return !!altapay.transaction_id && !canceled && medusa.captured.minor < medusa.amount.minor && payment.order_id !== null
+  const abandoned = !!medusa.canceled_at || !!payment.reservation_left?.abandoned
+  return !!altapay.transaction_id && !abandoned && medusa.captured.minor < medusa.amount.minor && payment.order_id !== null
 }

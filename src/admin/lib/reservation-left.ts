@@ -14,13 +14,17 @@ export const dayFormat =
 
 /**
  * What stays reserved, why AltaPay cannot release it, and until about when: the merchant can
- * tell a customer who asks why the amount is still held.
+ * tell a customer who asks why the amount is still held. Only what the order still owes is said
+ * to be capturable; the rest of the reservation (`not_owed`) is said not to be captured.
  */
 export function reservationLeftText(t: AdminT, left: ReservationLeft, day: DayFormat = dayFormat()): string {
-  const amount = `${left.amount.decimal} ${left.amount.currency}`
+  const text = (money: { decimal: string; currency: string }) => `${money.decimal} ${money.currency}`
+  const amount = text(left.amount)
   const head = left.abandoned
     ? t(left.kind === "invoice" ? "reservationLeft.abandonedInvoice" : "reservationLeft.abandonedCard", { amount })
-    : t("reservationLeft.stillReserved", { amount })
+    : left.not_owed
+      ? t("reservationLeft.stillReservedNotOwed", { amount, notOwed: text(left.not_owed) })
+      : t("reservationLeft.stillReserved", { amount })
   if (!left.lapses_about) return t("reservationLeft.noDate", { head })
   if (left.kind === "invoice") return t("reservationLeft.invoiceDate", { head, day: day(left.lapses_about) })
   return t("reservationLeft.cardDate", { head, day: day(left.lapses_about), by: day(left.lapses_by ?? left.lapses_about) })

@@ -61,6 +61,57 @@ export function mapReservation(reserved: readonly OrderLine[], rebuilt: BuiltOrd
   return { entries, credits: credits as OrderLine[] }
 }
 
+/** The reservation's lines of the order's entries that still pair with them, and the entries that do not. */
+export interface PairedReservation extends ReservationMap {
+  /** The order's items and shipping methods whose lines pair with no reserved lines (an order edit changed them). */
+  unpaired: Array<Pick<ReservedEntry, "id" | "kind" | "quantity" | "title">>
+}
+
+/**
+ * mapReservation for an order that no longer matches its reservation as a whole (an order edit
+ * after a partial capture): each entry whose rebuilt lines all pair with reserved lines gets those
+ * lines, as reserved; an entry of which any line does not pair is left out, in `unpaired`, and its
+ * reserved lines stay with no entry. An entry with no lines (a removed item, a free one) pairs as
+ * it does in mapReservation. `rebuilt` is the order's lines for its own current total.
+ */
+export function pairReservation(reserved: readonly OrderLine[], rebuilt: BuiltOrderLines): PairedReservation {
+  const unused = new Map<string, OrderLine[]>()
+  for (const line of reserved) {
+    const key = contentKey(line)
+    unused.set(key, [...(unused.get(key) ?? []), line])
+  }
+  /** The reserved lines equal to all of `lines`, taken from the unused ones; undefined (nothing taken) unless every one pairs. */
+  const takeAll = (lines: OrderLine[]): OrderLine[] | undefined => {
+    const wanted = new Map<string, number>()
+    for (const line of lines) wanted.set(contentKey(line), (wanted.get(contentKey(line)) ?? 0) + 1)
+    if ([...wanted].some(([key, count]) => (unused.get(key)?.length ?? 0) < count)) return undefined
+    return lines.map((line) => unused.get(contentKey(line))!.shift()!)
+  }
+
+  const entries: ReservedEntry[] = []
+  const unpaired: PairedReservation["unpaired"] = []
+  for (const entry of rebuilt.entries) {
+    const discount = entry.lines.discount ? [entry.lines.discount] : []
+    const taken = takeAll([...entry.lines.main, ...discount])
+    const title = entry.lines.main[0]?.description ?? entry.id
+    if (!taken) {
+      unpaired.push({ id: entry.id, kind: entry.kind, quantity: entry.quantity, title })
+      continue
+    }
+    const goods = taken.slice(0, entry.lines.main.length)
+    entries.push({
+      id: entry.id,
+      kind: entry.kind,
+      quantity: entry.quantity,
+      title,
+      main: goods,
+      ...(discount.length ? { discount: taken[goods.length] } : {}),
+    })
+  }
+  const credits = rebuilt.lines.filter(isCreditLine).flatMap((line) => takeAll([line]) ?? [])
+  return { entries, credits, unpaired }
+}
+
 /** An entry's lines as reserved: its goods line(s), then its promotion line. */
 export const reservedLines = (entry: ReservedEntry): OrderLine[] => [...entry.main, ...(entry.discount ? [entry.discount] : [])]
 

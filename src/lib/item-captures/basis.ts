@@ -2,12 +2,15 @@
  * What a capture by item starts from: the reservation's lines paired with the order's items, what
  * was captured by item before, and whether the payment method takes only whole reserved lines.
  */
-import { buildOrderLineSet, isCreditLine, mapReservation, type CapturedSoFar, type ReservationMap } from "../../altapay"
+import { buildOrderLineSet, isCreditLine, mapReservation, pairReservation, sourceTotalMinor, type CapturedSoFar, type PairedReservation, type ReservationMap } from "../../altapay"
 import type { AltaPayPaymentData } from "../payment-data/data"
 import type { AltaPayOptions } from "../registrations/options"
 import { cartToLineSource, type CartForLines } from "../medusa-mapping/cart-lines"
 
 export type ItemCaptureBasis = { ok: true; map: ReservationMap; captured: CapturedSoFar } | { ok: false; reason: string }
+export type PairedReservationBasis = { ok: true; map: PairedReservation; captured: CapturedSoFar } | { ok: false; reason: string }
+
+const SUMMARY_RESERVATION = "AltaPay reserved one summary line for this payment, not its items"
 
 /** AltaPay's PaymentNature of invoice payments (Klarna and other invoice methods). */
 export const INVOICE_NATURE = "Invoice"
@@ -19,7 +22,7 @@ export function wholeItemsOnly(data: Pick<AltaPayPaymentData, "terminal" | "paym
 
 export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayPaymentData): ItemCaptureBasis {
   if (!order) return { ok: false, reason: "the payment belongs to no order" }
-  if (data.order_lines_source === "summary") return { ok: false, reason: "AltaPay reserved one summary line for this payment, not its items" }
+  if (data.order_lines_source === "summary") return { ok: false, reason: SUMMARY_RESERVATION }
   let map: ReservationMap | undefined
   try {
     map = mapReservation(data.order_lines, buildOrderLineSet(cartToLineSource(order, data.amount_minor)))
@@ -27,6 +30,20 @@ export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayP
     map = undefined
   }
   if (!map) return { ok: false, reason: "the order's items no longer match the lines AltaPay reserved (the order was edited after payment)" }
+  const captured = capturedSoFar(data)
+  return typeof captured === "string" ? { ok: false, reason: captured } : { ok: true, map, captured }
+}
+
+/**
+ * For an order that no longer matches its reservation as a whole (an order edit after a partial
+ * capture): the reserved lines of the items and shipping the edit left as they were, and the
+ * entries it changed (pairReservation). The order's lines are built for its own current total, as
+ * amount-due.ts builds them. Throws AltaPayValidationError for an order the line builder refuses.
+ */
+export function pairedReservationBasis(order: CartForLines, data: AltaPayPaymentData): PairedReservationBasis {
+  if (data.order_lines_source === "summary") return { ok: false, reason: SUMMARY_RESERVATION }
+  const source = cartToLineSource(order, 0)
+  const map = pairReservation(data.order_lines, buildOrderLineSet({ ...source, totalMinor: sourceTotalMinor(source) }))
   const captured = capturedSoFar(data)
   return typeof captured === "string" ? { ok: false, reason: captured } : { ok: true, map, captured }
 }

@@ -9,6 +9,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { AltaPayValidationError, ItemCaptureError, minorToDecimal, orderLinesTotalMinor, planItemCapture, reservedLines, type ItemCapturePlan, type OrderLine } from "../../altapay"
 import { captureAltaPayItemsWorkflow } from "../../workflows/capture-altapay-items"
 import { loadAltaPayPayment, type AltaPayPayment } from "../medusa-mapping/altapay-payment"
+import { loadOrderDue, nothingDue } from "../medusa-mapping/amount-due"
 import type { TrackingInfo } from "../payment-data/data"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../payment-data/writer"
 import { altapayFromConfig } from "../registrations/from-config"
@@ -37,6 +38,7 @@ export interface ItemCaptureState {
   whole_items_only: boolean
   items: Array<{ line_item_id: string; title: string; quantity: number; captured_quantity: number }>
   shipping: { captured: boolean; amount_minor: number } | null
+  /** What is left to capture: the payment's uncaptured amount, no more than its order still owes. */
   remaining_minor: number
 }
 
@@ -47,12 +49,25 @@ export interface ItemCaptureOptions {
   trackingInfo?: TrackingInfo[]
 }
 
+/**
+ * What the payment's order still owes (Medusa's pending difference, never less than 0, as
+ * amount-due.ts reads it), in minor units: no more than this is offered for capture. Undefined for
+ * a payment of no order.
+ */
+export async function orderOwesMinor(scope: MedusaContainer, payment: Pick<AltaPayPayment, "order">): Promise<number | undefined> {
+  return payment.order ? (await loadOrderDue(scope, payment.order.id)).dueMinor : undefined
+}
+
 export async function itemCaptureState(scope: MedusaContainer, paymentId: string): Promise<ItemCaptureState> {
   const payment = await loadAltaPayPayment(scope, paymentId)
   const { options } = altapayFromConfig(scope, payment.provider_id)
   const whole = wholeItemsOnly(payment.data, options)
-  const remaining = Math.max(payment.data.amount_minor - payment.captured_minor, 0)
-  const refusal = stateRefusal(payment)
+  const due = payment.order ? await loadOrderDue(scope, payment.order.id) : undefined
+  // No more than the order still owes: after an edit lowered it, the rest of the reservation is not to be captured.
+  const remaining = Math.min(Math.max(payment.data.amount_minor - payment.captured_minor, 0), due?.dueMinor ?? Infinity)
+  const refusal =
+    stateRefusal(payment) ??
+    (due && due.dueMinor <= 0 ? `${nothingDue(due)} Nothing more is to be captured on payment ${payment.id}; what AltaPay still reserves lapses by itself.` : undefined)
   const basis = itemCaptureBasis(payment.order, payment.data)
   if (!basis.ok || refusal) {
     return { available: false, reason: refusal ?? sentence(basis.ok ? "" : basis.reason), whole_items_only: whole, items: [], shipping: null, remaining_minor: remaining }

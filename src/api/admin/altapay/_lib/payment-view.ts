@@ -97,9 +97,11 @@ export interface AdminAltaPayPayment {
   }>
   /**
    * Part captured, the rest still reserved at AltaPay: AltaPay cannot release part of a
-   * reservation, so it stays until captured or until it lapses (see ./reservation-left).
+   * reservation, so it stays until captured or until it lapses (see ./reservation-left). `amount`
+   * is what can still be captured, no more than the order still owes; `not_owed` the rest, which
+   * only lapses. Abandoned (the payment or order canceled, or nothing owed): `amount` only lapses.
    */
-  reservation_left: (Omit<ReservationLeft, "amount_minor"> & { amount: Money }) | null
+  reservation_left: (Omit<ReservationLeft, "amount_minor" | "not_owed_minor"> & { amount: Money; not_owed?: Money }) | null
   /** The fraud check (a hold waits for approval), the reservation's expiry and a surcharge (./review-view). */
   review: AdminAltaPayReview
   /** Lines waiting for the next refund of their amount (an item refund in progress, or one that failed). */
@@ -123,12 +125,17 @@ export interface PaymentPayouts {
   error: string | null
 }
 
-/** `registration`: the payment's registration options the view reads (which terminals are invoice methods). */
+/**
+ * `registration`: the payment's registration options the view reads (which terminals are invoice
+ * methods). `owedMinor`: what the payment's order still owes (`orderOwesMinor`), which caps what the
+ * view offers as capturable; undefined: not read, no cap.
+ */
 export function adminAltaPayPayment(
   payment: AltaPayPayment,
   live: LiveTransaction,
   payouts: PaymentPayouts = { payouts: [], error: null },
-  registration: Pick<AltaPayOptions, "invoiceTerminals"> = {}
+  registration: Pick<AltaPayOptions, "invoiceTerminals"> = {},
+  owedMinor?: number
 ): AdminAltaPayPayment {
   const currency = payment.currency_code.toUpperCase()
   const money = (minor: number): Money => ({ minor, decimal: minorToDecimal(minor, currency), currency })
@@ -169,6 +176,7 @@ export function adminAltaPayPayment(
     reservedAt: tx?.createdDate?.toISOString() ?? data.authorized_at ?? null,
     invoiceLike,
     canceled: !!payment.canceled_at || payment.order?.status === "canceled",
+    owedMinor,
   })
   return {
     id: payment.id,
@@ -243,7 +251,7 @@ export function adminAltaPayPayment(
       }),
       shipping: (entries?.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
     },
-    reservation_left: left ? { ...withoutAmount(left), amount: money(left.amount_minor) } : null,
+    reservation_left: left ? { ...withoutAmount(left), amount: money(left.amount_minor), ...(left.not_owed_minor ? { not_owed: money(left.not_owed_minor) } : {}) } : null,
     review: reviewOf(data, tx),
     pending_refund: data.pending_refund
       ? { amount: money(data.pending_refund.amount_minor), requested_at: data.pending_refund.requested_at, items: data.pending_refund.items ?? [] }
@@ -262,7 +270,7 @@ function safeEntries(payment: AltaPayPayment) {
   }
 }
 
-function withoutAmount({ amount_minor: _amount, ...rest }: ReservationLeft): Omit<ReservationLeft, "amount_minor"> {
+function withoutAmount({ amount_minor: _amount, not_owed_minor: _notOwed, ...rest }: ReservationLeft): Omit<ReservationLeft, "amount_minor" | "not_owed_minor"> {
   return rest
 }
 

@@ -8,6 +8,7 @@
  * which AltaPay payout each capture and refund went into (the payouts module; none without it).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { orderOwesMinor } from "../../../../../lib/item-captures/capture-items"
 import { altapayFromConfig } from "../../../../../lib/registrations/from-config"
 import { loadAltaPayPayment } from "../../_lib/altapay-payment"
 import { readLiveTransaction } from "../../_lib/live-transaction"
@@ -22,7 +23,8 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<A
   const payment = await loadAltaPayPayment(req.scope, req.params.id)
   // The payment's own registration reads it: its terminal may belong to another API user.
   const { client, options } = altapayFromConfig(req.scope, payment.provider_id)
-  const [live, payouts] = await Promise.all([readLiveTransaction(client, payment.data), readPaymentPayouts(req.scope, payment.id)])
+  // What the order still owes caps what the panel offers to capture (an edit may have lowered it).
+  const [live, payouts, owed] = await Promise.all([readLiveTransaction(client, payment.data), readPaymentPayouts(req.scope, payment.id), orderOwesMinor(req.scope, payment)])
   res.setHeader("Cache-Control", "no-store")
-  res.json({ altapay_payment: adminAltaPayPayment(payment, live, payouts, options) })
+  res.json({ altapay_payment: adminAltaPayPayment(payment, live, payouts, options, owed) })
 }

@@ -12,7 +12,14 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
-import { captureAltaPayItems, itemCaptureState, previewAltaPayItemCapture, type ItemCapturePreview, type ItemCaptureState } from "../../../../../../lib/item-captures/capture-items"
+import {
+  captureAltaPayItems,
+  itemCaptureState,
+  orderOwesMinor,
+  previewAltaPayItemCapture,
+  type ItemCapturePreview,
+  type ItemCaptureState,
+} from "../../../../../../lib/item-captures/capture-items"
 import { loadAltaPayPayment } from "../../../_lib/altapay-payment"
 import { itemQuantities } from "../../../_lib/item-quantities"
 import { readLiveTransaction } from "../../../_lib/live-transaction"
@@ -53,5 +60,6 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   // The panel redraws from this: AltaPay's captured amount as AltaPay now reports it.
   const after = await loadAltaPayPayment(req.scope, paymentId)
   const { client, options } = altapayFromConfig(req.scope, after.provider_id)
-  res.json({ preview: false, capture, altapay_payment: adminAltaPayPayment(after, await readLiveTransaction(client, after.data), undefined, options) })
+  const [live, owed] = await Promise.all([readLiveTransaction(client, after.data), orderOwesMinor(req.scope, after)])
+  res.json({ preview: false, capture, altapay_payment: adminAltaPayPayment(after, live, undefined, options, owed) })
 }

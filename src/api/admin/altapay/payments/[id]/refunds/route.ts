@@ -22,12 +22,15 @@ import {
   planReservedRefund,
   refundedQuantities,
   withReturnFee,
+  type CapturedSoFar,
   type ItemRefundPlan,
+  type PairedReservation,
   type ReturnFeeLine,
   type OrderLine,
   type ReservedRefundInput,
 } from "../../../../../../altapay"
-import { itemCaptureBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
+import { itemCaptureBasis, pairedReservationBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
+import { orderOwesMinor } from "../../../../../../lib/item-captures/capture-items"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
 import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
@@ -97,13 +100,14 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
   })
 
   const after = await loadAltaPayPayment(req.scope, paymentId)
-  const view = adminAltaPayPayment(after, await readLiveTransaction(client, after.data), undefined, options)
+  const [live, owed] = await Promise.all([readLiveTransaction(client, after.data), orderOwesMinor(req.scope, after)])
+  const view = adminAltaPayPayment(after, live, undefined, options, owed)
   const refund = [...view.refunds].reverse().find((r) => r.refund_id && !done.before.has(r.refund_id) && r.source === "medusa")
   if (!refund) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The refund of payment ${paymentId} went through but its record was not found; reload the order.`)
   res.status(200).json({ refund: { ...refund, order_lines: done.lines }, altapay_payment: view })
 }
 
-function planOrRefuse<P extends ItemRefundPlan>(order: OrderForLines, plan: () => P): P {
+function planOrRefuse<P>(order: OrderForLines, plan: () => P): P {
   try {
     return plan()
   } catch (error) {
@@ -136,26 +140,56 @@ function orderField(order: OrderForLines, field: string): string {
   return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
 }
 
+type InvoiceReservation = Omit<ReservedRefundInput, "request" | "currency"> & { unpaired: PairedReservation["unpaired"] }
+
 /**
  * An invoice payment's (Klarna's) reservation by item, refunded with its reserved lines: AltaPay
- * documents that such refunds relate to the reservation's lines. Undefined for card payments, and
- * where the order no longer matches the reservation (then the share of the captured amount).
+ * documents that such refunds relate to the reservation's lines, so these are never valued as a
+ * share of the captured amount. Undefined for card payments. Where an order edit changed part of
+ * the order, the items and shipping it left as reserved (pairedReservationBasis), valued as
+ * reserved and as captured by item, and the entries it changed (`unpaired`, refused by
+ * refuseChanged). A 400 when the reservation cannot be refunded by item at all.
  */
-function invoiceReservation(req: AuthenticatedMedusaRequest, payment: AltaPayPayment): Omit<ReservedRefundInput, "request" | "currency"> | undefined {
+function invoiceReservation(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, order: OrderForLines): InvoiceReservation | undefined {
   const { options } = altapayFromConfig(req.scope, payment.provider_id)
   if (!wholeItemsOnly(payment.data, options)) return undefined
   // Captured in full: every unit is refundable, however it was captured.
   const everything = payment.captured_minor >= payment.data.amount_minor
-  const basis = itemCaptureBasis(payment.order, everything ? { ...payment.data, captures: [] } : payment.data)
-  if (!basis.ok) return undefined
-  return { map: basis.map, refunded: refundedQuantities(payment.data.refunds), ...(everything ? {} : { captured: basis.captured.units }) }
+  const data = everything ? { ...payment.data, captures: [] } : payment.data
+  const refunded = refundedQuantities(payment.data.refunds)
+  const captured = (so: CapturedSoFar) => (everything ? {} : { captured: so.units })
+  const basis = itemCaptureBasis(order, data)
+  if (basis.ok) return { map: basis.map, refunded, ...captured(basis.captured), unpaired: [] }
+  // The order no longer matches the reservation as a whole (an edit): what still pairs with it.
+  const paired = planOrRefuse(order, () => pairedReservationBasis(order, data))
+  if (!paired.ok) {
+    const why = payment.data.order_lines_source === "summary" ? "AltaPay reserved one summary line for it, not its items" : "part of it was captured by amount, not by item"
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Payment ${payment.id} cannot be refunded by item: ${why}, and a Klarna or invoice payment refunds only lines as AltaPay reserved them. Nothing was sent: refund an amount with Medusa's Refund button, or in AltaPay's merchant interface.`
+    )
+  }
+  return { map: paired.map, refunded, ...captured(paired.captured), unpaired: paired.map.unpaired }
+}
+
+/** A 400 before anything is sent when the refund asks for an item (or the shipping) whose lines an order edit changed. */
+function refuseChanged(payment: AltaPayPayment, unpaired: InvoiceReservation["unpaired"], body: z.output<typeof AdminAltaPayItemRefund>): void {
+  const changed = unpaired.filter((e) => (e.kind === "item" ? body.items.some((i) => i.line_item_id === e.id) : !!body.shipping))
+  if (changed.length === 0) return
+  const names = changed.map((e) => `"${e.title}"`).join(", ")
+  const one = changed.length === 1
+  throw new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `${names} cannot be refunded by item on payment ${payment.id}: an order edit after payment changed ${one ? "its" : "their"} lines, so AltaPay's reservation holds none for ${one ? "it" : "them"} as the order is now, and a Klarna or invoice payment refunds only lines exactly as reserved. Nothing was sent. Refund the order's other items here; refund ${one ? "this one" : "these"} from ${one ? "its" : "their"} reserved lines in AltaPay's merchant interface.`
+  )
 }
 
 /**
- * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. Items
- * are valued as their share of what was captured (so store credit and partial captures count),
- * and the refund that leaves nothing to refund returns exactly what is left. Return fees kept
- * before are not refundable: they are the shop's.
+ * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. A Klarna
+ * or invoice payment's items are refunded with their reserved lines (invoiceReservation); other
+ * payments' items are valued as their share of what was captured (so store credit and partial
+ * captures count), and the refund that leaves nothing to refund returns exactly what is left.
+ * Return fees kept before are not refundable: they are the shop's.
  */
 function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan & { returnFee?: ReturnFeeLine } {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
@@ -164,10 +198,11 @@ function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body:
   const currency = payment.currency_code.toUpperCase()
   const feeMinor = body.return_fee ? returnFeeMinor(req, payment, body.return_fee.amount) : undefined
   const keptMinor = keptReturnFeesMinor(payment.data.refunds)
-  const reserved = invoiceReservation(req, payment)
+  const reserved = invoiceReservation(req, payment, payment.order)
+  if (reserved) refuseChanged(payment, reserved.unpaired, body)
   const goods = planOrRefuse(payment.order, () =>
     reserved
-      ? planReservedRefund({ ...reserved, request: { items: body.items, shipping: body.shipping }, currency })
+      ? planReservedRefund({ map: reserved.map, refunded: reserved.refunded, captured: reserved.captured, request: { items: body.items, shipping: body.shipping }, currency })
       : planItemRefund({
           source: cartToLineSource(payment.order!, 0),
           capturedMinor: payment.captured_minor,

@@ -1,0 +1,426 @@
+/**
+ * Medusa's order edits (POST /admin/order-edits, items add/update, request, confirm) on an order
+ * paid with AltaPay and not yet captured in full, then the plugin's item captures
+ * (/admin/altapay/payments/:id/captures), its capture on shipment (captureOn "shipment") and its
+ * item refunds (/admin/altapay/payments/:id/refunds). Run by item-captures.spec.ts's store (Klarna's
+ * strict invoice terminal, captureOn "shipment"), through probe-edits.spec.ts.
+ *
+ * What a merchant relies on, whatever the edit:
+ * - AltaPay never captures more than the order's current items are worth, nor more than it reserved;
+ *   an item (or unit) no longer on the order is never captured, nor refunded;
+ * - each capture's and refund's order lines add up to its amount;
+ * - AltaPay's captured and refunded totals equal Medusa's captures and refunds and the order's transactions;
+ * - what the panel says is left to capture is what the order's items still owe;
+ * - a refusal is a clear 4xx, and nothing reaches AltaPay.
+ *
+ * The order: 2 coffee (89.95) + 1 tea (45.50), 10 % promotion, 25 % VAT, shipping 49.00: 314.83 DKK
+ * (a coffee 101.19375, the tea 51.1875, shipping 61.25).
+ */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { decimalToMinor } from "../../src/altapay"
+import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { adminOfSeededStore, createAltaPayOrder, eventually, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
+
+const store = altapayStore()
+const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0)
+
+type Line = Record<string, string>
+const lineMinor = (l: Line) => decimalToMinor(l.unitPrice, "DKK") * Number(l.quantity) + decimalToMinor(l.taxAmount ?? "0", "DKK")
+
+interface PaidOrder {
+  orderId: string
+  paymentId: string
+  transactionId: string
+  coffee: string
+  tea: string
+}
+
+export default storeSuite({
+  testSuite: ({ api: rawApi, getContainer }) => {
+    const api = rawApi as unknown as Api
+    const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
+    const as = shop.as
+    beforeEach(() => {
+      store.sandbox().faults.clear()
+      store.sandbox().clearLedger()
+    })
+
+    function ok(step: string, r: ApiResponse) {
+      expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
+      return r.data
+    }
+
+    /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal (314.83 DKK). */
+    async function paidOrder(): Promise<PaidOrder> {
+      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
+      const [payment] = await orderPayments(getContainer(), order.orderId)
+      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,items.id,items.variant_sku`, as())
+      const items = data.order.items as Array<{ id: string; variant_sku: string }>
+      return {
+        orderId: order.orderId,
+        paymentId: order.paymentId,
+        transactionId: (payment.data as AltaPayPaymentData).transaction_id!,
+        coffee: items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id,
+        tea: items.find((i) => i.variant_sku === shop.seed.products.tea.sku)!.id,
+      }
+    }
+
+    /** One order edit through Medusa's admin routes, as its order page makes it; the order's new total in minor units. */
+    async function edit(order: PaidOrder, changes: Array<() => Promise<ApiResponse>>): Promise<number> {
+      ok("edit", await api.post("/admin/order-edits", { order_id: order.orderId }, as()))
+      for (const change of changes) ok("edit change", await change())
+      ok("edit request", await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as()))
+      ok("edit confirm", await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as()))
+      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,total`, as())
+      return dkk(data.order.total)
+    }
+    const setQuantity = (order: PaidOrder, itemId: string, quantity: number) => () => api.post(`/admin/order-edits/${order.orderId}/items/item/${itemId}`, { quantity }, as())
+    const addTea = (order: PaidOrder, quantity: number) => () =>
+      api.post(`/admin/order-edits/${order.orderId}/items`, { items: [{ variant_id: shop.seed.products.tea.variantId, quantity }] }, as())
+
+    /** The order's items now (a removed item stays with quantity 0). */
+    async function itemsOf(order: PaidOrder) {
+      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,total,items.id,items.quantity,items.variant_sku,items.total`, as())
+      return data.order.items as Array<{ id: string; quantity: number; variant_sku: string; total: number }>
+    }
+
+    /** Fulfils and ships `quantity` of an item (the store captures on shipment). */
+    async function fulfilAndShip(order: PaidOrder, itemId: string, quantity: number, tracking: string): Promise<ApiResponse> {
+      const fulfilled = await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items: [{ id: itemId, quantity }], location_id: shop.seed.stockLocation.id }, as())
+      if (fulfilled.status !== 200) return fulfilled
+      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=fulfillments.id,fulfillments.shipped_at,fulfillments.items.line_item_id`, as())
+      const fulfillment = (data.order.fulfillments as Array<{ id: string; shipped_at: unknown; items: Array<{ line_item_id: string }> }>).find(
+        (f) => !f.shipped_at && f.items.some((i) => i.line_item_id === itemId)
+      )!
+      const label = { tracking_number: tracking, tracking_url: `https://track.example/${tracking}`, label_url: `https://labels.example/${tracking}.pdf` }
+      return api.post(`/admin/orders/${order.orderId}/fulfillments/${fulfillment.id}/shipments`, { items: [{ id: itemId, quantity }], labels: [label] }, as())
+    }
+
+    const sent = (operation: string) =>
+      store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === operation && e.status === 200)
+        .map((e) => e.params as { amount: string; orderLines?: Line[] })
+    const capturesSent = () => sent("captureReservation")
+    const refundsSent = () => sent("refundCapturedReservation")
+
+    /** Waits until nothing reached AltaPay for two seconds (a capture running in a subscriber has ended). */
+    async function quiet(): Promise<void> {
+      const deadline = Date.now() + 30_000
+      let seen = -1
+      while (Date.now() < deadline) {
+        const now = store.sandbox().ledger().length
+        if (now === seen) return
+        seen = now
+        await sleep(2_000)
+      }
+    }
+
+    /** AltaPay's books against Medusa's: every payment of the order, and the order's capture and refund transactions. */
+    async function books(order: PaidOrder) {
+      const t = store.sandbox().transaction(order.transactionId)!
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({
+          entity: "order",
+          fields: ["id", "total", "transactions.reference", "transactions.amount", "payment_collections.payments.captures.amount", "payment_collections.payments.refunds.amount"],
+          filters: { id: order.orderId },
+        })
+      const row = data[0] as {
+        total: unknown
+        transactions: Array<{ reference: string; amount: unknown }>
+        payment_collections: Array<{ payments: Array<{ captures?: Array<{ amount: unknown }>; refunds?: Array<{ amount: unknown }> }> }>
+      }
+      const payments = row.payment_collections.flatMap((c) => c.payments ?? [])
+      return {
+        altapay: { reservedMinor: t.reservedMinor, capturedMinor: t.capturedMinor, refundedMinor: t.refundedMinor },
+        medusa: {
+          capturedMinor: sum(payments.flatMap((p) => (p.captures ?? []).map((c) => dkk(c.amount)))),
+          refundedMinor: sum(payments.flatMap((p) => (p.refunds ?? []).map((r) => dkk(r.amount)))),
+        },
+        booked: {
+          capturedMinor: sum(row.transactions.filter((x) => x.reference === "capture").map((x) => dkk(x.amount))),
+          refundedMinor: 0 - sum(row.transactions.filter((x) => x.reference === "refund").map((x) => dkk(x.amount))) || 0,
+        },
+        orderTotalMinor: dkk(row.total),
+      }
+    }
+    /** AltaPay's, Medusa's and the order's captured and refunded totals agree; every capture's and refund's lines add up to it. */
+    async function expectBooksAgree(order: PaidOrder) {
+      const b = await books(order)
+      expect({ medusa: b.medusa, booked: b.booked }).toEqual({
+        medusa: { capturedMinor: b.altapay.capturedMinor, refundedMinor: b.altapay.refundedMinor },
+        booked: { capturedMinor: b.altapay.capturedMinor, refundedMinor: b.altapay.refundedMinor },
+      })
+      for (const op of [...capturesSent(), ...refundsSent()]) {
+        expect({ amount: decimalToMinor(op.amount, "DKK"), lines: sum((op.orderLines ?? []).map(lineMinor)) }).toEqual({
+          amount: decimalToMinor(op.amount, "DKK"),
+          lines: decimalToMinor(op.amount, "DKK"),
+        })
+      }
+      expect(b.altapay.capturedMinor).toBeLessThanOrEqual(b.altapay.reservedMinor)
+      return b
+    }
+
+    const captureState = async (paymentId: string) => (await api.get(`/admin/altapay/payments/${paymentId}/captures`, as())).data.capture_state
+    /** The order's AltaPay payment Medusa has not canceled, once recorded for `amountMinor` (an edit's carried reservation). */
+    const livePaymentFor = (order: PaidOrder, amountMinor: number) =>
+      eventually(
+        async () => (await orderPayments(getContainer(), order.orderId)).find((p) => !p.canceled_at && dkk(p.amount) === amountMinor),
+        (p) => !!p
+      )
+
+    it("an edit raising a quantity before capture: the reservation is released, item captures are refused with a 400 and the shipment captures nothing", async () => {
+      const order = await paidOrder()
+      const total = await edit(order, [setQuantity(order, order.coffee, 3)])
+      expect(total).toBeGreaterThan(31483)
+      // AltaPay does not raise a reservation: released, the payment canceled, the new total due in a new collection.
+      await eventually(
+        async () => store.sandbox().transaction(order.transactionId)!.status,
+        (s) => s === "released"
+      )
+      expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
+      const payments = await orderPayments(getContainer(), order.orderId)
+      expect(payments.filter((p) => !p.canceled_at)).toHaveLength(0)
+
+      const state = await captureState(order.paymentId)
+      expect(state).toMatchObject({ available: false, reason: expect.stringMatching(/canceled/) })
+      const refused = await api.post(`/admin/altapay/payments/${order.paymentId}/captures`, { items: [{ line_item_id: order.coffee, quantity: 2 }] }, as())
+      expect({ status: refused.status, message: refused.data.message }).toEqual({ status: 400, message: expect.stringMatching(/canceled/) })
+
+      expect((await fulfilAndShip(order, order.coffee, 3, "PKG-RAISED")).status).toBe(200)
+      await quiet()
+      expect(capturesSent()).toEqual([])
+      const b = await expectBooksAgree(order)
+      expect(b.altapay.capturedMinor).toBe(0)
+    })
+
+    it("an edit removing the tea before capture: the tea cannot be captured nor refunded by item, the coffee's capture and refund take its reserved lines", async () => {
+      const order = await paidOrder()
+      const total = await edit(order, [setQuantity(order, order.tea, 0)])
+      const carried = await livePaymentFor(order, total)
+      expect(carried).toBeDefined()
+      expect(store.sandbox().transaction(order.transactionId)!.reservedMinor).toBe(total)
+
+      // The tea is no longer on the order: refused, nothing sent.
+      const state = await captureState(carried!.id)
+      expect(state.available).toBe(true)
+      expect(state.remaining_minor).toBe(total)
+      const teaCapture = await api.post(`/admin/altapay/payments/${carried!.id}/captures`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      expect(teaCapture.status).toBe(400)
+      expect(capturesSent()).toEqual([])
+
+      // Shipping the coffee captures the coffee and the shipping: all the order now holds.
+      expect((await fulfilAndShip(order, order.coffee, 2, "PKG-COFFEE")).status).toBe(200)
+      await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      expect(sum(capturesSent().map((c) => decimalToMinor(c.amount, "DKK")))).toBe(total)
+
+      const teaRefund = await api.post(`/admin/altapay/payments/${carried!.id}/refunds`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      expect(teaRefund.status).toBe(400)
+      expect(refundsSent()).toEqual([])
+      const coffeeRefund = await api.post(`/admin/altapay/payments/${carried!.id}/refunds`, { items: [{ line_item_id: order.coffee, quantity: 1 }] }, as())
+      expect({ status: coffeeRefund.status, message: coffeeRefund.data.message }).toEqual({ status: 200, message: undefined })
+      // One coffee with the promotion and VAT: 101.19 (or 101.20) DKK.
+      expect(Math.abs(decimalToMinor(refundsSent()[0].amount, "DKK") - 10119)).toBeLessThanOrEqual(1)
+      await expectBooksAgree(order)
+    })
+
+    it("an edit lowering an uncaptured item after a partial capture: the panel offers, and item captures and the shipment take, no more than the order still owes", async () => {
+      const order = await paidOrder()
+      // The tea ships first: its lines and the shipping are captured.
+      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
+      await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      const capturedFirst = (await books(order)).altapay.capturedMinor
+      // Then one coffee less: Medusa's new total (it keeps the coffee's promotion as it was for two).
+      const total = await edit(order, [setQuantity(order, order.coffee, 1)])
+      expect(total).toBeLessThan(31483)
+      store.sandbox().clearLedger()
+
+      const state = await captureState(order.paymentId)
+      const two = await api.post(`/admin/altapay/payments/${order.paymentId}/captures`, { items: [{ line_item_id: order.coffee, quantity: 2 }] }, as())
+      const one = await api.post(`/admin/altapay/payments/${order.paymentId}/captures`, { items: [{ line_item_id: order.coffee, quantity: 1 }] }, as())
+      const { data: panel } = await api.get(`/admin/altapay/payments/${order.paymentId}`, as())
+      // The one coffee left ships.
+      expect((await fulfilAndShip(order, order.coffee, 1, "PKG-COFFEE")).status).toBe(200)
+      await quiet()
+      const b = await expectBooksAgree(order)
+      // What the order still owes: the one coffee left (89.95 DKK); AltaPay still holds two coffees' lines (202.39 DKK).
+      expect({
+        offeredToCapture: state.remaining_minor,
+        panelSaysCapturable: panel.altapay_payment.reservation_left && !panel.altapay_payment.reservation_left.abandoned ? panel.altapay_payment.reservation_left.amount.minor : 0,
+        twoCoffees: two.status >= 400 && two.status < 500,
+        altapayCapturedWithinOrder: b.altapay.capturedMinor <= total,
+      }).toEqual({
+        offeredToCapture: total - capturedFirst,
+        panelSaysCapturable: total - capturedFirst,
+        twoCoffees: true,
+        altapayCapturedWithinOrder: true,
+      })
+      expect(one.status).toBeLessThan(500)
+    })
+
+    it("Medusa's Capture of the rest after an edit lowered an uncaptured item: AltaPay captures no more than the order is now worth", async () => {
+      const order = await paidOrder()
+      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
+      await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      const total = await edit(order, [setQuantity(order, order.coffee, 1)])
+      // Medusa's own Capture button on the payment, as its order page offers it for what the payment has not captured.
+      const captured = await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())
+      await quiet()
+      const b = await expectBooksAgree(order)
+      expect({ status: captured.status, message: captured.data.message, altapayCaptured: Math.min(b.altapay.capturedMinor, total) }).toEqual({
+        status: captured.status,
+        message: captured.data.message,
+        altapayCaptured: b.altapay.capturedMinor,
+      })
+    })
+
+    it("item refund of a captured item after an edit lowered an uncaptured one: the tea comes back at what was captured for it, with its reserved lines", async () => {
+      const order = await paidOrder()
+      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
+      const [teaCapture] = await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      const teaLines = (teaCapture.orderLines ?? []).filter((l) => l.goodsType !== "shipment")
+      const teaMinor = sum(teaLines.map(lineMinor))
+      expect(Math.abs(teaMinor - 5119)).toBeLessThanOrEqual(1)
+      await edit(order, [setQuantity(order, order.coffee, 1)])
+
+      const refund = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      expect({ status: refund.status, message: refund.data.message }).toEqual({ status: 200, message: undefined })
+      const [sentRefund] = refundsSent()
+      expect(decimalToMinor(sentRefund.amount, "DKK")).toBe(teaMinor)
+      expect((sentRefund.orderLines ?? []).map((l) => ({ ...l, itemId: l.itemId }))).toEqual(
+        teaLines.map((l) => expect.objectContaining({ unitPrice: l.unitPrice, quantity: l.quantity }))
+      )
+      await expectBooksAgree(order)
+    })
+
+    it("an edit that lowers a coffee and adds a tea (an order with a promotion): the kept reservation's lines are what item captures and shipments take, to the order's new total", async () => {
+      const order = await paidOrder()
+      const total = await edit(order, [setQuantity(order, order.coffee, 1), addTea(order, 1)])
+      const items = (await itemsOf(order)).filter((i) => Number(i.quantity) > 0)
+      expect(items).toHaveLength(3)
+      const newTea = items.find((i) => i.variant_sku === shop.seed.products.tea.sku && i.id !== order.tea)!
+      // Medusa prices the added tea without the promotion (56.88) and keeps the coffee's for two units: the order's total is Medusa's.
+      const carried = await livePaymentFor(order, total)
+      expect(carried).toBeDefined()
+      expect(store.sandbox().transaction(order.transactionId)!.reservedMinor).toBe(total)
+
+      const state = await captureState(carried!.id)
+      expect({ available: state.available, reason: state.reason, remaining: state.remaining_minor }).toEqual({ available: true, reason: undefined, remaining: total })
+      // The new tea by item: its lines as AltaPay now reserves them (the strict terminal checks).
+      const capture = await api.post(`/admin/altapay/payments/${carried!.id}/captures`, { items: [{ line_item_id: newTea.id, quantity: 1 }] }, as())
+      expect({ status: capture.status, message: capture.data.message }).toEqual({ status: 200, message: undefined })
+      // The rest ships.
+      expect((await fulfilAndShip(order, order.coffee, 1, "PKG-C"))?.status).toBe(200)
+      expect((await fulfilAndShip(order, order.tea, 1, "PKG-T"))?.status).toBe(200)
+      await quiet()
+      const b = await expectBooksAgree(order)
+      expect(b.altapay.capturedMinor).toBe(total)
+    })
+    it("an edit removing the tea after the coffee and shipping were captured: the order is paid, and neither the panel nor any capture offers the tea's reservation", async () => {
+      const order = await paidOrder()
+      expect((await fulfilAndShip(order, order.coffee, 2, "PKG-COFFEE")).status).toBe(200)
+      await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      const total = await edit(order, [setQuantity(order, order.tea, 0)])
+      const captured = (await books(order)).altapay.capturedMinor
+      expect(captured).toBe(total)
+      store.sandbox().clearLedger()
+
+      const teaCapture = await api.post(`/admin/altapay/payments/${order.paymentId}/captures`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      const medusaCapture = await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())
+      const teaRefund = await api.post(`/admin/altapay/payments/${order.paymentId}/refunds`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      await quiet()
+      expect({
+        teaCapture: teaCapture.status,
+        medusaCapture: medusaCapture.status,
+        teaRefund: teaRefund.status,
+        sent: store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.api === "gateway" && /capture|refund/i.test(e.operation)),
+      }).toEqual({ teaCapture: 400, medusaCapture: 400, teaRefund: 400, sent: [] })
+      // Medusa's Capture of the rest is refused too (by Medusa itself: the rest is more than the order's payment may still capture).
+      expect(medusaCapture.status).toBeLessThan(500)
+      const b = await expectBooksAgree(order)
+      expect(b.altapay.capturedMinor).toBe(total)
+      // The panel: nothing owed on the order; what AltaPay still holds is not offered as capturable.
+      const { data: panel } = await api.get(`/admin/altapay/payments/${order.paymentId}`, as())
+      const state = await captureState(order.paymentId)
+      expect({
+        reservationLeft: panel.altapay_payment.reservation_left?.amount?.minor ?? 0,
+        canBeCaptured: panel.altapay_payment.reservation_left ? !panel.altapay_payment.reservation_left.abandoned : false,
+        remaining: state.remaining_minor,
+      }).toEqual({
+        reservationLeft: 31483 - total,
+        canBeCaptured: false,
+        remaining: 0,
+      })
+    })
+
+    it("an exchange before capture (the tea returned, a coffee sent): nothing captures the returned tea, and the captures stay within the order and the reservation", async () => {
+      const order = await paidOrder()
+      const items = [
+        { id: order.coffee, quantity: 2 },
+        { id: order.tea, quantity: 1 },
+      ]
+      ok("fulfil", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
+      const id = ok("exchange", await api.post("/admin/exchanges", { order_id: order.orderId }, as())).exchange.id as string
+      ok("inbound", await api.post(`/admin/exchanges/${id}/inbound/items`, { items: [{ id: order.tea, quantity: 1 }], location_id: shop.seed.stockLocation.id }, as()))
+      ok("outbound", await api.post(`/admin/exchanges/${id}/outbound/items`, { items: [{ variant_id: shop.seed.products.coffee.variantId, quantity: 1 }] }, as()))
+      const requested = ok("request exchange", await api.post(`/admin/exchanges/${id}/request`, {}, as()))
+      const returnId = requested.exchange.return_id as string
+      ok("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+      ok("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.tea, quantity: 1 }] }, as()))
+      ok("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+      await quiet()
+      store.sandbox().clearLedger()
+
+      const live = (await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at && p.data?.transaction_id === order.transactionId)
+      const teaCapture = await api.post(`/admin/altapay/payments/${live[0]?.id ?? order.paymentId}/captures`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
+      expect(teaCapture.status).toBeGreaterThanOrEqual(400)
+      expect(teaCapture.status).toBeLessThan(500)
+      expect(capturesSent()).toEqual([])
+
+      // The first fulfillment ships (coffee and tea went out before the exchange).
+      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=fulfillments.id,fulfillments.shipped_at`, as())
+      const first = (data.order.fulfillments as Array<{ id: string; shipped_at: unknown }>).find((f) => !f.shipped_at)!
+      const shipped = await api.post(`/admin/orders/${order.orderId}/fulfillments/${first.id}/shipments`, { items, labels: [] }, as())
+      expect(shipped.status).toBe(200)
+      await quiet()
+      const teaSku = shop.seed.products.tea.sku
+      expect(
+        capturesSent()
+          .flatMap((c) => c.orderLines ?? [])
+          .filter((l) => l.itemId === teaSku && l.goodsType !== "handling")
+      ).toEqual([])
+      const b = await expectBooksAgree(order)
+      expect(b.altapay.capturedMinor).toBeLessThanOrEqual(b.orderTotalMinor)
+    })
+  },
+})
