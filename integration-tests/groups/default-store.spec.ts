@@ -13,6 +13,7 @@ import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
 import otherCurrencies from "../admin/other-currencies.suite"
+import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
 import hostileCallbacks from "../storefront/hostile-callbacks.suite"
@@ -35,6 +36,7 @@ storeSuites({
     "money moved in AltaPay's back office": backOfficeChanges,
     "returns, exchanges and claims": returnsExchangesClaims,
     "money in other currencies after checkout": otherCurrencies,
+    "one order, two AltaPay payments": twoPaymentsOneOrder,
     "hostile callbacks and returns": hostileCallbacks,
   },
 })

@@ -9,27 +9,19 @@
  * the cancel's refunds would fail the same way.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { minorToDecimal } from "../../altapay"
 import { altapayFromConfig, altapayProviderIds } from "../registrations/from-config"
 import { loadAltaPayPayment } from "./altapay-payment"
+import { liveOrderPayments } from "./order-payments"
 import { pickTransaction } from "./status"
 
 /** Why the order must not be canceled yet, with what to do first; undefined: cancel away. */
 export async function cancelRefusal(container: MedusaContainer, orderId: string): Promise<string | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "order",
-    fields: ["display_id", "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.canceled_at"],
-    filters: { id: orderId },
-  })
-  const order = data[0] as
-    { display_id?: number; payment_collections?: Array<{ payments?: Array<{ id: string; provider_id: string; canceled_at?: unknown } | null> | null } | null> } | undefined
+  const { name, payments: live } = await liveOrderPayments(container, orderId)
   const altapay = new Set(altapayProviderIds(container))
-  const payments = (order?.payment_collections ?? []).flatMap((c) => c?.payments ?? []).filter((p) => !!p && altapay.has(p.provider_id) && !p.canceled_at)
-  const name = order?.display_id ? `#${order.display_id}` : orderId
+  const payments = live.filter((p) => altapay.has(p.provider_id))
   for (const row of payments) {
-    const payment = await loadAltaPayPayment(container, row!.id)
+    const payment = await loadAltaPayPayment(container, row.id)
     const transactionId = payment.data.transaction_id
     if (!transactionId) continue
     const fmt = (minor: number) => `${minorToDecimal(minor, payment.currency_code)} ${payment.currency_code.toUpperCase()}`

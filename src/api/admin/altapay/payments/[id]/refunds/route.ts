@@ -33,6 +33,7 @@ import { itemCaptureBasis, pairedReservationBasis, wholeItemsOnly } from "../../
 import { orderOwesMinor } from "../../../../../../lib/item-captures/capture-items"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
 import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
+import { liveOrderPayments } from "../../../../../../lib/medusa-mapping/order-payments"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
 import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
 import { itemQuantities } from "../../../_lib/item-quantities"
@@ -78,7 +79,8 @@ export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse<
     const loaded = await loadAltaPayPayment(req.scope, paymentId)
     // The newest refunds decide what is still refundable: Medusa may not have stored the last answer yet.
     const payment = { ...loaded, data: await newestPaymentData(access, paymentId, loaded.raw_data) }
-    const plan = planFor(req, payment, body)
+    const others = payment.order ? (await liveOrderPayments(req.scope, payment.order.id)).payments.filter((p) => p.id !== paymentId).map((p) => p.id) : []
+    const plan = planFor(req, payment, body, others)
     const before = new Set(payment.medusa_refunds.map((r) => r.id))
     await refundAltaPayItemsWorkflow(req.scope).run({
       input: {
@@ -140,66 +142,93 @@ function orderField(order: OrderForLines, field: string): string {
   return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
 }
 
-type InvoiceReservation = Omit<ReservedRefundInput, "request" | "currency"> & { unpaired: PairedReservation["unpaired"] }
+/**
+ * Why a payment's items are refunded with the lines it reserved: it is a Klarna or invoice payment
+ * (AltaPay documents that such refunds relate to the reservation's lines), or other payments of
+ * its order pay for the order too (an edit paid by a payment link), so its own capture cannot value
+ * the whole order's items, and each payment refunds only the items it paid for.
+ */
+type ReservedBy = { invoice: true } | { invoice: false; others: string[] }
+
+type ReservedRefundBasis = Omit<ReservedRefundInput, "request" | "currency"> & { unpaired: PairedReservation["unpaired"]; by: ReservedBy }
 
 /**
- * An invoice payment's (Klarna's) reservation by item, refunded with its reserved lines: AltaPay
- * documents that such refunds relate to the reservation's lines, so these are never valued as a
- * share of the captured amount. Undefined for card payments. Where an order edit changed part of
- * the order, the items and shipping it left as reserved (pairedReservationBasis), valued as
- * reserved and as captured by item, and the entries it changed (`unpaired`, refused by
- * refuseChanged). A 400 when the reservation cannot be refunded by item at all.
+ * The payment's reservation by item, to refund items with their reserved lines, never valued as a
+ * share of the captured amount; undefined for a card payment that alone pays its order. Where the
+ * order no longer matches the reservation as a whole (an order edit, an edit paid by another
+ * payment), the items and shipping that still pair with reserved lines (pairedReservationBasis),
+ * valued as reserved and as captured by item, and the entries that do not (`unpaired`, refused by
+ * refuseUnpaired). A 400 when the reservation cannot be refunded by item at all.
  */
-function invoiceReservation(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, order: OrderForLines): InvoiceReservation | undefined {
+function reservedRefundBasis(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, order: OrderForLines, otherPayments: string[]): ReservedRefundBasis | undefined {
   const { options } = altapayFromConfig(req.scope, payment.provider_id)
-  if (!wholeItemsOnly(payment.data, options)) return undefined
+  const by: ReservedBy | undefined = wholeItemsOnly(payment.data, options) ? { invoice: true } : otherPayments.length > 0 ? { invoice: false, others: otherPayments } : undefined
+  if (!by) return undefined
   // Captured in full: every unit is refundable, however it was captured.
   const everything = payment.captured_minor >= payment.data.amount_minor
   const data = everything ? { ...payment.data, captures: [] } : payment.data
   const refunded = refundedQuantities(payment.data.refunds)
   const captured = (so: CapturedSoFar) => (everything ? {} : { captured: so.units })
   const basis = itemCaptureBasis(order, data)
-  if (basis.ok) return { map: basis.map, refunded, ...captured(basis.captured), unpaired: [] }
-  // The order no longer matches the reservation as a whole (an edit): what still pairs with it.
+  if (basis.ok) return { map: basis.map, refunded, ...captured(basis.captured), unpaired: [], by }
   const paired = planOrRefuse(order, () => pairedReservationBasis(order, data))
   if (!paired.ok) {
     const why = payment.data.order_lines_source === "summary" ? "AltaPay reserved one summary line for it, not its items" : "part of it was captured by amount, not by item"
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `Payment ${payment.id} cannot be refunded by item: ${why}, and a Klarna or invoice payment refunds only lines as AltaPay reserved them. Nothing was sent: refund an amount with Medusa's Refund button, or in AltaPay's merchant interface.`
+      `Payment ${payment.id} cannot be refunded by item: ${why}, and ${reservedOnly(by, order)}. Nothing was sent: refund an amount with Medusa's Refund button${by.invoice ? ", or in AltaPay's merchant interface" : ""}.`
     )
   }
-  return { map: paired.map, refunded, ...captured(paired.captured), unpaired: paired.map.unpaired }
+  return { map: paired.map, refunded, ...captured(paired.captured), unpaired: paired.map.unpaired, by }
 }
 
-/** A 400 before anything is sent when the refund asks for an item (or the shipping) whose lines an order edit changed. */
-function refuseChanged(payment: AltaPayPayment, unpaired: InvoiceReservation["unpaired"], body: z.output<typeof AdminAltaPayItemRefund>): void {
-  const changed = unpaired.filter((e) => (e.kind === "item" ? body.items.some((i) => i.line_item_id === e.id) : !!body.shipping))
-  if (changed.length === 0) return
-  const names = changed.map((e) => `"${e.title}"`).join(", ")
-  const one = changed.length === 1
+function reservedOnly(by: ReservedBy, order: OrderForLines): string {
+  return by.invoice
+    ? "a Klarna or invoice payment refunds only lines as AltaPay reserved them"
+    : `order ${order.id} is paid by other payments too (${by.others.join(", ")}), so each payment refunds only the items it reserved`
+}
+
+/** A 400 before anything is sent when the refund asks for an item (or the shipping) the payment's reservation holds no lines for, as the order is now. */
+function refuseUnpaired(payment: AltaPayPayment, order: OrderForLines, basis: ReservedRefundBasis, body: z.output<typeof AdminAltaPayItemRefund>): void {
+  const unpaired = basis.unpaired.filter((e) => (e.kind === "item" ? body.items.some((i) => i.line_item_id === e.id) : !!body.shipping))
+  if (unpaired.length === 0) return
+  const names = unpaired.map((e) => `"${e.title}"`).join(", ")
+  const one = unpaired.length === 1
+  const [it, its, them] = one ? ["it", "its", "this one"] : ["them", "their", "these"]
+  const why = basis.by.invoice
+    ? `an order edit after payment changed ${its} lines, so AltaPay's reservation holds none for ${it} as the order is now, and ${reservedOnly(basis.by, order)}`
+    : `this payment's reservation holds no lines for ${it} as the order is now (another payment paid for ${it}, or an order edit changed ${it}), and ${reservedOnly(basis.by, order)}`
+  const instead = basis.by.invoice
+    ? `refund ${them} from ${its} reserved lines in AltaPay's merchant interface`
+    : `refund ${them} on the payment that paid for ${it}, or refund an amount with Medusa's Refund`
   throw new MedusaError(
     MedusaError.Types.INVALID_DATA,
-    `${names} cannot be refunded by item on payment ${payment.id}: an order edit after payment changed ${one ? "its" : "their"} lines, so AltaPay's reservation holds none for ${one ? "it" : "them"} as the order is now, and a Klarna or invoice payment refunds only lines exactly as reserved. Nothing was sent. Refund the order's other items here; refund ${one ? "this one" : "these"} from ${one ? "its" : "their"} reserved lines in AltaPay's merchant interface.`
+    `${names} cannot be refunded by item on payment ${payment.id}: ${why}. Nothing was sent. Refund the order's other items here; ${instead}.`
   )
 }
 
 /**
  * The refund's lines and amount, or a 400 saying why these items cannot be refunded now. A Klarna
- * or invoice payment's items are refunded with their reserved lines (invoiceReservation); other
- * payments' items are valued as their share of what was captured (so store credit and partial
+ * or invoice payment's items, and those of a payment whose order other payments pay too, are
+ * refunded with their reserved lines (reservedRefundBasis); the items of a card payment that alone
+ * pays its order are valued as their share of what was captured (so store credit and partial
  * captures count), and the refund that leaves nothing to refund returns exactly what is left.
  * Return fees kept before are not refundable: they are the shop's.
  */
-function planFor(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, body: z.output<typeof AdminAltaPayItemRefund>): ItemRefundPlan & { returnFee?: ReturnFeeLine } {
+function planFor(
+  req: AuthenticatedMedusaRequest,
+  payment: AltaPayPayment,
+  body: z.output<typeof AdminAltaPayItemRefund>,
+  otherPayments: string[]
+): ItemRefundPlan & { returnFee?: ReturnFeeLine } {
   if (!payment.order) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} belongs to no order, so it has no items to refund.`)
   if (!payment.data.transaction_id) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} has not been paid at AltaPay yet.`)
   if (payment.captured_minor === 0) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment ${payment.id} is not captured yet: capture it before refunding.`)
   const currency = payment.currency_code.toUpperCase()
   const feeMinor = body.return_fee ? returnFeeMinor(req, payment, body.return_fee.amount) : undefined
   const keptMinor = keptReturnFeesMinor(payment.data.refunds)
-  const reserved = invoiceReservation(req, payment, payment.order)
-  if (reserved) refuseChanged(payment, reserved.unpaired, body)
+  const reserved = reservedRefundBasis(req, payment, payment.order, otherPayments)
+  if (reserved) refuseUnpaired(payment, payment.order, reserved, body)
   const goods = planOrRefuse(payment.order, () =>
     reserved
       ? planReservedRefund({ map: reserved.map, refunded: reserved.refunded, captured: reserved.captured, request: { items: body.items, shipping: body.shipping }, currency })
