@@ -22,7 +22,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { adminOfSeededStore, createAltaPayOrder, eventually, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, eventually, orderPayments, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
@@ -50,11 +50,6 @@ export default storeSuite({
       store.sandbox().clearLedger()
     })
 
-    function ok(step: string, r: ApiResponse) {
-      expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
-      return r.data
-    }
-
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal (314.83 DKK). */
     async function paidOrder(): Promise<PaidOrder> {
       const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
@@ -72,10 +67,10 @@ export default storeSuite({
 
     /** One order edit through Medusa's admin routes, as its order page makes it; the order's new total in minor units. */
     async function edit(order: PaidOrder, changes: Array<() => Promise<ApiResponse>>): Promise<number> {
-      ok("edit", await api.post("/admin/order-edits", { order_id: order.orderId }, as()))
-      for (const change of changes) ok("edit change", await change())
-      ok("edit request", await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as()))
-      ok("edit confirm", await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as()))
+      expectOk("edit", await api.post("/admin/order-edits", { order_id: order.orderId }, as()))
+      for (const change of changes) expectOk("edit change", await change())
+      expectOk("edit request", await api.post(`/admin/order-edits/${order.orderId}/request`, {}, as()))
+      expectOk("edit confirm", await api.post(`/admin/order-edits/${order.orderId}/confirm`, {}, as()))
       const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,total`, as())
       return dkk(data.order.total)
     }
@@ -109,6 +104,17 @@ export default storeSuite({
         .map((e) => e.params as { amount: string; orderLines?: Line[] })
     const capturesSent = () => sent("captureReservation")
     const refundsSent = () => sent("refundCapturedReservation")
+
+    /** Ships the tea, whose shipment captures it and the shipping: that capture, once its subscriber has ended. */
+    async function shipTheTea(order: PaidOrder) {
+      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
+      const [capture] = await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      return capture
+    }
 
     /** Waits until nothing reached AltaPay for two seconds (a capture running in a subscriber has ended). */
     async function quiet(): Promise<void> {
@@ -238,12 +244,7 @@ export default storeSuite({
     it("an edit lowering an uncaptured item after a partial capture: the panel offers, and item captures and the shipment take, no more than the order still owes", async () => {
       const order = await paidOrder()
       // The tea ships first: its lines and the shipping are captured.
-      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
-      await eventually(
-        async () => capturesSent(),
-        (c) => c.length === 1
-      )
-      await quiet()
+      await shipTheTea(order)
       const capturedFirst = (await books(order)).altapay.capturedMinor
       // Then one coffee less: Medusa's new total (it keeps the coffee's promotion as it was for two).
       const total = await edit(order, [setQuantity(order, order.coffee, 1)])
@@ -275,12 +276,7 @@ export default storeSuite({
 
     it("Medusa's Capture of the rest after an edit lowered an uncaptured item: AltaPay captures no more than the order is now worth", async () => {
       const order = await paidOrder()
-      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
-      await eventually(
-        async () => capturesSent(),
-        (c) => c.length === 1
-      )
-      await quiet()
+      await shipTheTea(order)
       const total = await edit(order, [setQuantity(order, order.coffee, 1)])
       // Medusa's own Capture button on the payment, as its order page offers it for what the payment has not captured.
       const captured = await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())
@@ -295,12 +291,7 @@ export default storeSuite({
 
     it("item refund of a captured item after an edit lowered an uncaptured one: the tea comes back at what was captured for it, with its reserved lines", async () => {
       const order = await paidOrder()
-      expect((await fulfilAndShip(order, order.tea, 1, "PKG-TEA")).status).toBe(200)
-      const [teaCapture] = await eventually(
-        async () => capturesSent(),
-        (c) => c.length === 1
-      )
-      await quiet()
+      const teaCapture = await shipTheTea(order)
       const teaLines = (teaCapture.orderLines ?? []).filter((l) => l.goodsType !== "shipment")
       const teaMinor = sum(teaLines.map(lineMinor))
       expect(Math.abs(teaMinor - 5119)).toBeLessThanOrEqual(1)
@@ -389,15 +380,15 @@ export default storeSuite({
         { id: order.coffee, quantity: 2 },
         { id: order.tea, quantity: 1 },
       ]
-      ok("fulfil", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
-      const id = ok("exchange", await api.post("/admin/exchanges", { order_id: order.orderId }, as())).exchange.id as string
-      ok("inbound", await api.post(`/admin/exchanges/${id}/inbound/items`, { items: [{ id: order.tea, quantity: 1 }], location_id: shop.seed.stockLocation.id }, as()))
-      ok("outbound", await api.post(`/admin/exchanges/${id}/outbound/items`, { items: [{ variant_id: shop.seed.products.coffee.variantId, quantity: 1 }] }, as()))
-      const requested = ok("request exchange", await api.post(`/admin/exchanges/${id}/request`, {}, as()))
+      expectOk("fulfil", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
+      const id = expectOk("exchange", await api.post("/admin/exchanges", { order_id: order.orderId }, as())).exchange.id as string
+      expectOk("inbound", await api.post(`/admin/exchanges/${id}/inbound/items`, { items: [{ id: order.tea, quantity: 1 }], location_id: shop.seed.stockLocation.id }, as()))
+      expectOk("outbound", await api.post(`/admin/exchanges/${id}/outbound/items`, { items: [{ variant_id: shop.seed.products.coffee.variantId, quantity: 1 }] }, as()))
+      const requested = expectOk("request exchange", await api.post(`/admin/exchanges/${id}/request`, {}, as()))
       const returnId = requested.exchange.return_id as string
-      ok("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-      ok("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.tea, quantity: 1 }] }, as()))
-      ok("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+      expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+      expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.tea, quantity: 1 }] }, as()))
+      expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
       await quiet()
       store.sandbox().clearLedger()
 

@@ -36,6 +36,7 @@ import {
   type ApiResponse,
   type CreateCartOptions,
   type SeededStore,
+  expectOk,
 } from "../../tools/test-store/store"
 
 const store = altapayStore()
@@ -76,11 +77,6 @@ export default storeSuite({
     const as = () => ({ headers, validateStatus: () => true })
     afterEach(() => store.sandbox().faults.clear())
 
-    function ok(step: string, r: ApiResponse) {
-      expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
-      return r.data
-    }
-
     /** A fixed-amount promotion made as the admin makes one. */
     async function promotion(code: string, currency: string, applicationMethod: Record<string, unknown>, taxInclusive = false) {
       const r = await api.post(
@@ -103,10 +99,10 @@ export default storeSuite({
       jpy = await seedStore(getContainer(), { currency: "jpy" })
       eur = await seedStore(getContainer(), { currency: "eur" })
       // German prices include VAT: set as the admin does, on the region and on the currency's price preference (Medusa made one for EUR).
-      ok("region with VAT in prices", await api.post(`/admin/regions/${eur.region.id}`, { is_tax_inclusive: true }, as()))
-      const prefs = ok("price preferences", await api.get("/admin/price-preferences?attribute=currency_code&value=eur", as())).price_preferences as Array<{ id: string }>
-      if (prefs.length) ok("EUR prices with VAT", await api.post(`/admin/price-preferences/${prefs[0].id}`, { is_tax_inclusive: true }, as()))
-      else ok("EUR prices with VAT", await api.post("/admin/price-preferences", { attribute: "currency_code", value: "eur", is_tax_inclusive: true }, as()))
+      expectOk("region with VAT in prices", await api.post(`/admin/regions/${eur.region.id}`, { is_tax_inclusive: true }, as()))
+      const prefs = expectOk("price preferences", await api.get("/admin/price-preferences?attribute=currency_code&value=eur", as())).price_preferences as Array<{ id: string }>
+      if (prefs.length) expectOk("EUR prices with VAT", await api.post(`/admin/price-preferences/${prefs[0].id}`, { is_tax_inclusive: true }, as()))
+      else expectOk("EUR prices with VAT", await api.post("/admin/price-preferences", { attribute: "currency_code", value: "eur", is_tax_inclusive: true }, as()))
       await promotion("YEN100", "jpy", { target_type: "items", allocation: "across", value: 100 })
       await promotion("YEN50EACH", "jpy", { target_type: "items", allocation: "each", value: 50, max_quantity: 2 })
       await promotion("SHIP300", "jpy", { target_type: "shipping_methods", allocation: "across", value: 300 })
@@ -246,7 +242,7 @@ export default storeSuite({
         ])
         expect(MathBN.convert(o.totalExact).toFixed(6)).toBe("8002.500000")
         expect(o.reservedMinor).toBe(8003)
-        ok("capture", await capture(o))
+        expectOk("capture", await capture(o))
         await expectAgreement(o)
       })
 
@@ -258,8 +254,8 @@ export default storeSuite({
         // (5,940 + 1,470 - 100) × 1.1 + 700 × 1.1 = 8,041 + 770 = 8,811.
         expect(o.reservedMinor).toBe(8811)
 
-        ok("capture in part", await capture(o, 3333))
-        ok("capture the rest", await captureRest(o))
+        expectOk("capture in part", await capture(o, 3333))
+        expectOk("capture the rest", await captureRest(o))
         let b = await expectAgreement(o)
         expect(b.altapay).toMatchObject({ capturedMinor: 8811, captures: [3333, 5478] })
 
@@ -271,7 +267,7 @@ export default storeSuite({
           ["tea 2", { items: [{ line_item_id: o.item.tea, quantity: 1 }] }],
           ["coffee 3", { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }],
         ]
-        for (const [step, body] of steps) ok(`Refund items: ${step}`, await refundItems(o, body))
+        for (const [step, body] of steps) expectOk(`Refund items: ${step}`, await refundItems(o, body))
         b = await expectAgreement(o)
         expect(b.altapay.refundedMinor).toBe(8811)
         expect(b.altapay.refunds).toHaveLength(6)
@@ -290,10 +286,10 @@ export default storeSuite({
         // (5,940 - 100 + 1,470 - 100) × 1.1 + 770 = 8,701.
         expect(o.reservedMinor).toBe(8701)
 
-        const first = ok("Capture items: one coffee", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }))
+        const first = expectOk("Capture items: one coffee", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }))
         // One coffee of three shares the line's 100 off: 1,980 - 33 (or 34) + tax.
         expect([2141, 2142]).toContain(first.capture.amount_minor)
-        ok(
+        expectOk(
           "Capture items: the rest",
           await captureItems(o, {
             items: [
@@ -307,10 +303,10 @@ export default storeSuite({
         expect(b.altapay.capturedMinor).toBe(8701)
 
         // Medusa's Refund, one yen, then the price of a tea in odd parts, then what is left.
-        for (const amount of [1, 808, 0.6, 333.4]) ok(`Medusa's refund of ${amount}`, await refund(o, amount))
+        for (const amount of [1, 808, 0.6, 333.4]) expectOk(`Medusa's refund of ${amount}`, await refund(o, amount))
         b = await expectAgreement(o)
         expect(b.altapay.refunds).toEqual([1, 808, 1, 333])
-        ok("Medusa's refund of the rest", await refund(o, 8701 - (1 + 808 + 0.6 + 333.4)))
+        expectOk("Medusa's refund of the rest", await refund(o, 8701 - (1 + 808 + 0.6 + 333.4)))
         b = await expectAgreement(o)
         expect(b.altapay.refundedMinor).toBe(8701)
         await refusedAndNothingSent(
@@ -325,16 +321,16 @@ export default storeSuite({
         const o = await placed(jpy, undefined, [{ product: "tea", quantity: 3 }])
         // 2,205 × 1.1 + 770 = 3,195.5 -> 3,196 reserved.
         expect(o.reservedMinor).toBe(3196)
-        ok("capture in full", await capture(o))
+        expectOk("capture in full", await capture(o))
         await refusedAndNothingSent(o, "0.4 yen", () => refund(o, 0.4), /rounds to no money/)
-        ok("0.5 yen", await refund(o, 0.5))
+        expectOk("0.5 yen", await refund(o, 0.5))
         await refusedAndNothingSent(o, "0.5 yen more", () => refund(o, 0.5), /rounds to no money/)
-        ok("1.2 yen", await refund(o, 1.2))
+        expectOk("1.2 yen", await refund(o, 1.2))
         const b = await expectAgreement(o)
         // A running total: Medusa 0.5 then 1.7 refunded, AltaPay round(0.5) = 1 then round(1.7) - 1 = 1.
         expect({ medusa: b.medusaRefunds, altapay: b.altapay.refunds }).toEqual({ medusa: [0.5, 1.2], altapay: [1, 1] })
         // Refund the rest of what Medusa captured: AltaPay ends at exactly what it captured.
-        ok("the rest", await refund(o, 3193.8))
+        expectOk("the rest", await refund(o, 3193.8))
         const end = await expectAgreement(o)
         expect(end.altapay.refundedMinor).toBe(3196)
       })
@@ -343,13 +339,13 @@ export default storeSuite({
         const o = await placed(jpy, "SHIP300", [{ product: "coffee", quantity: 2 }])
         // 3,960 × 1.1 + (700 - 300) × 1.1 = 4,356 + 440 = 4,796.
         expect(o.reservedMinor).toBe(4796)
-        ok("Capture items: one coffee and the shipping", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }], shipping: true }))
+        expectOk("Capture items: one coffee and the shipping", await captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }], shipping: true }))
         let b = await expectAgreement(o)
         expect(b.altapay.captures).toEqual([2178 + 440])
-        ok("Medusa's capture of the rest", await captureRest(o))
-        const shipping = ok("Refund items: the shipping", await refundItems(o, { shipping: true }))
+        expectOk("Medusa's capture of the rest", await captureRest(o))
+        const shipping = expectOk("Refund items: the shipping", await refundItems(o, { shipping: true }))
         expect(shipping.refund.amount.minor).toBe(440)
-        ok("Refund items: both coffees", await refundItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 2 }] }))
+        expectOk("Refund items: both coffees", await refundItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 2 }] }))
         b = await expectAgreement(o)
         expect(b.altapay).toMatchObject({ capturedMinor: 4796, refundedMinor: 4796 })
       })
@@ -359,26 +355,26 @@ export default storeSuite({
           { product: "coffee", quantity: 3 },
           { product: "tea", quantity: 2 },
         ])
-        ok("capture", await capture(o))
+        expectOk("capture", await capture(o))
         const items = [
           { id: o.item.coffee, quantity: 3 },
           { id: o.item.tea, quantity: 2 },
         ]
-        ok("fulfillment", await api.post(`/admin/orders/${o.orderId}/fulfillments`, { items, location_id: jpy.stockLocation.id }, as()))
-        const created = ok("return", await api.post("/admin/returns", { order_id: o.orderId, location_id: jpy.stockLocation.id }, as()))
+        expectOk("fulfillment", await api.post(`/admin/orders/${o.orderId}/fulfillments`, { items, location_id: jpy.stockLocation.id }, as()))
+        const created = expectOk("return", await api.post("/admin/returns", { order_id: o.orderId, location_id: jpy.stockLocation.id }, as()))
         const returnId = created.return.id as string
-        ok("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
-        ok("request", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
-        ok("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-        ok("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
-        ok("confirm", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+        expectOk("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
+        expectOk("request", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
+        expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+        expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: o.item.coffee, quantity: 1 }] }, as()))
+        expectOk("confirm", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
 
         const pending = async () =>
           Number((await api.get(`/admin/orders/${o.orderId}?fields=total,credit_line_total,+summary,*credit_lines`, as())).data.order.summary.pending_difference)
         // One coffee: (1,980 - 100 × 5,940 / 7,410 / 3) × 1.1 = 2,148.60…
         const owed = -(await pending())
         expect(owed).toBeCloseTo((1980 - (100 * 5940) / 7410 / 3) * 1.1, 4)
-        ok("Medusa's refund of what is owed", await refund(o, owed))
+        expectOk("Medusa's refund of what is owed", await refund(o, owed))
         const b = await expectAgreement(o)
         expect(b.altapay.refunds).toEqual([Math.round(owed)])
         expect(Math.abs(await pending())).toBeLessThan(0.5)
@@ -389,7 +385,7 @@ export default storeSuite({
         await refusedAndNothingSent(o, "Refund items before capture", () => refundItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 1 }] }), /not captured/)
         await refusedAndNothingSent(o, "capture beyond the reservation", () => capture(o, Number(MathBN.add(o.totalExact, 1).toFixed())), /more than/)
         await refusedAndNothingSent(o, "Capture items of 4 coffees", () => captureItems(o, { items: [{ line_item_id: o.item.coffee, quantity: 4 }] }), /.+/)
-        ok("capture in full", await capture(o))
+        expectOk("capture in full", await capture(o))
         await expectAgreement(o)
       })
     })
@@ -403,13 +399,13 @@ export default storeSuite({
         // 38.97 + 6.49 - 5 + 4.90 = 45.36, VAT included.
         expect(MathBN.convert(o.totalExact).toFixed(6)).toBe("45.360000")
         expect(o.reservedMinor).toBe(4536)
-        ok("capture 10.005", await capture(o, 10.005))
-        ok("capture the rest", await captureRest(o))
+        expectOk("capture 10.005", await capture(o, 10.005))
+        expectOk("capture the rest", await captureRest(o))
         let b = await expectAgreement(o)
         expect(b.altapay.captures).toEqual([1001, 3535])
         for (const step of ["coffee", "coffee", "tea", "coffee"] as const)
-          ok(`Refund items: ${step}`, await refundItems(o, { items: [{ line_item_id: o.item[step], quantity: 1 }] }))
-        ok("Refund items: shipping", await refundItems(o, { shipping: true }))
+          expectOk(`Refund items: ${step}`, await refundItems(o, { items: [{ line_item_id: o.item[step], quantity: 1 }] }))
+        expectOk("Refund items: shipping", await refundItems(o, { shipping: true }))
         b = await expectAgreement(o)
         expect(b.altapay.refundedMinor).toBe(4536)
         await refusedAndNothingSent(o, "Medusa's Refund of a cent more", () => refund(o, 0.01), /refund more|refundable/)
@@ -419,12 +415,12 @@ export default storeSuite({
         const o = await placed(eur, undefined, [{ product: "tea", quantity: 3 }])
         // 19.47 + 4.90 = 24.37, VAT included.
         expect(o.reservedMinor).toBe(2437)
-        ok("capture", await capture(o))
+        expectOk("capture", await capture(o))
         await refusedAndNothingSent(o, "0.004", () => refund(o, 0.004), /rounds to no money/)
-        ok("0.005", await refund(o, 0.005))
-        ok("1.111", await refund(o, 1.111))
+        expectOk("0.005", await refund(o, 0.005))
+        expectOk("1.111", await refund(o, 1.111))
         const rest = Number(MathBN.sub(o.totalExact, 1.116).toFixed())
-        ok("the rest", await refund(o, rest))
+        expectOk("the rest", await refund(o, rest))
         const b = await expectAgreement(o)
         expect(b.altapay.refunds).toEqual([1, 111, 2325])
         expect(b.altapay.refundedMinor).toBe(2437)

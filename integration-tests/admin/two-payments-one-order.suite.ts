@@ -24,7 +24,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { adminOfSeededStore, createAltaPayOrder, type Api, type ApiResponse } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
 const store = altapayStore()
@@ -54,11 +54,6 @@ export default storeSuite({
     const as = shop.as
     afterEach(() => store.sandbox().faults.clear())
 
-    /** The step's answer, which must be a 200 (its name and message in the failure otherwise). */
-    function ok(step: string, r: ApiResponse) {
-      expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
-      return r.data
-    }
     const answered = (r: ApiResponse) => ({ status: r.status, ...(r.data?.message ? { message: r.data.message as string } : {}) })
 
     async function orderRow(orderId: string) {
@@ -102,13 +97,13 @@ export default storeSuite({
     async function twoPaymentOrder(options: { captureLink?: boolean; fulfilled?: boolean } = {}): Promise<TwoPaymentOrder> {
       const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
       const orderId = order.orderId
-      ok("capture the card payment", await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as()))
-      ok("edit", await api.post("/admin/order-edits", { order_id: orderId }, as()))
-      ok("add teas", await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: shop.seed.products.tea.variantId, quantity: 2 }] }, as()))
-      ok("request edit", await api.post(`/admin/order-edits/${orderId}/request`, {}, as()))
-      ok("confirm edit", await api.post(`/admin/order-edits/${orderId}/confirm`, {}, as()))
+      expectOk("capture the card payment", await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as()))
+      expectOk("edit", await api.post("/admin/order-edits", { order_id: orderId }, as()))
+      expectOk("add teas", await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: shop.seed.products.tea.variantId, quantity: 2 }] }, as()))
+      expectOk("request edit", await api.post(`/admin/order-edits/${orderId}/request`, {}, as()))
+      expectOk("confirm edit", await api.post(`/admin/order-edits/${orderId}/confirm`, {}, as()))
 
-      const link = ok("payment link", await api.post("/admin/altapay/payment-links", { order_id: orderId }, as()))
+      const link = expectOk("payment link", await api.post("/admin/altapay/payment-links", { order_id: orderId }, as()))
       expect(link.amount.minor).toBe(11375)
       await store.sandbox().simulatePayment(link.altapay_session_id, { callback: false })
       const returned = await postCustomerReturn(store.medusaUrl(), link.payment_session_id)
@@ -117,13 +112,13 @@ export default storeSuite({
       const row = await orderRow(orderId)
       const payments = row.payment_collections.flatMap((c) => c.payments ?? [])
       const linkPayment = payments.find((p) => p.payment_session_id === link.payment_session_id)!
-      if (options.captureLink !== false) ok("capture the link's payment", await api.post(`/admin/payments/${linkPayment.id}/capture`, {}, as()))
+      if (options.captureLink !== false) expectOk("capture the link's payment", await api.post(`/admin/payments/${linkPayment.id}/capture`, {}, as()))
       const byTime = (a: { created_at: string }, b: { created_at: string }) => Date.parse(a.created_at) - Date.parse(b.created_at)
       const teas = row.items.filter((i) => i.variant_sku === shop.seed.products.tea.sku).sort(byTime)
       const coffee = row.items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id
       if (options.fulfilled) {
         // The checkout's coffees only: Medusa fulfills an edit's items (no shipping) apart, and the return takes a coffee.
-        ok("fulfillment", await api.post(`/admin/orders/${orderId}/fulfillments`, { items: [{ id: coffee, quantity: 2 }], location_id: shop.seed.stockLocation.id }, as()))
+        expectOk("fulfillment", await api.post(`/admin/orders/${orderId}/fulfillments`, { items: [{ id: coffee, quantity: 2 }], location_id: shop.seed.stockLocation.id }, as()))
       }
       return {
         orderId,
@@ -219,8 +214,8 @@ export default storeSuite({
 
     it("Medusa's Refund of each payment: each refunded on its own transaction, once; more than a payment holds is a 4xx and nothing is sent", async () => {
       const order = await twoPaymentOrder()
-      ok("refund 50 on the card", await refund(order.card, 50))
-      ok("refund 20 on the link", await refund(order.link, 20))
+      expectOk("refund 50 on the card", await refund(order.card, 50))
+      expectOk("refund 20 on the link", await refund(order.link, 20))
       // The link's payment holds 93.75 now: 100 is more, though the order as a whole holds more.
       store.sandbox().clearLedger()
       const tooMuch = await refund(order.link, 100)
@@ -240,8 +235,8 @@ export default storeSuite({
         wrong: [],
       })
       // Refunding each payment's rest leaves nothing held and the order owing nothing more than Medusa says.
-      ok("refund the card's rest", await refund(order.card, 264.83))
-      ok("refund the link's rest", await refund(order.link, 93.75))
+      expectOk("refund the card's rest", await refund(order.card, 264.83))
+      expectOk("refund the link's rest", await refund(order.link, 93.75))
       const after = await books(order)
       expect({ card: after.card.altapay.refundedMinor, link: after.link.altapay.refundedMinor, wrong: disagreements(after) }).toEqual({ card: 31483, link: 11375, wrong: [] })
     })
@@ -270,7 +265,7 @@ export default storeSuite({
         message: expect.stringMatching(/cannot be refunded by item on payment .*refund an amount with Medusa's Refund/),
       })
       expect(refundsSent()).toBe(0)
-      ok("Medusa's Refund of the two teas", await refund(order.link, 113.75))
+      expectOk("Medusa's Refund of the two teas", await refund(order.link, 113.75))
       const b = await books(order)
       expect({ link: b.link.altapay.refundedMinor, card: b.card.altapay.refundedMinor, wrong: disagreements(b) }).toEqual({ link: 11375, card: 0, wrong: [] })
     })
@@ -297,13 +292,13 @@ export default storeSuite({
 
     it("a coffee returned and refunded with Refund items on the card payment: AltaPay refunds what the order says is owed, and nothing is left owed", async () => {
       const order = await twoPaymentOrder({ fulfilled: true })
-      const created = ok("return", await api.post("/admin/returns", { order_id: order.orderId, location_id: shop.seed.stockLocation.id }, as()))
+      const created = expectOk("return", await api.post("/admin/returns", { order_id: order.orderId, location_id: shop.seed.stockLocation.id }, as()))
       const returnId = created.return.id as string
-      ok("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      ok("request return", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
-      ok("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-      ok("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      ok("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+      expectOk("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
+      expectOk("request return", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
+      expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+      expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
+      expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
       expect(await pendingDifference(order.orderId)).toBeCloseTo(-101.19375, 5)
 
       const r = await refundItems(order.card, [{ line_item_id: order.coffee, quantity: 1 }])

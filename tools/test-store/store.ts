@@ -43,6 +43,12 @@ export interface ApiResponse<T = any> {
 export { seedStore, type SeedStoreOptions, type SeededProduct, type SeededStore, type StoreCurrency } from "../../tools/store/seed"
 import { seedStore, type SeedStoreOptions } from "../../tools/store/seed"
 
+/** A route's answer that must be a 200: its data; otherwise a failure naming the step, the status and the route's message. */
+export function expectOk(step: string, r: ApiResponse): any {
+  expect({ step, status: r.status, message: r.data?.message }).toEqual({ step, status: 200, message: undefined })
+  return r.data
+}
+
 /** Headers for /store calls: the publishable key, plus a customer's bearer token when given. */
 export function storeHeaders(seed: Pick<SeededStore, "publishableKey">, customerToken?: string): Record<string, string> {
   return { "x-publishable-api-key": seed.publishableKey, ...(customerToken ? { authorization: `Bearer ${customerToken}` } : {}) }
