@@ -14,6 +14,7 @@ import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
 import otherCurrencies from "../admin/other-currencies.suite"
 import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
+import creditLines from "../admin/credit-lines.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
 import hostileCallbacks from "../storefront/hostile-callbacks.suite"
@@ -37,6 +38,7 @@ storeSuites({
     "returns, exchanges and claims": returnsExchangesClaims,
     "money in other currencies after checkout": otherCurrencies,
     "one order, two AltaPay payments": twoPaymentsOneOrder,
+    "store credit lines": creditLines,
     "hostile callbacks and returns": hostileCallbacks,
   },
 })

@@ -15,7 +15,7 @@ export type { EntryLines } from "./entry-lines"
 export { proportionalAdjustmentLine, withCompensationLine } from "./partial"
 export { ItemRefundError, planItemRefund, refundedQuantities, type ItemRefundInput, type ItemRefundPlan, type ItemRefundRequest, type RefundedItem } from "./item-refunds"
 export { TAX_PERCENT_DECIMALS, fromCheckoutOrderLines, orderLineWireAmounts, toCheckoutOrderLines, toGatewayOrderLineFields, type CheckoutOrderLine } from "./wire"
-export { mapReservation, pairReservation, reservedLines, type PairedReservation, type ReservationMap, type ReservedEntry } from "./reservation-map"
+export { mapReservation, pairReservation, reservedCredits, reservedLines, type PairedReservation, type ReservationMap, type ReservedEntry } from "./reservation-map"
 export {
   ItemCaptureError,
   planItemCapture,

@@ -7,6 +7,9 @@
  */
 import type { OrderLine } from "../types"
 import { isCreditLine, type BuiltOrderLines } from "./build"
+import { add, compare, fromInteger, neg, ONE, type Ratio } from "./exact"
+import { exactMinor, type OrderLineSourceCredit } from "./source"
+import { ORDER_LINE_LIMITS, truncateText } from "./text"
 
 /** One order item or shipping method and its lines as AltaPay reserved them. */
 export interface ReservedEntry {
@@ -111,6 +114,34 @@ export function pairReservation(reserved: readonly OrderLine[], rebuilt: BuiltOr
   const credits = rebuilt.lines.filter(isCreditLine).flatMap((line) => takeAll([line]) ?? [])
   return { entries, credits, unpaired }
 }
+
+/**
+ * Of an order's credits, those AltaPay reserved: each pairs with a reserved credit line of its own,
+ * of the same description and an amount within one minor unit of the credit's (the builder rounds
+ * each credit down or up, with the cart; the nearest line is taken). A credit of less than one
+ * minor unit is kept either way: it may have been reserved as no line. Credits the shop booked
+ * after payment pair with none and are left out: Medusa books a refund of an order that is not
+ * paid in full as an order credit line, money counted as refunded, not a credit AltaPay reserved.
+ */
+export function reservedCredits<T extends Pick<OrderLineSourceCredit, "label" | "amountMinor">>(reserved: readonly OrderLine[], credits: readonly T[]): T[] {
+  const unused = reserved.filter(isCreditLine)
+  return credits.filter((credit) => {
+    const amount = exactMinor(credit.amountMinor)
+    const description = truncateText(credit.label, ORDER_LINE_LIMITS.description) || "Credit"
+    // A credit line's unit price is the credit, negated and rounded: their sum is the rounding.
+    const off = (line: OrderLine): Ratio => add(amount, fromInteger(line.unitPriceMinor))
+    let best = -1
+    unused.forEach((line, i) => {
+      if (line.description !== description || !underOne(off(line))) return
+      if (best < 0 || compare(magnitude(off(line)), magnitude(off(unused[best]))) < 0) best = i
+    })
+    if (best >= 0) unused.splice(best, 1)
+    return best >= 0 || underOne(amount)
+  })
+}
+
+const magnitude = (a: Ratio): Ratio => (a.n < 0n ? neg(a) : a)
+const underOne = (a: Ratio): boolean => compare(magnitude(a), ONE) < 0
 
 /** An entry's lines as reserved: its goods line(s), then its promotion line. */
 export const reservedLines = (entry: ReservedEntry): OrderLine[] => [...entry.main, ...(entry.discount ? [entry.discount] : [])]

@@ -20,12 +20,18 @@ export function wholeItemsOnly(data: Pick<AltaPayPaymentData, "terminal" | "paym
   return data.payment_nature === INVOICE_NATURE || (!!data.terminal && (options.invoiceTerminals ?? []).includes(data.terminal))
 }
 
+/**
+ * The reservation's lines paired with the order's items, or why they cannot be. The order's lines
+ * are rebuilt without the credit lines Medusa added after the order was placed that AltaPay did not
+ * reserve (cartToLineSource's creditsReservedIn): the one refundPaymentWorkflow books for a refund
+ * of an order not paid in full is money counted as refunded, not store credit the customer paid with.
+ */
 export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayPaymentData): ItemCaptureBasis {
   if (!order) return { ok: false, reason: "the payment belongs to no order" }
   if (data.order_lines_source === "summary") return { ok: false, reason: SUMMARY_RESERVATION }
   let map: ReservationMap | undefined
   try {
-    map = mapReservation(data.order_lines, buildOrderLineSet(cartToLineSource(order, data.amount_minor)))
+    map = mapReservation(data.order_lines, buildOrderLineSet(cartToLineSource(order, data.amount_minor, { creditsReservedIn: data.order_lines })))
   } catch {
     map = undefined
   }
@@ -38,11 +44,12 @@ export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayP
  * For an order that no longer matches its reservation as a whole (an order edit after a partial
  * capture): the reserved lines of the items and shipping the edit left as they were, and the
  * entries it changed (pairReservation). The order's lines are built for its own current total, as
- * amount-due.ts builds them. Throws AltaPayValidationError for an order the line builder refuses.
+ * amount-due.ts builds them, less the credit lines itemCaptureBasis leaves out. Throws
+ * AltaPayValidationError for an order the line builder refuses.
  */
 export function pairedReservationBasis(order: CartForLines, data: AltaPayPaymentData): PairedReservationBasis {
   if (data.order_lines_source === "summary") return { ok: false, reason: SUMMARY_RESERVATION }
-  const source = cartToLineSource(order, 0)
+  const source = cartToLineSource(order, 0, { creditsReservedIn: data.order_lines })
   const map = pairReservation(data.order_lines, buildOrderLineSet({ ...source, totalMinor: sourceTotalMinor(source) }))
   const captured = capturedSoFar(data)
   return typeof captured === "string" ? { ok: false, reason: captured } : { ok: true, map, captured }

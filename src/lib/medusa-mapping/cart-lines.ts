@@ -7,7 +7,7 @@
  */
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { buildOrderLines, currencyExponent, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../../altapay"
+import { buildOrderLines, currencyExponent, reservedCredits, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../../altapay"
 import { exactMinorText, toMinorUnits } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */
@@ -44,6 +44,7 @@ export const CART_FIELDS_FOR_LINES = [
   "credit_lines.id",
   "credit_lines.amount",
   "credit_lines.reference",
+  "credit_lines.metadata",
 ]
 
 interface Adjustment {
@@ -83,12 +84,19 @@ export interface CartForLines {
     tax_lines?: TaxLine[] | null
     adjustments?: Adjustment[] | null
   } | null> | null
-  credit_lines?: Array<{ id: string; amount: BigNumberInput; reference?: string | null } | null> | null
+  credit_lines?: Array<{ id: string; amount: BigNumberInput; reference?: string | null; metadata?: Record<string, unknown> | null } | null> | null
 }
 
 export interface CartLineOptions {
   /** e.g. "https://shop.example/products/{handle}"; omitted: no productUrl. */
   productUrlTemplate?: string
+  /**
+   * For an order mapped onto its reservation: the lines AltaPay reserved. A credit line Medusa added
+   * to the order after it was placed (an order change, which marks it `metadata.created_in_version`:
+   * how refundPaymentWorkflow books a refund of an order not paid in full) counts only when it pairs
+   * with a reserved credit line (reservedCredits); the credits the order was placed with always count.
+   */
+  creditsReservedIn?: readonly OrderLine[]
 }
 
 /** The cart total in minor units, as AltaPay will be asked for it (Medusa's total, rounded half up). */
@@ -135,16 +143,50 @@ export function cartToLineSource(cart: CartForLines, totalMinor: number, options
       },
     ]
   })
-  const creditLines = (cart.credit_lines ?? []).flatMap((credit) => (credit ? [credit] : []))
+  const offered = (cart.credit_lines ?? []).flatMap((credit) =>
+    credit
+      ? [{ id: credit.id, label: credit.reference ? `Credit: ${credit.reference}` : "Credit", amountMinor: exact(credit.amount), amount: credit.amount, metadata: credit.metadata }]
+      : []
+  )
+  const creditLines = options.creditsReservedIn ? creditsOnReservation(offered, options.creditsReservedIn) : offered
   // Medusa counts credit lines adding up to one minor unit or less as none (calculateCreditLinesTotal).
   const creditTotal = MathBN.abs(MathBN.sum(...creditLines.map((credit) => credit.amount)))
   const credits = MathBN.lte(creditTotal, MathBN.convert(1).shiftedBy(-currencyExponent(currency)))
     ? []
-    : creditLines.map((credit) => ({ id: credit.id, label: credit.reference ? `Credit: ${credit.reference}` : "Credit", amountMinor: exact(credit.amount) }))
+    : creditLines.map(({ id, label, amountMinor }) => ({ id, label, amountMinor }))
   // Medusa's query answers a cart's (and its order's) items in no fixed order, and rounding gives a
   // tied minor unit to the earlier line: in content order, a cart and the order made from it get the
   // same lines, whatever order either was read in.
   return { currency, totalMinor, items: inContentOrder(items), shipping: inContentOrder(shipping), credits: inContentOrder(credits) }
+}
+
+/**
+ * A line source's field, as the line builder names it in an AltaPayValidationError
+ * ("credits.0.amountMinor", indexed in content order), as the cart or order has it:
+ * "credit_lines[cacl_…].amount". Other fields come back as they are.
+ */
+export function cartLineField(cart: CartForLines, field: string): string {
+  const match = /^(items|shipping|credits)\.(\d+)\.?(.*)$/.exec(field)
+  if (!match) return field
+  const [, list, index, rest] = match
+  const source = cartToLineSource(cart, 0)
+  const entries: Array<{ id: string }> = list === "items" ? source.items : list === "shipping" ? (source.shipping ?? []) : (source.credits ?? [])
+  const inner = rest
+    .replace(/^(taxRates|adjustments)\.(\d+)\.(\w+)$/, (_all, name: string, n: string, leaf: string) => `${name === "taxRates" ? "tax_lines" : name}[${n}].${leaf}`)
+    .replace(/(^|\.)(unitPriceMinor)$/, "$1unit_price")
+    .replace(/(^|\.)(amountMinor)$/, "$1amount")
+  const name = list === "items" ? "items" : list === "shipping" ? "shipping_methods" : "credit_lines"
+  return `${name}[${entries[Number(index)]?.id ?? index}]${inner ? `.${inner}` : ""}`
+}
+
+/** The order's credits as placed, and those added since that pair with reserved credit lines (the placed ones pair first). */
+function creditsOnReservation<T extends { label: string; amountMinor: string | number; metadata?: Record<string, unknown> | null }>(
+  credits: T[],
+  reserved: readonly OrderLine[]
+): T[] {
+  const addedLater = (credit: T) => credit.metadata?.created_in_version != null
+  const paired = new Set(reservedCredits(reserved, [...credits.filter((c) => !addedLater(c)), ...credits.filter(addedLater)]))
+  return credits.filter((credit) => !addedLater(credit) || paired.has(credit))
 }
 
 /** What an order offers for item refunds, as the admin shows it (shipping at its price as stored). */

@@ -32,7 +32,7 @@ import {
 import { itemCaptureBasis, pairedReservationBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
 import { orderOwesMinor } from "../../../../../../lib/item-captures/capture-items"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
-import { cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
+import { cartLineField, cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
 import { liveOrderPayments } from "../../../../../../lib/medusa-mapping/order-payments"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../../../../../../lib/payment-data/writer"
 import { loadAltaPayPayment, type AltaPayPayment, type OrderForLines } from "../../../_lib/altapay-payment"
@@ -117,7 +117,7 @@ function planOrRefuse<P>(order: OrderForLines, plan: () => P): P {
     // The order's own data cannot be turned into AltaPay lines (e.g. a tax rate that is not a number):
     // a 400 that names the order's field, not Medusa's "An unknown error occurred".
     if (error instanceof AltaPayValidationError) {
-      const fields = [...new Set(error.issues.map((i) => orderField(order, i.field)))]
+      const fields = [...new Set(error.issues.map((i) => cartLineField(order, i.field)))]
       throw new MedusaError(
         MedusaError.Types.INVALID_DATA,
         `Order ${order.id} cannot be refunded by item: ${fields.join(", ")} ${error.issues.length === 1 ? error.issues[0].message : "are not usable"}.`
@@ -125,21 +125,6 @@ function planOrRefuse<P>(order: OrderForLines, plan: () => P): P {
     }
     throw error
   }
-}
-
-/** "items.0.taxRates.0.rate" -> "items[ordli_…].tax_lines[0].rate": the field as the order has it. */
-function orderField(order: OrderForLines, field: string): string {
-  const match = /^(items|shipping)\.(\d+)\.?(.*)$/.exec(field)
-  if (!match) return field
-  const [, list, index, rest] = match
-  // The index is the line source's, which lists entries in content order (cart-lines.ts).
-  const source = cartToLineSource(order, 0)
-  const id = (list === "items" ? source.items : (source.shipping ?? []))[Number(index)]?.id ?? index
-  const inner = rest
-    .replace(/^taxRates\.(\d+)\.rate$/, "tax_lines[$1].rate")
-    .replace(/^unitPriceMinor$/, "unit_price")
-    .replace(/^amountMinor$/, "amount")
-  return `${list === "items" ? "items" : "shipping_methods"}[${id}]${inner ? `.${inner}` : ""}`
 }
 
 /**
