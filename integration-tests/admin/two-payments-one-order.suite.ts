@@ -324,20 +324,6 @@ export default storeSuite({
       })
     })
 
-    it("Medusa's Cancel with the card captured and the link's payment only authorized: the card refunded, the link's reservation released, once each", async () => {
-      const order = await twoPaymentOrder({ captureLink: false })
-      const answer = answered(await cancel(order))
-      const b = await books(order)
-      expect({ answer, card: b.card.altapay.moves, link: b.link.altapay, linkCanceled: b.link.medusa.canceled, order: b.order.status, wrong: disagreements(b) }).toEqual({
-        answer: { status: 200 },
-        card: ["capture 31483", "refund 31483"],
-        link: { status: "released", capturedMinor: 0, refundedMinor: 0, moves: ["release 11375"] },
-        linkCanceled: true,
-        order: "canceled",
-        wrong: [],
-      })
-    })
-
     it("Cancel pressed while Medusa's Refund of the link's payment is under way at AltaPay: both transactions end refunded once, as Medusa records", async () => {
       const outcomes: unknown[] = []
       for (const gapMs of [0, 150]) {

@@ -1,7 +1,8 @@
 /**
  * The suites whose store has the default provider options, on one Medusa app (storeSuites():
  * one boot, each suite on its own seeded database). A suite that needs other options joins the
- * group of those options, or boots its own app as a `*.spec.ts`.
+ * group of those options, or boots its own app as a `*.spec.ts`. default-store-money.spec.ts has
+ * the same options on a second app, so that the two run in different lanes.
  */
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuites } from "../../tools/test-store/store-app/runner"
@@ -12,8 +13,6 @@ import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
 import returnsExchangesClaims from "../admin/returns-exchanges-claims.suite"
-import otherCurrencies from "../admin/other-currencies.suite"
-import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
 import creditLines from "../admin/credit-lines.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
@@ -36,8 +35,6 @@ storeSuites({
     "payment links after the order changed": paymentLinkChanges,
     "money moved in AltaPay's back office": backOfficeChanges,
     "returns, exchanges and claims": returnsExchangesClaims,
-    "money in other currencies after checkout": otherCurrencies,
-    "one order, two AltaPay payments": twoPaymentsOneOrder,
     "store credit lines": creditLines,
     "hostile callbacks and returns": hostileCallbacks,
   },

@@ -1,0 +1,22 @@
+/**
+ * More suites with the default provider options, on a second Medusa app: money after checkout in
+ * other currencies, and one order paid by two AltaPay payments. The default store's group
+ * (default-store.spec.ts) has the same options; apart, the two groups run in the two lanes
+ * (scripts/test-integration.js) and neither lane outgrows the CI budget.
+ */
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { storeSuites } from "../../tools/test-store/store-app/runner"
+import otherCurrencies from "../admin/other-currencies.suite"
+import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
+
+jest.setTimeout(180_000)
+
+useAltaPayStore()
+
+storeSuites({
+  cwd: STORE_APP_DIR,
+  suites: {
+    "money in other currencies after checkout": otherCurrencies,
+    "one order, two AltaPay payments": twoPaymentsOneOrder,
+  },
+})
