@@ -274,21 +274,6 @@ export default storeSuite({
       expect(one.status).toBeLessThan(500)
     })
 
-    it("Medusa's Capture of the rest after an edit lowered an uncaptured item: AltaPay captures no more than the order is now worth", async () => {
-      const order = await paidOrder()
-      await shipTheTea(order)
-      const total = await edit(order, [setQuantity(order, order.coffee, 1)])
-      // Medusa's own Capture button on the payment, as its order page offers it for what the payment has not captured.
-      const captured = await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as())
-      await quiet()
-      const b = await expectBooksAgree(order)
-      expect({ status: captured.status, message: captured.data.message, altapayCaptured: Math.min(b.altapay.capturedMinor, total) }).toEqual({
-        status: captured.status,
-        message: captured.data.message,
-        altapayCaptured: b.altapay.capturedMinor,
-      })
-    })
-
     it("item refund of a captured item after an edit lowered an uncaptured one: the tea comes back at what was captured for it, with its reserved lines", async () => {
       const order = await paidOrder()
       const teaCapture = await shipTheTea(order)
@@ -372,46 +357,6 @@ export default storeSuite({
         canBeCaptured: false,
         remaining: 0,
       })
-    })
-
-    it("an exchange before capture (the tea returned, a coffee sent): nothing captures the returned tea, and the captures stay within the order and the reservation", async () => {
-      const order = await paidOrder()
-      const items = [
-        { id: order.coffee, quantity: 2 },
-        { id: order.tea, quantity: 1 },
-      ]
-      expectOk("fulfil", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
-      const id = expectOk("exchange", await api.post("/admin/exchanges", { order_id: order.orderId }, as())).exchange.id as string
-      expectOk("inbound", await api.post(`/admin/exchanges/${id}/inbound/items`, { items: [{ id: order.tea, quantity: 1 }], location_id: shop.seed.stockLocation.id }, as()))
-      expectOk("outbound", await api.post(`/admin/exchanges/${id}/outbound/items`, { items: [{ variant_id: shop.seed.products.coffee.variantId, quantity: 1 }] }, as()))
-      const requested = expectOk("request exchange", await api.post(`/admin/exchanges/${id}/request`, {}, as()))
-      const returnId = requested.exchange.return_id as string
-      expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-      expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.tea, quantity: 1 }] }, as()))
-      expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
-      await quiet()
-      store.sandbox().clearLedger()
-
-      const live = (await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at && p.data?.transaction_id === order.transactionId)
-      const teaCapture = await api.post(`/admin/altapay/payments/${live[0]?.id ?? order.paymentId}/captures`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
-      expect(teaCapture.status).toBeGreaterThanOrEqual(400)
-      expect(teaCapture.status).toBeLessThan(500)
-      expect(capturesSent()).toEqual([])
-
-      // The first fulfillment ships (coffee and tea went out before the exchange).
-      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=fulfillments.id,fulfillments.shipped_at`, as())
-      const first = (data.order.fulfillments as Array<{ id: string; shipped_at: unknown }>).find((f) => !f.shipped_at)!
-      const shipped = await api.post(`/admin/orders/${order.orderId}/fulfillments/${first.id}/shipments`, { items, labels: [] }, as())
-      expect(shipped.status).toBe(200)
-      await quiet()
-      const teaSku = shop.seed.products.tea.sku
-      expect(
-        capturesSent()
-          .flatMap((c) => c.orderLines ?? [])
-          .filter((l) => l.itemId === teaSku && l.goodsType !== "handling")
-      ).toEqual([])
-      const b = await expectBooksAgree(order)
-      expect(b.altapay.capturedMinor).toBeLessThanOrEqual(b.orderTotalMinor)
     })
   },
 })
