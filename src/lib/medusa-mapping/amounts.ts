@@ -10,19 +10,9 @@ import { currencyExponent, decimalToMinor, minorToDecimal } from "../../altapay"
 
 const ROUND_HALF_UP = 4 // bignumber.js ROUND_HALF_UP
 
-/**
- * The amount as Medusa stores it (BigNumber's raw value: DEFAULT_PRECISION significant digits).
- * A total Medusa computes in memory carries more (8002.499999999999999999989 JPY), and the payment
- * collection Medusa makes of it holds the stored 8002.5: rounded apart, a cart would come to 8002
- * and its payment to 8003.
- */
-function asStored(amount: BigNumberInput) {
-  return MathBN.convert(amount).precision(BigNumber.DEFAULT_PRECISION, ROUND_HALF_UP)
-}
-
 export function toMinorUnits(amount: BigNumberInput, currency: string): number {
   const exponent = currencyExponent(currency)
-  const decimal = asStored(amount).toFixed(exponent, ROUND_HALF_UP)
+  const decimal = MathBN.convert(amount).toFixed(exponent, ROUND_HALF_UP)
   return decimalToMinor(decimal, currency)
 }
 
@@ -30,14 +20,14 @@ export function toBigNumber(minor: number, currency: string): BigNumber {
   return new BigNumber(minorToDecimal(minor, currency))
 }
 
-/** An exact amount in minor units as decimal text, as Medusa stores it, never rounded to the currency: 7.728 DKK -> "772.8". */
+/** An exact amount in minor units as decimal text, never rounded: 7.728 DKK -> "772.8". */
 export function exactMinorText(amount: BigNumberInput, currency: string): string {
-  return asStored(amount).shiftedBy(currencyExponent(currency)).toFixed()
+  return MathBN.convert(amount).shiftedBy(currencyExponent(currency)).toFixed()
 }
 
 /** True when `amount` has no digits beyond the currency's exponent (10.005 DKK has). */
 export function isWholeMinor(amount: BigNumberInput, currency: string): boolean {
-  return asStored(amount).shiftedBy(currencyExponent(currency)).isInteger()
+  return MathBN.convert(amount).shiftedBy(currencyExponent(currency)).isInteger()
 }
 
 /**
