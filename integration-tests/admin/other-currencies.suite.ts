@@ -231,6 +231,18 @@ export default storeSuite({
     const captureItems = (o: Placed, body: Record<string, unknown>) => api.post(`/admin/altapay/payments/${o.paymentId}/captures`, body, as())
 
     describe("Japan (JPY, whole yen)", () => {
+      it("a cart of exactly half a yen (100 yen off across 3 coffee and a tea: 8,002.5) can be paid: AltaPay reserves Medusa's amount rounded, 8,003", async () => {
+        // (5,940 + 735 - 100) × 1.1 + 700 × 1.1 = 8,002.5: Medusa's payment collection asks 8,002.5, so AltaPay must reserve 8,003.
+        const o = await placed(jpy, "YEN100", [
+          { product: "coffee", quantity: 3 },
+          { product: "tea", quantity: 1 },
+        ])
+        expect(MathBN.convert(o.totalExact).toFixed(6)).toBe("8002.500000")
+        expect(o.reservedMinor).toBe(8003)
+        expectOk("capture", await capture(o))
+        await expectAgreement(o)
+      })
+
       it("100 yen off across 3 coffee and 2 tea: Medusa's part and final capture, then every unit refunded by item, lands on exactly what was captured", async () => {
         const o = await placed(jpy, "YEN100", [
           { product: "coffee", quantity: 3 },

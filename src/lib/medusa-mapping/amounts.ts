@@ -10,9 +10,23 @@ import { currencyExponent, decimalToMinor, minorToDecimal } from "../../altapay"
 
 const ROUND_HALF_UP = 4 // bignumber.js ROUND_HALF_UP
 
+/**
+ * The amount as Medusa stores it: BigNumber's raw value keeps DEFAULT_PRECISION (20) significant
+ * digits. A total Medusa computes in memory carries more (a cart of 8,002.5 yen comes to
+ * 8002.499999999999999999989), while the payment collection Medusa makes of it holds the stored
+ * 8002.5: rounded apart, the cart would come to 8,002 yen and its payment to 8,003.
+ */
+function asStored(amount: BigNumberInput) {
+  return MathBN.convert(amount).precision(BigNumber.DEFAULT_PRECISION, ROUND_HALF_UP)
+}
+
+/**
+ * `amount` in minor units as AltaPay is asked for it: as Medusa stores it (asStored), then half up
+ * to the currency's exponent. A stored amount rounds the same whether read raw or computed.
+ */
 export function toMinorUnits(amount: BigNumberInput, currency: string): number {
   const exponent = currencyExponent(currency)
-  const decimal = MathBN.convert(amount).toFixed(exponent, ROUND_HALF_UP)
+  const decimal = asStored(amount).toFixed(exponent, ROUND_HALF_UP)
   return decimalToMinor(decimal, currency)
 }
 
@@ -20,7 +34,10 @@ export function toBigNumber(minor: number, currency: string): BigNumber {
   return new BigNumber(minorToDecimal(minor, currency))
 }
 
-/** An exact amount in minor units as decimal text, never rounded: 7.728 DKK -> "772.8". */
+/**
+ * An exact amount in minor units as decimal text, never rounded: 7.728 DKK -> "772.8". Computed
+ * amounts keep every digit Medusa computed, so the line builder rounds each item as Medusa does.
+ */
 export function exactMinorText(amount: BigNumberInput, currency: string): string {
   return MathBN.convert(amount).shiftedBy(currencyExponent(currency)).toFixed()
 }

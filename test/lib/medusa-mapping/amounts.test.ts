@@ -1,6 +1,18 @@
 /** Medusa's amounts in minor units: half up to the currency's exponent, and running totals that add up. */
-import { MathBN } from "@medusajs/framework/utils"
-import { roundedIncrement, toMinorUnits } from "../../../src/lib/medusa-mapping/amounts"
+import { BigNumber, MathBN } from "@medusajs/framework/utils"
+import { exactMinorText, roundedIncrement, toMinorUnits } from "../../../src/lib/medusa-mapping/amounts"
+
+// 1/3 × 3 is 0.99999999999999999999 in bignumber.js: a cart of half a yen, computed, falls a hair short.
+const computedHalfYen = new BigNumber(MathBN.add(MathBN.mult(MathBN.div(1, 3), 3), 8001.5))
+
+it("rounds a computed total as Medusa stores it: a cart of 8,002.5 yen and its payment collection both come to 8,003", () => {
+  expect(computedHalfYen.raw?.value).toBe("8002.5000000000000000")
+  expect(MathBN.convert(computedHalfYen).lt(8002.5)).toBe(true)
+  expect(toMinorUnits(computedHalfYen, "JPY")).toBe(8003)
+  expect(toMinorUnits(computedHalfYen.raw!, "JPY")).toBe(8003)
+  // The builder keeps every computed digit: it rounds each item as Medusa computed it.
+  expect(exactMinorText(computedHalfYen, "JPY")).toMatch(/^8002\.4999999999999999999/)
+})
 
 it("rounds half up to the currency's exponent, and running totals add up to the total rounded once", () => {
   expect([toMinorUnits("10.005", "DKK"), toMinorUnits("10.004", "DKK"), toMinorUnits({ value: "0.5", precision: 20 }, "JPY"), toMinorUnits("1.0005", "KWD")]).toEqual([

@@ -12,6 +12,8 @@ import fc from "fast-check"
 import { MathBN } from "@medusajs/framework/utils"
 import {
   buildOrderLineSet,
+  currencyExponent,
+  decimalToMinor,
   isCreditLine,
   lineTaxMinor,
   lineTotalMinor,
@@ -40,7 +42,10 @@ function check(ok: boolean, what: string, detail?: unknown): void {
   if (!ok) throw new Error(`${what}${detail === undefined ? "" : `: ${JSON.stringify(detail)}`}`)
 }
 
-const half = (value: unknown, currency: string) => toMinorUnits(value as number, currency)
+/** An amount as AltaPay is asked for it: Medusa's stored value rounded half up (the cart's total). */
+const asked = (value: unknown, currency: string) => toMinorUnits(value as number, currency)
+/** Medusa's computed value, every digit, rounded half up: what the builder rounds each entry and the tax from. */
+const half = (value: unknown, currency: string) => decimalToMinor(MathBN.convert(value as number).toFixed(currencyExponent(currency), 4), currency)
 const exactText = (value: unknown) => MathBN.convert(value as number).toFixed()
 const floorMinor = (value: unknown, exponent: number) =>
   MathBN.convert(value as number)
@@ -62,7 +67,7 @@ interface Stats {
 function checkCart(g: GeneratedCart, currency: Currency, stats: Stats): void {
   const cart = medusaCart(g, currency)
   const code = currency.code.toUpperCase()
-  const totalMinor = half(cart.total, code)
+  const totalMinor = asked(cart.total, code)
   if (totalMinor <= 0) return
   stats.carts++
   const lineSource = cartToLineSource(cart as CartForLines, totalMinor)
