@@ -20,7 +20,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { adminOfSeededStore, createAltaPayOrder, eventually, type Api } from "../../tools/test-store/store"
+import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, type Api } from "../../tools/test-store/store"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
@@ -29,13 +29,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 type Line = Record<string, string>
 const lineKey = (l: Line) => `${l.goodsType}|${l.itemId}|${l.description}`
 
-interface PaidOrder {
-  orderId: string
-  paymentId: string
-  transactionId: string
-  coffee: string
-  tea: string
-}
+type PaidOrder = CoffeeTeaOrder
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
@@ -51,17 +45,7 @@ export default storeSuite({
 
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal. */
     async function paidOrder(): Promise<PaidOrder> {
-      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
-      const payment = await getContainer().resolve(Modules.PAYMENT).retrievePayment(order.paymentId)
-      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,items.id,items.variant_sku`, as())
-      const items = data.order.items as Array<{ id: string; variant_sku: string }>
-      return {
-        orderId: order.orderId,
-        paymentId: order.paymentId,
-        transactionId: (payment.data as unknown as AltaPayPaymentData).transaction_id!,
-        coffee: items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id,
-        tea: items.find((i) => i.variant_sku === shop.seed.products.tea.sku)!.id,
-      }
+      return createCoffeeTeaOrder(api, shop.seed, getContainer(), store.sandbox())
     }
 
     const fulfil = (order: PaidOrder, itemId: string, quantity: number) =>

@@ -19,10 +19,9 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { adminOfSeededStore, createAltaPayOrder, eventually, orderPayments, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
+import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, orderPayments, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
@@ -32,13 +31,7 @@ const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0)
 type Line = Record<string, string>
 const lineMinor = (l: Line) => decimalToMinor(l.unitPrice, "DKK") * Number(l.quantity) + decimalToMinor(l.taxAmount ?? "0", "DKK")
 
-interface PaidOrder {
-  orderId: string
-  paymentId: string
-  transactionId: string
-  coffee: string
-  tea: string
-}
+type PaidOrder = CoffeeTeaOrder
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
@@ -52,17 +45,7 @@ export default storeSuite({
 
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal (314.83 DKK). */
     async function paidOrder(): Promise<PaidOrder> {
-      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
-      const [payment] = await orderPayments(getContainer(), order.orderId)
-      const { data } = await api.get(`/admin/orders/${order.orderId}?fields=id,items.id,items.variant_sku`, as())
-      const items = data.order.items as Array<{ id: string; variant_sku: string }>
-      return {
-        orderId: order.orderId,
-        paymentId: order.paymentId,
-        transactionId: (payment.data as AltaPayPaymentData).transaction_id!,
-        coffee: items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id,
-        tea: items.find((i) => i.variant_sku === shop.seed.products.tea.sku)!.id,
-      }
+      return createCoffeeTeaOrder(api, shop.seed, getContainer(), store.sandbox())
     }
 
     /** One order edit through Medusa's admin routes, as its order page makes it; the order's new total in minor units. */

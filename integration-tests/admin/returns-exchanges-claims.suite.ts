@@ -18,9 +18,10 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
+import { decimalToMinor } from "../../src/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { adminOfSeededStore, createAltaPayOrder, type Api, expectOk } from "../../tools/test-store/store"
+import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, type Api, expectOk } from "../../tools/test-store/store"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
 const store = altapayStore()
@@ -28,16 +29,9 @@ const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0)
 /** An AltaPay order line's total in minor units: quantity × unit price, plus the line's tax. */
-const lineMinor = (l: Record<string, string>) => Math.round((Number(l.quantity) * Number(l.unitPrice) + Number(l.taxAmount ?? 0)) * 100)
+const lineMinor = (l: Record<string, string>) => decimalToMinor(l.unitPrice, "DKK") * Number(l.quantity) + decimalToMinor(l.taxAmount ?? "0", "DKK")
 
-interface Order {
-  orderId: string
-  paymentId: string
-  transactionId: string
-  /** Line item ids. */
-  coffee: string
-  tea: string
-}
+type Order = CoffeeTeaOrder
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {
@@ -48,20 +42,15 @@ export default storeSuite({
 
     /** The order (314.83 DKK), paid at AltaPay, captured from the admin and fulfilled. */
     async function capturedOrder(): Promise<Order> {
-      const order = await createAltaPayOrder(api, shop.seed, getContainer(), store.sandbox())
+      const order = await createCoffeeTeaOrder(api, shop.seed, getContainer(), store.sandbox())
       expectOk("capture", await api.post(`/admin/payments/${order.paymentId}/capture`, {}, as()))
-      const { data } = await getContainer()
-        .resolve(ContainerRegistrationKeys.QUERY)
-        .graph({ entity: "order", fields: ["items.id", "items.variant_sku", "payment_collections.payments.data"], filters: { id: order.orderId } })
-      const row = data[0] as { items: Array<{ id: string; variant_sku: string }>; payment_collections: Array<{ payments: Array<{ data: AltaPayPaymentData }> }> }
-      const coffee = row.items.find((i) => i.variant_sku === shop.seed.products.coffee.sku)!.id
-      const tea = row.items.find((i) => i.variant_sku === shop.seed.products.tea.sku)!.id
+      const { coffee, tea } = order
       const items = [
         { id: coffee, quantity: 2 },
         { id: tea, quantity: 1 },
       ]
       expectOk("fulfillment", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
-      return { orderId: order.orderId, paymentId: order.paymentId, transactionId: row.payment_collections[0].payments[0].data.transaction_id!, coffee, tea }
+      return order
     }
 
     /** What the admin shows as due (positive) or owed to the customer (negative): Medusa's pending difference, exact. */

@@ -278,6 +278,32 @@ export async function createAltaPayOrder(
   return { cart, session, orderId: data.order.id, paymentId: payment.id }
 }
 
+/** An order of the seeded store's coffee and tea, with what the admin suites act on. */
+export interface CoffeeTeaOrder extends AltaPayOrder {
+  transactionId: string
+  /** The order's coffee and tea line item ids. */
+  coffee: string
+  tea: string
+}
+
+/** createAltaPayOrder (by default 2 coffee + 1 tea + shipping), with the AltaPay transaction and the item ids. */
+export async function createCoffeeTeaOrder(
+  api: Api,
+  seed: SeededStore,
+  container: MedusaContainer,
+  sandbox: Sandbox,
+  options: Parameters<typeof createAltaPayOrder>[4] = {}
+): Promise<CoffeeTeaOrder> {
+  const order = await createAltaPayOrder(api, seed, container, sandbox, options)
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order", fields: ["items.id", "items.variant_sku", "payment_collections.payments.id", "payment_collections.payments.data"], filters: { id: order.orderId } })
+  const row = data[0] as { items: Array<{ id: string; variant_sku: string }>; payment_collections: Array<{ payments: Array<{ id: string; data: { transaction_id?: string } }> }> }
+  const payment = row.payment_collections.flatMap((c) => c.payments).find((p) => p.id === order.paymentId)
+  const itemId = (sku: string) => row.items.find((i) => i.variant_sku === sku)?.id ?? ""
+  return { ...order, transactionId: payment?.data.transaction_id ?? "", coffee: itemId(seed.products.coffee.sku), tea: itemId(seed.products.tea.sku) }
+}
+
 // --- customers and admins -------------------------------------------------------------------
 
 /** Registers a customer through the store API and returns a signed-in bearer token. */
