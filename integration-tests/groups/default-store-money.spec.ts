@@ -1,6 +1,7 @@
 /**
  * More suites with the default provider options, on a second Medusa app: money after checkout in
- * other currencies, and one order paid by two AltaPay payments. The default store's group
+ * other currencies, one order paid by two AltaPay payments, and a hostile browser with its CUSTOMER
+ * token. The default store's group
  * (default-store.spec.ts) has the same options; apart, the two groups run in the two lanes
  * (scripts/test-integration.js) and neither lane outgrows the CI budget.
  */
@@ -8,6 +9,7 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { storeSuites } from "../../tools/test-store/store-app/runner"
 import otherCurrencies from "../admin/other-currencies.suite"
 import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
+import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
 
 jest.setTimeout(180_000)
 
@@ -18,5 +20,6 @@ storeSuites({
   suites: {
     "money in other currencies after checkout": otherCurrencies,
     "one order, two AltaPay payments": twoPaymentsOneOrder,
+    "a hostile browser with its CUSTOMER token": customerTokenAttacks,
   },
 })

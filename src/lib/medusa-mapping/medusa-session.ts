@@ -17,12 +17,14 @@ export interface MedusaSession {
   /** The order a payment link's collection belongs to (no cart). */
   orderId: string | null
   paymentId: string | null
+  /** The AltaPay transaction that payment holds (its data, as the provider's authorize wrote it). */
+  paymentTransactionId: string | null
 }
 
 interface SessionRow {
   id: string
   status?: string | null
-  payment?: { id?: string } | null
+  payment?: { id?: string; data?: { transaction_id?: unknown } | null } | null
   payment_collection?: { id?: string; cart?: { id?: string } | null; order?: { id?: string } | null } | null
 }
 
@@ -30,7 +32,7 @@ interface SessionRow {
 export async function medusaSession(query: Query, sessionId: string): Promise<MedusaSession | undefined> {
   const { data } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "status", "payment.id", "payment_collection.id", "payment_collection.cart.id", "payment_collection.order.id"],
+    fields: ["id", "status", "payment.id", "payment.data", "payment_collection.id", "payment_collection.cart.id", "payment_collection.order.id"],
     filters: { id: sessionId },
   })
   const row = data[0] as SessionRow | undefined
@@ -43,6 +45,7 @@ export async function medusaSession(query: Query, sessionId: string): Promise<Me
     cartId: collection?.cart?.id ?? null,
     orderId: collection?.cart?.id ? null : (collection?.order?.id ?? null),
     paymentId: row.payment?.id ?? null,
+    paymentTransactionId: typeof row.payment?.data?.transaction_id === "string" ? row.payment.data.transaction_id : null,
   }
 }
 

@@ -50,7 +50,9 @@ export function chooseAltaPayEntry(entries: ProviderEntry[], providerId: string 
   if (providerId !== undefined) {
     const entry = entries.find((e) => altapayProviderId(e) === providerId)
     if (entry) return entry
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id ${JSON.stringify(providerId)} is not an AltaPay provider of this store: use one of ${choices.join(", ")}.`)
+    // Quoted in part: a request's own text is not echoed back whole.
+    const named = providerId.length > 100 ? `${providerId.slice(0, 100)}…` : providerId
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `provider_id ${JSON.stringify(named)} is not an AltaPay provider of this store: use one of ${choices.join(", ")}.`)
   }
   if (entries.length > 1) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `This store registers several AltaPay providers: give provider_id, one of ${choices.join(", ")}.`)

@@ -14,7 +14,8 @@ import { noteReconciler } from "../../lib/callbacks/reconciled-by"
 import { webhookRawBody } from "../../lib/callbacks/webhook-body"
 import { registrationName } from "../../lib/observability/observer"
 import { countLatePost } from "../../lib/observability/telemetry"
-import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
+import { medusaSession, type MedusaSession } from "../../lib/medusa-mapping/medusa-session"
+import { transactionForOrder } from "../../lib/medusa-mapping/status"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { ProviderContext } from "./context"
 
@@ -60,14 +61,10 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   if (callback.type === "subscription_payment") return chargeAction(ctx, callback)
   // shop_orderid is the session's id with `-` for `_`, or the id itself for sessions made before that.
   const sessionId = sessionIdFromOrderId(callback.shopOrderId)
-  let result: WebhookActionResult
-  if (trusted) {
-    // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
-    result = statedAction(callback) ?? (await confirmedAction(ctx, callback.shopOrderId))
-  } else {
-    result = await confirmedAction(ctx, callback.shopOrderId)
-  }
-  return forMedusa(ctx, sessionId, result, { shopOrderId: callback.shopOrderId })
+  // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
+  const stated = trusted ? statedAction(callback) : undefined
+  const { result, transactionId } = stated ? { result: stated, transactionId: callback.transactionId } : await confirmedAction(ctx, callback.shopOrderId)
+  return forMedusa(ctx, sessionId, result, { shopOrderId: callback.shopOrderId }, transactionId)
 }
 
 /**
@@ -82,51 +79,67 @@ async function chargeAction(ctx: ProviderContext, callback: AltaPayCallback): Pr
   const charge = (await ctx.lookup({ transactionId: callback.transactionId }, "callback confirmation")).find((t) => t.transactionId === callback.transactionId)
   const paid = charge && chargedSessionAction(charge, callback.shopOrderId)
   if (!paid) return { action: PaymentActions.NOT_SUPPORTED }
-  return forMedusa(ctx, paid.sessionId, paid.result, { agreementOrderId: callback.shopOrderId })
+  return forMedusa(ctx, paid.sessionId, paid.result, { agreementOrderId: callback.shopOrderId }, charge.transactionId)
 }
 
-/** A paid action goes to Medusa only for a session Medusa has; anything else as it is. */
+/**
+ * A paid action goes to Medusa only for a session Medusa has, and, once Medusa holds a payment of
+ * it, only for that payment's own transaction; anything else as it is.
+ */
 async function forMedusa(
   ctx: ProviderContext,
   sessionId: string,
   result: WebhookActionResult,
-  at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">
+  at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">,
+  transactionId: string | undefined
 ): Promise<WebhookActionResult> {
   if (result.action !== PaymentActions.AUTHORIZED && result.action !== PaymentActions.SUCCESSFUL) return result
   // Medusa runs processPaymentWorkflow on this next: only for a session Medusa has (see strandedSession).
-  if (!(await medusaHas(ctx, sessionId, at))) return { action: PaymentActions.NOT_SUPPORTED }
+  const session = await medusaHas(ctx, sessionId, at)
+  if (!session) return { action: PaymentActions.NOT_SUPPORTED }
+  // Given SUCCESSFUL for a session that has a payment, Medusa captures that payment for the posted
+  // amount. A customer's token can put any shop_orderid on its own session, so a payment the
+  // customer made elsewhere (captured at once) would capture another order's reservation.
+  if (session.paymentTransactionId && session.paymentTransactionId !== transactionId) {
+    ctx.logger?.warn(
+      `AltaPay callback for payment session ${sessionId}: transaction ${transactionId ?? "(not stated)"} is not the one Medusa's payment ${session.paymentId} holds (${session.paymentTransactionId}); nothing done. A payment made under this session's shop_orderid from another AltaPay session: find it in AltaPay's Merchant Interface by that transaction and release or refund it there.`
+    )
+    return { action: PaymentActions.NOT_SUPPORTED }
+  }
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
   await noteReconciler(ctx.store, sessionId, "callback")
   return result
 }
 
 /**
- * Whether Medusa has the session a paid callback names. Given a session id it does not have,
+ * The session a paid callback names, as Medusa has it; undefined when Medusa does not. Given a session id it does not have,
  * Medusa's processPaymentWorkflow looks the cart up with an undefined payment collection id, which
  * matches every row, and completes a stranger's cart. Such a payment (made on a session Medusa
  * deleted) is noted for the follow-up job instead. Without the query dependency nothing can be
  * checked, so nothing is started: the customer's return and the follow-up job still record it.
  */
-async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">): Promise<boolean> {
+async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">): Promise<MedusaSession | undefined> {
   if (!ctx.query) {
     ctx.logger?.warn(
       `AltaPay callback for ${sessionId}: not acted on, since the Payment module has no \`query\` dependency to check the session with; add ContainerRegistrationKeys.QUERY to its dependencies. The customer's return and the follow-up job record the payment meanwhile.`
     )
-    return false
+    return undefined
   }
   // A failing read throws: Medusa's event retry runs again.
-  if (await medusaSession(ctx.query, sessionId)) return true
+  const session = await medusaSession(ctx.query, sessionId)
+  if (session) return session
   await ctx.stranded.noteUnknown(sessionId, "AltaPay callback", ctx.logger, at)
   await noteRefused(ctx.scaleOut, ctx.options, "callback", "unknown-session")
-  return false
+  return undefined
 }
 
 /**
  * Without a callback secret, or with a stale signature, nothing in a callback is trusted: AltaPay's own record decides. A
  * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
  */
-async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<WebhookActionResult> {
-  return confirmedActionFor(shopOrderId, await ctx.lookup({ shopOrderId }, "callback confirmation"))
+async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<{ result: WebhookActionResult; transactionId: string | undefined }> {
+  const transactions = await ctx.lookup({ shopOrderId }, "callback confirmation")
+  return { result: confirmedActionFor(shopOrderId, transactions), transactionId: transactionForOrder(shopOrderId, transactions)?.transactionId }
 }
 
 function hasFields(data: unknown): boolean {

@@ -25,7 +25,7 @@ const AdminCreateAltaPayPaymentLink = z
     cart_id: z.string().min(1).optional(),
     order_id: z.string().min(1).optional(),
     /** The AltaPay registration (pp_altapay_<id>) to pay with; needed when the store has several. */
-    provider_id: z.string().min(1).optional(),
+    provider_id: z.string().min(1).max(200).optional(),
     /** How long the link can be paid, in seconds: 5 minutes to 30 days (default 1 day). */
     validity_seconds: z
       .number()

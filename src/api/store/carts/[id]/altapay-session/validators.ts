@@ -7,7 +7,7 @@ import { z } from "@medusajs/framework/zod"
  */
 export const StoreCreateAltaPaySession = z
   .object({
-    provider_id: z.string().min(1).optional(),
+    provider_id: z.string().min(1).max(200).optional(),
   })
   .strict()
 export type StoreCreateAltaPaySessionType = z.infer<typeof StoreCreateAltaPaySession>
