@@ -141,7 +141,7 @@ export function sourceEntries(source: OrderLineSource): SourceEntry[] {
       amounts,
       spec: {
         itemId,
-        description: truncateText(item.title, ORDER_LINE_LIMITS.description) || truncateText(itemId, ORDER_LINE_LIMITS.description),
+        description: truncateText(item.title, ORDER_LINE_LIMITS.description) || truncateText(itemId, ORDER_LINE_LIMITS.description) || "Item",
         quantity: Math.max(item.quantity, 1),
         goodsType: item.goodsType ?? "item",
         taxPercent: taxPercentOf(amounts),

@@ -6,7 +6,7 @@
  * (wire.ts). Lines stay in integer minor units.
  */
 export { plainNumberText } from "./exact"
-export { ORDER_LINE_LIMITS, codePointLength, truncateText } from "./text"
+export { ORDER_LINE_LIMITS, textLength, truncateText } from "./text"
 export { lineTaxMinor, lineTotalMinor, orderLinesTotalMinor } from "./totals"
 export { orderLineIssues, validateOrderLines, type ValidateOrderLinesOptions } from "./validation"
 export type { ExactMinor, OrderLineSource, OrderLineSourceAdjustment, OrderLineSourceCredit, OrderLineSourceItem, OrderLineSourceShipping } from "./source"

@@ -6,7 +6,7 @@ import type { ValidationIssue } from "../errors"
 import { currencyInfo } from "../money"
 import { GOODS_TYPES, type OrderLine } from "../types"
 import { validationError } from "./problems"
-import { ORDER_LINE_LIMITS, codePointLength, isAbsoluteHttpUrl } from "./text"
+import { ORDER_LINE_LIMITS, isAbsoluteHttpUrl, textLength } from "./text"
 import { lineTotalMinor } from "./totals"
 
 export interface ValidateOrderLinesOptions {
@@ -86,8 +86,8 @@ export function orderLineIssues(lines: readonly OrderLine[], expectedTotalMinor?
       const value = line[key]
       if (value === undefined) continue
       if (typeof value !== "string") add(key, "must be a string")
-      else if (codePointLength(value) > ORDER_LINE_LIMITS[key]) {
-        add(key, `must be at most ${ORDER_LINE_LIMITS[key]} characters (is ${codePointLength(value)})`)
+      else if (textLength(value) > ORDER_LINE_LIMITS[key]) {
+        add(key, `must be at most ${ORDER_LINE_LIMITS[key]} characters, counted in UTF-16 units (is ${textLength(value)})`)
       } else if (!isAbsoluteHttpUrl(value)) add(key, "must be a full http(s) URL")
     }
     // Only the amount fields matter for the total; text problems do not stop us checking it.
@@ -111,6 +111,6 @@ export function orderLineIssues(lines: readonly OrderLine[], expectedTotalMinor?
 
 function requiredText(value: unknown, max: number, report: (message: string) => void): void {
   if (typeof value !== "string" || value.trim() === "") return report("is required")
-  const length = codePointLength(value)
-  if (length > max) report(`must be at most ${max} characters (is ${length})`)
+  const length = textLength(value)
+  if (length > max) report(`must be at most ${max} characters, counted in UTF-16 units (is ${length})`)
 }

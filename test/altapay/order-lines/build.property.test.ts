@@ -5,11 +5,11 @@ import {
   ORDER_LINE_LIMITS,
   buildOrderLineSet,
   buildOrderLines,
-  codePointLength,
   lineTotalMinor,
   orderLinesTotalMinor,
   proportionalAdjustmentLine,
   sourceTotalMinor,
+  textLength,
   toCheckoutOrderLines,
   toGatewayOrderLineFields,
   truncateText,
@@ -22,16 +22,26 @@ import { refusedForPrecision } from "../../helpers/issues"
 
 const RUNS = 10_000
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const CONTROL = /\p{Cc}/u
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" })
 
 // Rates as a shop stores them.
 const RATES = [{ rate: 0 }, { rate: 6 }, { rate: 12.5 }, { rate: 25 }, { rate: 7.75 }, { rate: 8.875 }, { rate: 19 }, { rate: 0.5 }, { rate: 10 }]
 const rates = fc.array(fc.constantFrom(...RATES), { maxLength: 2 })
 
-const text = (maxLength: number) =>
+// Texts with control characters between other text, as a pasted title may hold.
+const withControls = (maxParts: number) =>
+  fc
+    .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 12 }), fc.constantFrom("\u0000", "\n", "\r\n", "\t", "\u0007", "\u007F", "\u0085", "\u009F")), {
+      maxLength: maxParts,
+    })
+    .map((parts) => parts.join(""))
+const text = (maxLength: number, controls = withControls(Math.ceil(maxLength / 4))) =>
   fc.oneof(
     fc.constantFrom("T-shirt", "Kaffekop", "Rødgrød med fløde", "お茶", "😀 emoji", "   ", ""),
     fc.string({ unit: "grapheme", maxLength }),
-    fc.string({ unit: "grapheme-ascii", minLength: maxLength - 5, maxLength: maxLength + 20 })
+    fc.string({ unit: "grapheme-ascii", minLength: maxLength - 5, maxLength: maxLength + 20 }),
+    controls
   )
 const id = fc.oneof(
   fc.constantFrom("i1", "i2", "item_1", "rounding", "discount-i1", "SKU-1", "sm_1", "gc_1"),
@@ -42,11 +52,13 @@ const url = fc.option(
   { nil: undefined }
 )
 
+const skuText = text(110, withControls(28))
+
 const item = fc
   .record({
     id,
     title: text(260),
-    sku: fc.option(fc.oneof(fc.constantFrom("SKU-1", "SKU-2", "i1"), text(110)), { nil: undefined }),
+    sku: fc.option(fc.oneof(fc.constantFrom("SKU-1", "SKU-2", "i1"), skuText), { nil: undefined }),
     quantity: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.constant(0)),
     unitPriceMinor: fc.oneof(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 1, max: 10 })),
     taxInclusive: fc.boolean(),
@@ -222,11 +234,12 @@ describe("order lines for any cart", () => {
 
         check(new Set(lines.map((l) => l.itemId)).size === lines.length, "item ids are unique")
         for (const l of lines) {
-          check(codePointLength(l.description) <= ORDER_LINE_LIMITS.description, "description fits", l)
-          check(codePointLength(l.itemId) <= ORDER_LINE_LIMITS.itemId, "itemId fits", l)
-          check(l.unitCode === undefined || codePointLength(l.unitCode) <= ORDER_LINE_LIMITS.unitCode, "unitCode fits", l)
-          check(l.imageUrl === undefined || codePointLength(l.imageUrl) <= ORDER_LINE_LIMITS.imageUrl, "imageUrl fits", l)
-          check(l.productUrl === undefined || codePointLength(l.productUrl) <= ORDER_LINE_LIMITS.productUrl, "productUrl fits", l)
+          check(textLength(l.description) <= ORDER_LINE_LIMITS.description, "description fits", l)
+          check(textLength(l.itemId) <= ORDER_LINE_LIMITS.itemId, "itemId fits", l)
+          check(l.unitCode === undefined || textLength(l.unitCode) <= ORDER_LINE_LIMITS.unitCode, "unitCode fits", l)
+          check(l.imageUrl === undefined || textLength(l.imageUrl) <= ORDER_LINE_LIMITS.imageUrl, "imageUrl fits", l)
+          check(l.productUrl === undefined || textLength(l.productUrl) <= ORDER_LINE_LIMITS.productUrl, "productUrl fits", l)
+          check(!CONTROL.test(l.description) && !CONTROL.test(l.itemId) && !CONTROL.test(l.unitCode ?? ""), "no control characters", l)
           check(!LONE_SURROGATE.test(l.description) && !LONE_SURROGATE.test(l.itemId), "no half characters", l)
           check(l.goodsType === "handling" || l.unitPriceMinor > 0, "only handling lines are zero or negative", l)
           check(Number.isSafeInteger(l.unitPriceMinor) && Number.isSafeInteger(l.taxAmountMinor), "integer minor units", l)
@@ -274,16 +287,25 @@ describe("proportionalAdjustmentLine for any order", () => {
 describe("truncateText for any text", () => {
   it("fits the limit, keeps a prefix and never leaves half a character", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), fc.integer({ min: 0, max: 60 }), (input, max) => {
+      fc.property(fc.oneof(fc.string({ unit: "grapheme", maxLength: 80 }), withControls(12)), fc.integer({ min: 0, max: 60 }), (input, max) => {
         const out = truncateText(input, max)
-        check(codePointLength(out) <= max, "fits", out)
+        check(textLength(out) <= max, "fits", out)
         check(!LONE_SURROGATE.test(out), "no half characters", out)
-        // Uncut, the output is the trimmed input (which may itself end in "…"); cut, it is a prefix
-        // plus the "…" truncateText appends when the limit leaves room for one.
-        const trimmed = input.trim()
-        const body = out !== trimmed && max >= 2 ? out.slice(0, -1) : out
-        check(out === trimmed || !(max >= 2) || out.endsWith("…"), "a cut ends in …", out)
-        check(trimmed.startsWith(body), "a prefix of the input", out)
+        check(!CONTROL.test(out), "no control characters", out)
+        // Uncut, the output is the cleaned input (each run of control characters one space, trimmed;
+        // it may itself end in "…"); cut, it is a prefix of that plus the "…" truncateText appends
+        // when the limit leaves room for one.
+        const cleaned = input.replace(/\p{Cc}+/gu, " ").trim()
+        const cut = out !== cleaned
+        const body = cut && max >= 2 ? out.slice(0, -1) : out
+        check(!cut || !(max >= 2) || out.endsWith("…"), "a cut ends in …", out)
+        check(cleaned.startsWith(body), "a prefix of the cleaned input", out)
+        // Between clusters, unless the first cluster alone is longer than the room left for it.
+        const clusters = [...graphemes.segment(cleaned)]
+        const room = max >= 2 ? max - 1 : max
+        if (cut && clusters.length > 0 && clusters[0].segment.length <= room) {
+          check(body === "" || clusters.some((c) => c.index + c.segment.length === body.length), "cut between clusters", out)
+        }
       }),
       { numRuns: RUNS }
     )

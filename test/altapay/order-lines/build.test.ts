@@ -1,4 +1,12 @@
-import { buildOrderLines, codePointLength, orderLinesTotalMinor, toCheckoutOrderLines, toGatewayOrderLineFields, type OrderLineSource } from "../../../src/altapay/order-lines"
+import {
+  buildOrderLines,
+  orderLinesTotalMinor,
+  textLength,
+  toCheckoutOrderLines,
+  toGatewayOrderLineFields,
+  validateOrderLines,
+  type OrderLineSource,
+} from "../../../src/altapay/order-lines"
 import { AltaPayAmountPrecisionError } from "../../../src/altapay/errors"
 import { issuesOf } from "../../helpers/issues"
 
@@ -252,11 +260,26 @@ describe("buildOrderLines", () => {
         },
       ],
     })
-    expect(codePointLength(lines[0].description)).toBe(255)
-    expect(codePointLength(lines[0].itemId)).toBe(100)
-    expect(codePointLength(lines[0].unitCode!)).toBeLessThanOrEqual(50)
+    expect(textLength(lines[0].description)).toBe(255)
+    expect(textLength(lines[0].itemId)).toBe(100)
+    expect(textLength(lines[0].unitCode!)).toBeLessThanOrEqual(50)
     expect(lines[0].imageUrl).toBeUndefined()
     expect(lines[0].productUrl).toBeUndefined()
+  })
+
+  it("fits emoji titles and SKUs in UTF-16 units and leaves control characters out", () => {
+    const lines = buildOrderLines({
+      currency: "DKK",
+      totalMinor: 2000,
+      items: [
+        { id: "i1", title: "😀".repeat(300), sku: "🎁".repeat(60), quantity: 1, unitPriceMinor: 1000, taxRates: [] },
+        { id: "i2", title: "Mug\u0000\nblue\t", sku: "MUG\u0007", quantity: 1, unitPriceMinor: 1000, taxRates: [], unitCode: "pcs\r\n" },
+      ],
+    })
+    expect(lines[0].description).toBe("😀".repeat(127) + "…")
+    expect(lines[0].itemId).toBe("🎁".repeat(49) + "…")
+    expect(lines[1]).toMatchObject({ description: "Mug blue", itemId: "MUG", unitCode: "pcs" })
+    validateOrderLines(lines, { currency: "DKK", expectedTotalMinor: 2000 })
   })
 
   it("keeps valid URLs", () => {

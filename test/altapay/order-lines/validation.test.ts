@@ -23,7 +23,7 @@ describe("validateOrderLines", () => {
     ["description missing", (l) => (l.description = "  "), "orderLines.2.description"],
     ["description over 255 characters", (l) => (l.description = "ø".repeat(256)), "orderLines.2.description"],
     ["itemId missing", (l) => (l.itemId = ""), "orderLines.2.itemId"],
-    ["itemId over 100 characters", (l) => (l.itemId = "😀".repeat(101)), "orderLines.2.itemId"],
+    ["itemId over 100 characters", (l) => (l.itemId = "😀".repeat(51)), "orderLines.2.itemId"],
     ["itemId duplicated", (l) => (l.itemId = "TS-1"), "orderLines.2.itemId"],
     ["quantity zero", (l) => (l.quantity = 0), "orderLines.2.quantity"],
     ["quantity negative", (l) => (l.quantity = -1), "orderLines.2.quantity"],
@@ -64,7 +64,9 @@ describe("validateOrderLines", () => {
     expect(issues.map((i) => i.field)).toEqual(["currency", "orderLines.0.itemId", "orderLines.1.quantity", "orderLines.2.imageUrl"])
   })
 
-  it("counts characters as code points: 255 emoji are a valid description", () => {
-    expect(() => validateOrderLines([line({ description: "😀".repeat(255) })], { currency: "DKK" })).not.toThrow()
+  it("counts characters in UTF-16 units: 127 emoji and a letter fit a description, 128 emoji do not", () => {
+    expect(() => validateOrderLines([line({ description: "😀".repeat(127) + "a" })], { currency: "DKK" })).not.toThrow()
+    const issues = issuesOf(() => validateOrderLines([line({ description: "😀".repeat(128) })], { currency: "DKK" }))
+    expect(issues).toEqual([{ field: "orderLines.0.description", message: "must be at most 255 characters, counted in UTF-16 units (is 256)" }])
   })
 })
