@@ -44,6 +44,7 @@ const RECOGNISED: Array<{ key: CustomerMessageKey; pattern: RegExp; names: strin
   { key: "saved_card_declined", ...englishPattern("saved_card_declined") },
   { key: "saved_card_removed", ...englishPattern("saved_card_removed") },
   { key: "saved_card_not_yours", ...englishPattern("saved_card_not_yours") },
+  { key: "cart_changed_after_payment", ...englishPattern("cart_changed_after_payment") },
   // The money door's words (written for the merchant) end in the wait.
   { key: "earlier_attempt_pending", pattern: /does not show it yet, so nothing was sent\. Try again in (\d+) s\./, names: ["seconds"] },
 ]

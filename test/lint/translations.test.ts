@@ -121,7 +121,7 @@ describe("the admin's sidebar label", () => {
 })
 
 describe("the kit's copies of the plugin's customer messages", () => {
-  it.each(["saved_card_not_yours", "saved_card_removed", "saved_card_declined", "earlier_attempt_pending"] as const)(
+  it.each(["saved_card_not_yours", "saved_card_removed", "saved_card_declined", "earlier_attempt_pending", "cart_changed_after_payment"] as const)(
     "%s is the plugin's, word for word, in every language",
     (key) => {
       for (const language of LANGUAGES) expect([language, ALTAPAY_TEXTS[language][key]]).toEqual([language, CUSTOMER_MESSAGES[language][key]])

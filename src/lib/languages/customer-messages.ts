@@ -25,6 +25,8 @@ const en = {
   verify_promotion: "A discount in your cart is no longer valid, so nothing was charged. Please check your cart and pay again.",
   verify_already_paid: "This cart has been paid already, so nothing more was charged.",
   verify_unconfirmed: "Your order could not be confirmed, so nothing was charged. Please try again in a moment.",
+  cart_changed_after_payment:
+    "Your cart changed after the payment was started: its total is now {{total}}, but the payment is for {{paid}}. No order was placed, and any amount reserved for that payment will be released. Please start the payment again.",
 }
 
 export type CustomerMessageKey = keyof typeof en
@@ -47,6 +49,8 @@ const CATALOGUES: Catalogues<typeof en> = {
     verify_promotion: "En rabat i din kurv gælder ikke længere, så der er ikke trukket noget. Tjek din kurv, og betal igen.",
     verify_already_paid: "Denne kurv er allerede betalt, så der er ikke trukket mere.",
     verify_unconfirmed: "Din ordre kunne ikke bekræftes, så der er ikke trukket noget. Prøv igen om et øjeblik.",
+    cart_changed_after_payment:
+      "Din kurv blev ændret, efter at betalingen blev startet: totalen er nu {{total}}, men betalingen er på {{paid}}. Der er ikke afgivet nogen ordre, og et beløb, der er reserveret til betalingen, bliver frigivet. Start betalingen igen.",
   },
   sv: {
     saved_card_not_yours: "Det sparade kortet som valts för den här varukorgen är inte ditt: välj ett av dina sparade kort eller betala med ett nytt kort.",
@@ -64,6 +68,8 @@ const CATALOGUES: Catalogues<typeof en> = {
     verify_promotion: "En rabatt i din varukorg gäller inte längre, så inget har dragits. Kontrollera din varukorg och betala igen.",
     verify_already_paid: "Den här varukorgen är redan betald, så inget mer har dragits.",
     verify_unconfirmed: "Din beställning kunde inte bekräftas, så inget har dragits. Försök igen om en stund.",
+    cart_changed_after_payment:
+      "Din varukorg ändrades efter att betalningen startades: summan är nu {{total}}, men betalningen gäller {{paid}}. Ingen beställning har lagts, och ett belopp som reserverats för betalningen släpps. Starta betalningen igen.",
   },
   nb: {
     saved_card_not_yours: "Det lagrede kortet som er valgt for denne handlekurven, er ikke ditt: velg et av dine lagrede kort, eller betal med et nytt kort.",
@@ -81,6 +87,8 @@ const CATALOGUES: Catalogues<typeof en> = {
     verify_promotion: "En rabatt i handlekurven din gjelder ikke lenger, så ingenting er trukket. Sjekk handlekurven, og betal på nytt.",
     verify_already_paid: "Denne handlekurven er allerede betalt, så ingenting mer er trukket.",
     verify_unconfirmed: "Bestillingen din kunne ikke bekreftes, så ingenting er trukket. Prøv igjen om et øyeblikk.",
+    cart_changed_after_payment:
+      "Handlekurven din ble endret etter at betalingen ble startet: totalen er nå {{total}}, men betalingen gjelder {{paid}}. Ingen bestilling er lagt inn, og et beløp som er reservert for betalingen, blir frigitt. Start betalingen på nytt.",
   },
   fi: {
     saved_card_not_yours: "Tähän ostoskoriin valittu tallennettu kortti ei ole sinun: valitse jokin tallennetuista korteistasi tai maksa uudella kortilla.",
@@ -98,6 +106,8 @@ const CATALOGUES: Catalogues<typeof en> = {
     verify_promotion: "Ostoskorisi alennus ei ole enää voimassa, joten mitään ei veloitettu. Tarkista ostoskorisi ja maksa uudelleen.",
     verify_already_paid: "Tämä ostoskori on jo maksettu, joten mitään ei veloitettu lisää.",
     verify_unconfirmed: "Tilaustasi ei voitu vahvistaa, joten mitään ei veloitettu. Yritä hetken kuluttua uudelleen.",
+    cart_changed_after_payment:
+      "Ostoskorisi muuttui maksun aloittamisen jälkeen: summa on nyt {{total}}, mutta maksu on {{paid}}. Tilausta ei tehty, ja maksua varten varattu summa vapautetaan. Aloita maksu uudelleen.",
   },
   de: {
     saved_card_not_yours:
@@ -116,6 +126,8 @@ const CATALOGUES: Catalogues<typeof en> = {
     verify_promotion: "Ein Rabatt in Ihrem Warenkorb gilt nicht mehr, daher wurde nichts belastet. Bitte prüfen Sie Ihren Warenkorb und zahlen Sie erneut.",
     verify_already_paid: "Dieser Warenkorb ist bereits bezahlt, daher wurde nichts weiter belastet.",
     verify_unconfirmed: "Ihre Bestellung konnte nicht bestätigt werden, daher wurde nichts belastet. Bitte versuchen Sie es gleich noch einmal.",
+    cart_changed_after_payment:
+      "Ihr Warenkorb hat sich geändert, nachdem die Zahlung gestartet wurde: Die Summe beträgt jetzt {{total}}, die Zahlung aber {{paid}}. Es wurde keine Bestellung aufgegeben, und ein für die Zahlung reservierter Betrag wird freigegeben. Bitte starten Sie die Zahlung erneut.",
   },
 }
 

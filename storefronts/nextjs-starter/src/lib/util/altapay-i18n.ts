@@ -108,6 +108,8 @@ const en = {
     "Your saved card was declined: {{altapay}} Choose another card or pay with a new one.",
   earlier_attempt_pending:
     "An earlier payment attempt is still being checked, so nothing was charged. Try again in {{seconds}} s.",
+  cart_changed_after_payment:
+    "Your cart changed after the payment was started: its total is now {{total}}, but the payment is for {{paid}}. No order was placed, and any amount reserved for that payment will be released. Please start the payment again.",
 }
 
 export type AltaPayTextKey = keyof typeof en
@@ -164,6 +166,8 @@ const TEXTS: Record<AltaPayLanguage, Texts> = {
       "Dit gemte kort blev afvist: {{altapay}} Vælg et andet kort, eller betal med et nyt.",
     earlier_attempt_pending:
       "Et tidligere betalingsforsøg bliver stadig kontrolleret, så der er ikke trukket noget. Prøv igen om {{seconds}} sek.",
+    cart_changed_after_payment:
+      "Din kurv blev ændret, efter at betalingen blev startet: totalen er nu {{total}}, men betalingen er på {{paid}}. Der er ikke afgivet nogen ordre, og et beløb, der er reserveret til betalingen, bliver frigivet. Start betalingen igen.",
   },
   sv: {
     card: "Kort",
@@ -215,6 +219,8 @@ const TEXTS: Record<AltaPayLanguage, Texts> = {
       "Ditt sparade kort nekades: {{altapay}} Välj ett annat kort eller betala med ett nytt.",
     earlier_attempt_pending:
       "Ett tidigare betalningsförsök kontrolleras fortfarande, så inget har dragits. Försök igen om {{seconds}} s.",
+    cart_changed_after_payment:
+      "Din varukorg ändrades efter att betalningen startades: summan är nu {{total}}, men betalningen gäller {{paid}}. Ingen beställning har lagts, och ett belopp som reserverats för betalningen släpps. Starta betalningen igen.",
   },
   nb: {
     card: "Kort",
@@ -267,6 +273,8 @@ const TEXTS: Record<AltaPayLanguage, Texts> = {
       "Det lagrede kortet ditt ble avvist: {{altapay}} Velg et annet kort, eller betal med et nytt.",
     earlier_attempt_pending:
       "Et tidligere betalingsforsøk blir fortsatt kontrollert, så ingenting er trukket. Prøv igjen om {{seconds}} sek.",
+    cart_changed_after_payment:
+      "Handlekurven din ble endret etter at betalingen ble startet: totalen er nå {{total}}, men betalingen gjelder {{paid}}. Ingen bestilling er lagt inn, og et beløp som er reservert for betalingen, blir frigitt. Start betalingen på nytt.",
   },
   fi: {
     card: "Kortti",
@@ -317,6 +325,8 @@ const TEXTS: Record<AltaPayLanguage, Texts> = {
       "Tallennettu korttisi hylättiin: {{altapay}} Valitse toinen kortti tai maksa uudella kortilla.",
     earlier_attempt_pending:
       "Aiempaa maksuyritystä tarkistetaan vielä, joten mitään ei veloitettu. Yritä uudelleen {{seconds}} sekunnin kuluttua.",
+    cart_changed_after_payment:
+      "Ostoskorisi muuttui maksun aloittamisen jälkeen: summa on nyt {{total}}, mutta maksu on {{paid}}. Tilausta ei tehty, ja maksua varten varattu summa vapautetaan. Aloita maksu uudelleen.",
   },
   de: {
     card: "Karte",
@@ -372,6 +382,8 @@ const TEXTS: Record<AltaPayLanguage, Texts> = {
       "Ihre gespeicherte Karte wurde abgelehnt: {{altapay}} Wählen Sie eine andere Karte oder zahlen Sie mit einer neuen.",
     earlier_attempt_pending:
       "Ein früherer Zahlungsversuch wird noch geprüft, daher wurde nichts belastet. Versuchen Sie es in {{seconds}} Sekunden erneut.",
+    cart_changed_after_payment:
+      "Ihr Warenkorb hat sich geändert, nachdem die Zahlung gestartet wurde: Die Summe beträgt jetzt {{total}}, die Zahlung aber {{paid}}. Es wurde keine Bestellung aufgegeben, und ein für die Zahlung reservierter Betrag wird freigegeben. Bitte starten Sie die Zahlung erneut.",
   },
 }
 
@@ -398,7 +410,12 @@ export function altapayText(
 
 /** The plugin's customer messages, as the English words with their values caught. */
 const SERVER_MESSAGES = (
-  ["saved_card_declined", "saved_card_removed", "saved_card_not_yours"] as const
+  [
+    "saved_card_declined",
+    "saved_card_removed",
+    "saved_card_not_yours",
+    "cart_changed_after_payment",
+  ] as const
 ).map((key) => {
   const names: string[] = []
   const source = en[key]

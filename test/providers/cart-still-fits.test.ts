@@ -1,0 +1,88 @@
+/**
+ * A cart whose total changed after its session was made, with the payment collection not refreshed
+ * (POST /store/carts/:id/taxes after a VAT change): authorize refuses, before AltaPay is asked, with
+ * the customer's message and a warning for the merchant. A cart that still fits, and a session of
+ * no cart (a payment link on an order), are authorized as before.
+ */
+import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { AltaPayProviderService } from "../../src/providers/altapay"
+import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
+import { PAYMENT_METHODS, startSandbox, type Sandbox } from "../../src/sandbox"
+import { sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
+
+const USER = "cart-fits-user"
+const PASSWORD = "cart-fits-password-42"
+const [CARD] = PAYMENT_METHODS
+
+let sandbox: Sandbox
+let counter = 0
+/** Each session's cart (none: a payment link on an order), as Medusa's `query` shows it. */
+const carts = new Map<string, { id: string; total: number; currency_code: string } | null>()
+const query = {
+  graph: async ({ entity, filters }: { entity: string; filters: { id: string } }) => {
+    if (entity === "payment_session") {
+      const cart = carts.get(filters.id)
+      return {
+        data: [
+          {
+            id: filters.id,
+            status: "pending",
+            payment: null,
+            payment_collection: { id: "paycol_fits", cart: cart ? { id: cart.id } : null, order: cart ? null : { id: "order_fits" } },
+          },
+        ],
+      }
+    }
+    const cart = [...carts.values()].find((c) => c?.id === filters.id)
+    return { data: entity === "cart" && cart ? [{ ...cart, items: [] }] : [] }
+  },
+} as unknown as Pick<RemoteQueryFunction, "graph">
+const warnings: string[] = []
+const logger = { warn: (m: string) => warnings.push(m), error: () => {}, info: () => {}, debug: () => {} } as unknown as Logger
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
+})
+afterAll(() => sandbox.close())
+
+const provider = () =>
+  new AltaPayProviderService(
+    { [ContainerRegistrationKeys.QUERY]: query, logger },
+    sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { terminal: CARD.terminalName })
+  )
+
+/** A session of 343.00 DKK paid at AltaPay; its cart now costs `cartTotal` (null: no cart). */
+async function paid(p: AltaPayProviderService, cartTotal: number | null): Promise<{ id: string; data: AltaPayPaymentData }> {
+  const id = `payses_fits${Date.now().toString(36)}${(counter++).toString(36)}`
+  const { data } = await p.initiatePayment({ amount: 343, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
+  await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false, paymentMethodId: CARD.id })
+  // The cart as it is at completion (while the session was made, it had none: one summary line).
+  carts.set(id, cartTotal === null ? null : { id: `cart_fits${counter}`, total: cartTotal, currency_code: "dkk" })
+  return { id: sessionIdOf(data as AltaPayPaymentData), data: data as AltaPayPaymentData }
+}
+
+it("a cart now costing another total: refused with the customer's message, AltaPay not asked, the merchant warned", async () => {
+  const p = provider()
+  const session = await paid(p, 356.72)
+  const before = sandbox.ledger().length
+  const refused = await p.authorizePayment({ data: session.data as never, context: { idempotency_key: session.id } }).catch((e: unknown) => e)
+  expect(refused).toBeInstanceOf(MedusaError)
+  expect(refused).toMatchObject({
+    type: MedusaError.Types.NOT_ALLOWED,
+    code: "altapay_cart_changed_after_payment",
+    message:
+      "Your cart changed after the payment was started: its total is now 356.72 DKK, but the payment is for 343.00 DKK. No order was placed, and any amount reserved for that payment will be released. Please start the payment again.",
+  })
+  expect(sandbox.ledger()).toHaveLength(before)
+  expect(warnings.at(-1)).toMatch(new RegExp(`^AltaPay authorize ${session.id}: cart cart_fits\\d+ now costs 356.72 DKK, but the payment session is for 343.00 DKK`))
+})
+
+it("a cart that still costs the session's amount, and a session of no cart (a payment link), are authorized", async () => {
+  const p = provider()
+  for (const total of [343, null]) {
+    const session = await paid(p, total)
+    const result = await p.authorizePayment({ data: session.data as never, context: { idempotency_key: session.id } })
+    expect(result.status).toBe(PaymentSessionStatus.AUTHORIZED)
+  }
+})
