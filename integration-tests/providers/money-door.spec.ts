@@ -25,10 +25,10 @@ jest.setTimeout(900_000)
 const HEADERS_TIMEOUT_MS = 400
 const altapay = sandboxedAltaPay({ headersTimeoutMs: HEADERS_TIMEOUT_MS, maxRetries: 1, savedCards: { enabled: true } })
 /**
- * How many payments the fault run makes (ALTAPAY_FAULT_RUN_PAYMENTS): 300 in CI, where the suite has
+ * How many payments the fault run makes (ALTAPAY_FAULT_RUN_PAYMENTS): 200 in CI, where the suite has
  * a time budget; docs/security.md quotes a run of 1,000.
  */
-const FAULT_RUN_PAYMENTS = Number(process.env.ALTAPAY_FAULT_RUN_PAYMENTS ?? 300)
+const FAULT_RUN_PAYMENTS = Number(process.env.ALTAPAY_FAULT_RUN_PAYMENTS ?? 200)
 
 const cache = sharedCache()
 const quietLogger = { ...console, debug: () => undefined, info: () => undefined, log: () => undefined, warn: () => undefined }
