@@ -1,7 +1,7 @@
 /**
  * More suites with the default provider options, on a second Medusa app: money after checkout in
- * other currencies, one order paid by two AltaPay payments, a hostile browser with its CUSTOMER
- * token, hostile catalog data and admin bodies, and a cart changed while its payment is under way.
+ * other currencies, one order paid by two AltaPay payments, and a cart changed while its payment is
+ * under way.
  * The default store's group (default-store.spec.ts) has the same options; apart, the two groups run
  * in the two lanes (scripts/test-integration.js) and neither lane outgrows the CI budget.
  */
@@ -9,8 +9,6 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { storeSuites } from "../../tools/test-store/store-app/runner"
 import otherCurrencies from "../admin/other-currencies.suite"
 import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
-import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
-import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 import cartChangedWhilePaying from "../storefront/cart-changed-while-paying.suite"
 
 jest.setTimeout(180_000)
@@ -22,8 +20,6 @@ storeSuites({
   suites: {
     "money in other currencies after checkout": otherCurrencies,
     "one order, two AltaPay payments": twoPaymentsOneOrder,
-    "a hostile browser with its CUSTOMER token": customerTokenAttacks,
-    "hostile catalog data and admin bodies": hostileCatalogAndBodies,
     "a cart changed while its payment is under way": cartChangedWhilePaying,
   },
 })

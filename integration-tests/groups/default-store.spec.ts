@@ -17,6 +17,8 @@ import creditLines from "../admin/credit-lines.suite"
 import payouts from "../payouts/payouts.suite"
 import payoutCases from "../payouts/payout-cases.suite"
 import hostileCallbacks from "../storefront/hostile-callbacks.suite"
+import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
+import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 
 jest.setTimeout(180_000)
 
@@ -37,5 +39,7 @@ storeSuites({
     "returns, exchanges and claims": returnsExchangesClaims,
     "store credit lines": creditLines,
     "hostile callbacks and returns": hostileCallbacks,
+    "a hostile browser with its CUSTOMER token": customerTokenAttacks,
+    "hostile catalog data and admin bodies": hostileCatalogAndBodies,
   },
 })
