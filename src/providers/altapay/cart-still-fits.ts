@@ -7,11 +7,10 @@
  * a reservation already made is the follow-up job's (released once a new session replaces this one).
  */
 import { minorToDecimal } from "../../altapay"
-import { cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
+import { CART_FIELDS_FOR_LINES, cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
 import { customerError } from "../../lib/medusa-mapping/customer-error"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
-import { ALTAPAY_CART_FIELDS } from "../../workflows/steps/load-altapay-cart"
 import type { ProviderContext } from "./context"
 
 /**
@@ -22,7 +21,7 @@ export async function assertCartStillFits(ctx: ProviderContext, sessionId: strin
   if (!ctx.query) return
   const cartId = (await medusaSession(ctx.query, sessionId))?.cartId
   if (!cartId) return
-  const { data: carts } = await ctx.query.graph({ entity: "cart", fields: ALTAPAY_CART_FIELDS, filters: { id: cartId } })
+  const { data: carts } = await ctx.query.graph({ entity: "cart", fields: CART_FIELDS_FOR_LINES, filters: { id: cartId } })
   const cart = carts[0] as CartForLines | undefined
   if (!cart) return
   const currency = cart.currency_code.toUpperCase()
