@@ -22,7 +22,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createTaxRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createCart, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createAdminUser, createCart, payWithAltaPay, seedStore, startSession, storeHeaders, submitPaymentPage, type Api, type SeededStore } from "../../tools/test-store/store"
 import { createPayment, listPaymentMethods, type AltaPaySession } from "../../src/storefront"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
@@ -295,13 +295,7 @@ export default storeSuite({
       const pageA = await createPayment(tabA, method.id)
 
       expect((await addTea(cart.id)).status).toBe(200)
-      const submitted = await fetch(pageA.redirectUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: "outcome=authorize",
-        redirect: "manual",
-      })
-      await submitted.text()
+      const submitted = await submitPaymentPage(pageA.redirectUrl)
       expect(submitted.status).toBe(410)
 
       // Tab B still holds a CUSTOMER token of the old session: its payment reserves the old amount (callback and return posted by the page).

@@ -13,7 +13,7 @@ import { toCheckoutOrderLines } from "../../src/altapay"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../src/lib/medusa-mapping/cart-lines"
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
-import { orderForCart, orderPayments, returnsAfterCallback, seedStore, type SeededStore } from "../../tools/test-store/store"
+import { orderForCart, orderPayments, returnsAfterCallback, seedStore, submitPaymentPage, type SeededStore } from "../../tools/test-store/store"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
@@ -149,12 +149,7 @@ export default storeSuite({
       await sdk.store.cart.createLineItem(cart.id, { variant_id: seed.products.tea.variantId, quantity: 1 })
       // Medusa replaced the session; the provider retired the old AltaPay session's payment page.
       expect((await fetch(first.redirectUrl)).status).toBe(410)
-      const staleSubmit = await fetch(first.redirectUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: "outcome=authorize",
-        redirect: "manual",
-      })
+      const staleSubmit = await submitPaymentPage(first.redirectUrl)
       expect(staleSubmit.status).toBe(410)
 
       const second = await initiate(sdk, cart.id)

@@ -15,7 +15,7 @@ import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { customerMessage } from "../../src/lib/languages/customer-messages"
 import { REFUSALS } from "../../src/lib/verify-order/answers"
 import { CALLBACK_SECRET, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
-import { createCart, orderForCart, seedStore, stockCoffee, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createCart, orderForCart, seedStore, stockCoffee, submitPaymentPage, type Api, type SeededStore } from "../../tools/test-store/store"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { initiateRedirectSession } from "../setup/starter-checkout"
 
@@ -26,8 +26,7 @@ const shown = (why: keyof typeof REFUSALS, language: "da" | "en" = "da") => cust
 
 /** The customer pays on AltaPay's page; AltaPay posts the return to the plugin and relays its 303 to the landing page. */
 async function payOnHostedPage(redirectUrl: string) {
-  const back = await fetch(redirectUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "outcome=authorize", redirect: "manual" })
-  await back.text()
+  const back = await submitPaymentPage(redirectUrl)
   expect(back.status).toBe(303)
   const landing = new URL(back.headers.get("location")!)
   return { outcome: landing.searchParams.get("outcome"), message: landing.searchParams.get("message") }

@@ -190,15 +190,24 @@ export async function payWithAltaPay(session: AltaPaySession, outcomeOrOptions: 
     await options.sandbox.simulatePayment(session.sessionId, { outcome, callback: false })
     return { session, paymentId: payment.paymentId }
   }
-  const page = await fetch(payment.redirectUrl, {
+  const page = await submitPaymentPage(payment.redirectUrl, outcome)
+  if (page.status >= 400) throw new Error(`The AltaPay payment page answered ${page.status}`)
+  return { session, paymentId: payment.paymentId, pageStatus: page.status, returnUrl: page.headers.get("location") }
+}
+
+/**
+ * The customer submits AltaPay's (the sandbox's) payment page with `outcome`, as its form posts it:
+ * the answer, its body read (a 303 on to the return, or 410 for a page that was retired).
+ */
+export async function submitPaymentPage(redirectUrl: string, outcome: "authorize" | "decline" = "authorize"): Promise<Response> {
+  const page = await fetch(redirectUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ outcome }).toString(),
     redirect: "manual",
   })
   await page.text()
-  if (page.status >= 400) throw new Error(`The AltaPay payment page answered ${page.status}`)
-  return { session, paymentId: payment.paymentId, pageStatus: page.status, returnUrl: page.headers.get("location") }
+  return page
 }
 
 /** The order created from a cart (by the customer completing it, or by the callback), if any. */
