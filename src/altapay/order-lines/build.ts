@@ -76,7 +76,7 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
     const amount = table.rows[entries.length + j].total
     if (amount === 0n) return
     lines.push({
-      description: truncateText(credit.label, ORDER_LINE_LIMITS.description) || "Credit",
+      description: creditLineDescription(credit.label),
       itemId: claimItemId(`${CREDIT_ITEM_ID_PREFIX}${credit.id}`, taken),
       quantity: 1,
       unitPriceMinor: toSafeMinor(amount, "credits"),
@@ -101,6 +101,9 @@ export function sourceTotalMinor(source: Omit<OrderLineSource, "totalMinor">): n
   const credits = (source.credits ?? []).map((credit) => exactMinor(credit.amountMinor))
   return toSafeMinor(roundHalfUp(sum([...entries.map(({ amounts }) => entryTotal(amounts)), ...credits.map(neg)])), "totalMinor")
 }
+
+/** The description of a credit's line, as built; a reserved credit line is recognised by it too. */
+export const creditLineDescription = (label: string): string => truncateText(label, ORDER_LINE_LIMITS.description) || "Credit"
 
 /** True for the lines buildOrderLines makes for credits: money off the bill, not off the goods. */
 export function isCreditLine(line: OrderLine): boolean {

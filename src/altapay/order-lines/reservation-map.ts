@@ -6,10 +6,9 @@
  * capture only of lines exactly as reserved.
  */
 import type { OrderLine } from "../types"
-import { isCreditLine, type BuiltOrderLines } from "./build"
+import { creditLineDescription, isCreditLine, type BuiltOrderLines } from "./build"
 import { add, compare, fromInteger, neg, ONE, type Ratio } from "./exact"
 import { exactMinor, type OrderLineSourceCredit } from "./source"
-import { ORDER_LINE_LIMITS, truncateText } from "./text"
 
 /** One order item or shipping method and its lines as AltaPay reserved them. */
 export interface ReservedEntry {
@@ -127,7 +126,7 @@ export function reservedCredits<T extends Pick<OrderLineSourceCredit, "label" | 
   const unused = reserved.filter(isCreditLine)
   return credits.filter((credit) => {
     const amount = exactMinor(credit.amountMinor)
-    const description = truncateText(credit.label, ORDER_LINE_LIMITS.description) || "Credit"
+    const description = creditLineDescription(credit.label)
     // A credit line's unit price is the credit, negated and rounded: their sum is the rounding.
     const off = (line: OrderLine): Ratio => add(amount, fromInteger(line.unitPriceMinor))
     let best = -1
