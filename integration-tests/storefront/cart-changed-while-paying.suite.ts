@@ -22,7 +22,18 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createTaxRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
-import { createAdminUser, createCart, payWithAltaPay, seedStore, startSession, storeHeaders, submitPaymentPage, type Api, type SeededStore } from "../../tools/test-store/store"
+import {
+  createAdminUser,
+  createCart,
+  payWithAltaPay,
+  seedStore,
+  startSession,
+  storeHeaders,
+  submitPaymentPage,
+  type Api,
+  type ApiResponse,
+  type SeededStore,
+} from "../../tools/test-store/store"
 import { createPayment, listPaymentMethods, type AltaPaySession } from "../../src/storefront"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
@@ -62,6 +73,13 @@ export default storeSuite({
     const headers = () => ({ headers: storeHeaders(seed), ...anyStatus })
     const addTea = (cartId: string) => api.post(`/store/carts/${cartId}/line-items`, { variant_id: seed.products.tea.variantId, quantity: 1 }, headers())
     const complete = (cartId: string) => api.post(`/store/carts/${cartId}/complete`, {}, headers())
+    /**
+     * Medusa's own add-to-cart waits 2 s for the cart's lock (core-flows add-to-cart: acquireLockStep
+     * timeout 2) and, while a completion holds it longer, throws "Failed to acquire lock", which its
+     * error handler answers as a 500 unknown_error: Medusa's answer to a cart being completed, not the
+     * plugin's (seen in clean-clone runs on a loaded machine).
+     */
+    const lockedByCompletion = (r: ApiResponse) => r.status === 500 && r.data?.type === "unknown_error"
 
     /** The customer's tab on AltaPay: a session for the cart, paid on its page (AltaPay reserved it), the store not told yet. */
     async function paidOnThePage(cartId: string, session?: AltaPaySession) {
@@ -369,7 +387,7 @@ export default storeSuite({
       await sleep(500)
       const added = await addTea(cart.id)
       const completed = await completing
-      expect({ completed: completed.data.type, added: added.status < 500 ? "4xx or 200" : `${added.status}: ${added.data?.message}` }).toEqual({
+      expect({ completed: completed.data.type, added: added.status < 500 || lockedByCompletion(added) ? "4xx or 200" : `${added.status}: ${added.data?.message}` }).toEqual({
         completed: "order",
         added: "4xx or 200",
       })
@@ -384,12 +402,8 @@ export default storeSuite({
         const paid = await paidOnThePage(cart.id)
         const change = sleep(delayMs).then(() => addTea(cart.id))
         const [changed, completed, back] = await Promise.all([change, complete(cart.id), customerReturn(paid.paymentId)])
-        // Medusa's own add-to-cart waits 2 s for the cart's lock (core-flows add-to-cart: acquireLockStep
-        // timeout 2) and, while the completion holds it longer, throws "Failed to acquire lock", which
-        // its error handler answers as a 500 unknown_error: Medusa's answer to a cart being completed,
-        // not the plugin's (seen once in a CI run on a loaded machine). Place order and the return never 5xx.
-        const lockedByCompletion = changed.status === 500 && changed.data?.type === "unknown_error"
-        const statuses: number[] = [lockedByCompletion ? 0 : changed.status, completed.status, back.status]
+        // Place order and the return never 5xx; the change may meet Medusa's own lock refusal (above).
+        const statuses: number[] = [lockedByCompletion(changed) ? 0 : changed.status, completed.status, back.status]
         const orders = await ordersOf(cart.id)
         expect(orders.length).toBeLessThanOrEqual(1)
         for (const o of orders) expect(o.payments).toEqual([{ amountMinor: o.totalMinor, reservedMinor: o.totalMinor, status: "preauth" }])
