@@ -19,6 +19,7 @@ import payoutCases from "../payouts/payout-cases.suite"
 import hostileCallbacks from "../storefront/hostile-callbacks.suite"
 import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
 import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
+import bigCarts from "../storefront/big-carts.suite"
 
 jest.setTimeout(180_000)
 
@@ -41,5 +42,6 @@ storeSuites({
     "hostile callbacks and returns": hostileCallbacks,
     "a hostile browser with its CUSTOMER token": customerTokenAttacks,
     "hostile catalog data and admin bodies": hostileCatalogAndBodies,
+    "big carts and big numbers": bigCarts,
   },
 })

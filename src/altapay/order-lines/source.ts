@@ -130,6 +130,9 @@ function amounts(
   return { net, discountNet, tax, discountTax: sub(tax, mul(sub(net, discountNet), factor)), rate }
 }
 
+/** The most units of one item a line takes: the package's own bound, not AltaPay's. */
+const MAX_QUANTITY = 1_000_000_000
+
 /** Decimals bignumber.js keeps when Medusa divides (its default DECIMAL_PLACES). */
 const MEDUSA_DECIMAL_PLACES = 20
 
@@ -200,9 +203,8 @@ export function sourceIssues(source: OrderLineSource): ValidationIssue[] {
       id(item.id, `${p}.id`)
       text(item.title, `${p}.title`)
       if (item.sku !== undefined && item.sku !== null) text(item.sku, `${p}.sku`)
-      if (!Number.isSafeInteger(item.quantity) || item.quantity < 0 || item.quantity > 1_000_000_000) {
-        add(`${p}.quantity`, "must be a whole number, zero or more")
-      }
+      if (!Number.isSafeInteger(item.quantity) || item.quantity < 0) add(`${p}.quantity`, "must be a whole number, zero or more")
+      else if (item.quantity > MAX_QUANTITY) add(`${p}.quantity`, `is ${item.quantity}, more than the ${MAX_QUANTITY.toLocaleString("en")} units one order line takes`)
       amount(item.unitPriceMinor, `${p}.unitPriceMinor`)
       rates(item.taxRates, `${p}.taxRates`)
       amount(item.discountMinor, `${p}.discountMinor`, true)

@@ -4,9 +4,9 @@
  * These convert them to integer minor units and back, rounding half up to the currency's ISO 4217
  * exponent as Medusa's own roundToCurrencyPrecision does, and keep sums of amounts consistent.
  */
-import { BigNumber, MathBN } from "@medusajs/framework/utils"
+import { BigNumber, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { currencyExponent, decimalToMinor, minorToDecimal } from "../../altapay"
+import { currencyExponent, decimalToMinor, MAX_MINOR_UNITS, minorToDecimal } from "../../altapay"
 
 const ROUND_HALF_UP = 4 // bignumber.js ROUND_HALF_UP
 
@@ -28,6 +28,24 @@ export function toMinorUnits(amount: BigNumberInput, currency: string): number {
   const exponent = currencyExponent(currency)
   const decimal = asStored(amount).toFixed(exponent, ROUND_HALF_UP)
   return decimalToMinor(decimal, currency)
+}
+
+/**
+ * `amount` in minor units for a new payment (toMinorUnits), or a 400 when it is more than this
+ * package sends AltaPay in one payment (MAX_MINOR_UNITS): no retry changes that, so the merchant
+ * is told the limit, with `subject` ("Cart cart_…") saying what is too large.
+ */
+export function payableMinorUnits(amount: BigNumberInput, currency: string, subject: string): number {
+  const exponent = currencyExponent(currency)
+  const rounded = asStored(amount).decimalPlaces(exponent, ROUND_HALF_UP)
+  if (rounded.shiftedBy(exponent).abs().gt(MAX_MINOR_UNITS)) {
+    const code = currency.toUpperCase()
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `${subject} comes to ${rounded.toFixed(exponent)} ${code}, more than one AltaPay payment takes (at most ${minorToDecimal(MAX_MINOR_UNITS, currency)} ${code}). Nothing was sent to AltaPay.`
+    )
+  }
+  return toMinorUnits(amount, currency)
 }
 
 export function toBigNumber(minor: number, currency: string): BigNumber {

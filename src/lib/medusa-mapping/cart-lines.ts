@@ -5,10 +5,19 @@
  * whole cart. Used by the store route, by the provider when it loads the cart through `query`, and
  * for orders by the admin routes, so every path sends the same lines for the same cart.
  */
-import { MathBN } from "@medusajs/framework/utils"
+import { MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { buildOrderLines, currencyExponent, reservedCredits, type OrderLine, type OrderLineSource, type OrderLineSourceAdjustment, type OrderLineSourceItem } from "../../altapay"
-import { exactMinorText, toMinorUnits } from "./amounts"
+import {
+  AltaPayValidationError,
+  buildOrderLines,
+  currencyExponent,
+  reservedCredits,
+  type OrderLine,
+  type OrderLineSource,
+  type OrderLineSourceAdjustment,
+  type OrderLineSourceItem,
+} from "../../altapay"
+import { exactMinorText, payableMinorUnits, toMinorUnits } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */
 export const CART_FIELDS_FOR_LINES = [
@@ -104,9 +113,33 @@ export function cartTotalMinor(cart: CartForLines): number {
   return toMinorUnits(cart.total ?? 0, cart.currency_code)
 }
 
+/** The cart total in minor units for a new AltaPay payment: a 400 past what one payment takes (payableMinorUnits). */
+export function payableCartTotal(cart: CartForLines): number {
+  return payableMinorUnits(cart.total ?? 0, cart.currency_code, `Cart ${cart.id}`)
+}
+
 /** The cart's lines for `totalMinor` (by default the cart total); refused when that is not the cart's total. */
 export function cartOrderLines(cart: CartForLines, options: CartLineOptions = {}, totalMinor = cartTotalMinor(cart)): OrderLine[] {
   return buildOrderLines(cartToLineSource(cart, totalMinor, options))
+}
+
+/**
+ * The cart's lines for a new payment (cartOrderLines), or a 400 before anything is sent when the
+ * line builder refuses the cart's own data: it names the cart's fields (e.g. a negative credit
+ * line, a charge the cart owes, which AltaPay's lines carry no way: a credit line there is money
+ * off the bill).
+ */
+export function payableCartLines(cart: CartForLines, options: CartLineOptions, totalMinor: number): OrderLine[] {
+  try {
+    return cartOrderLines(cart, options, totalMinor)
+  } catch (error) {
+    if (!(error instanceof AltaPayValidationError)) throw error
+    const problems = [...new Set(error.issues.map((issue) => `${cartLineField(cart, issue.field)} ${issue.message}`))]
+    const charge = error.issues.some((issue) => issue.field.startsWith("credits."))
+      ? " A credit line must lower what the cart costs: one below zero (a charge) cannot be sent to AltaPay as a credit. Charge it as a line item or a shipping method instead."
+      : ""
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} cannot be paid with AltaPay: ${problems.join("; ")}.${charge} Nothing was sent to AltaPay.`)
+  }
 }
 
 export function cartToLineSource(cart: CartForLines, totalMinor: number, options: CartLineOptions = {}): OrderLineSource {

@@ -9,7 +9,7 @@
 import type { InitiatePaymentInput, Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { AltaPayClient, GatewayTransaction } from "../../altapay"
-import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
+import { payableMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { cartLanguageHints, paymentPageLanguage, type CartLanguageHints } from "../../lib/medusa-mapping/language"
 import { pickTransaction, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
@@ -111,7 +111,7 @@ export class ProviderContext {
 
   minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
     try {
-      return toMinorUnits(amount, currency)
+      return payableMinorUnits(amount, currency, `AltaPay ${action}: the payment session`)
     } catch (error) {
       throw toMedusaError(error, action, this.logger)
     }

@@ -10,7 +10,7 @@ import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { minorToDecimal, orderLinesTotalMinor, type OrderLine } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines, type CartLineOptions } from "../../lib/medusa-mapping/cart-lines"
+import { CART_FIELDS_FOR_LINES, payableCartLines, payableCartTotal, type CartForLines, type CartLineOptions } from "../../lib/medusa-mapping/cart-lines"
 import { CART_FIELDS_FOR_CUSTOMER, cartCustomer } from "../../lib/medusa-mapping/customer"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
 import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -53,7 +53,7 @@ export class SessionLines {
     }
     const cart = await this.loadCart(input)
     if (cart) {
-      const cartMinor = cartTotalMinor(cart)
+      const cartMinor = payableCartTotal(cart)
       if (cartMinor !== input.amountMinor) {
         const fmt = (minor: number) => `${minorToDecimal(minor, input.currency)} ${input.currency}`
         throw new MedusaError(
@@ -61,7 +61,7 @@ export class SessionLines {
           `AltaPay: payment session ${input.paymentSessionId} is for ${fmt(input.amountMinor)}, but its cart ${cart.id} comes to ${fmt(cartMinor)}. Nothing was sent to AltaPay. Refresh the cart's payment collection (Medusa does when the cart changes) and create the payment session again.`
         )
       }
-      return { lines: cartOrderLines(cart, this.cartOptions, cartMinor), source: "query", customer: cartCustomer(cart) }
+      return { lines: payableCartLines(cart, this.cartOptions, cartMinor), source: "query", customer: cartCustomer(cart) }
     }
     return { lines: summaryLine(input.paymentSessionId, input.amountMinor), source: "summary" }
   }

@@ -5,13 +5,13 @@
  */
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { AltaPayValidationError, currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
+import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
 import { altapayOptionsFromConfig } from "../../lib/registrations/from-config"
 import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { provenSessionData } from "../../lib/payment-data/data"
 import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
-import { CART_FIELDS_FOR_LINES, cartLineField, cartOrderLines, cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
+import { CART_FIELDS_FOR_LINES, payableCartLines, payableCartTotal, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
 import { CART_FIELDS_FOR_CUSTOMER, cartCustomer } from "../../lib/medusa-mapping/customer"
 
 export interface LoadAltaPayCartInput {
@@ -102,11 +102,11 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   if (!(cart.items ?? []).some(Boolean)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} is empty: add line items before starting the AltaPay payment.`)
   }
-  const totalMinor = cartTotalMinor(cart)
+  const totalMinor = payableCartTotal(cart)
   if (totalMinor <= 0) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} has nothing to pay (total ${String(cart.total)} ${currency}): complete it without AltaPay.`)
   }
-  const orderLines = cartLinesOrRefuse(cart, () => cartOrderLines(cart, { productUrlTemplate: input.product_url_template }, totalMinor))
+  const orderLines = payableCartLines(cart, { productUrlTemplate: input.product_url_template }, totalMinor)
   if (orderLinesTotalMinor(orderLines) !== totalMinor) {
     // cartOrderLines builds lines for exactly this total (or throws), so this only guards against a regression.
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The AltaPay order lines of cart ${cart.id} do not add up to its total.`)
@@ -136,24 +136,6 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
   }
   return new StepResponse(result)
 })
-
-/**
- * The cart's AltaPay lines, or a 400 before anything is sent when the line builder refuses the
- * cart's own data: it names the cart's fields (e.g. a negative credit line, a charge the cart owes,
- * which AltaPay's lines carry no way: a credit line there is money off the bill).
- */
-function cartLinesOrRefuse(cart: LoadedCart, build: () => OrderLine[]): OrderLine[] {
-  try {
-    return build()
-  } catch (error) {
-    if (!(error instanceof AltaPayValidationError)) throw error
-    const problems = [...new Set(error.issues.map((issue) => `${cartLineField(cart, issue.field)} ${issue.message}`))]
-    const charge = error.issues.some((issue) => issue.field.startsWith("credits."))
-      ? " A credit line must lower what the cart costs: one below zero (a charge) cannot be sent to AltaPay as a credit. Charge it as a line item or a shipping method instead."
-      : ""
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} cannot be paid with AltaPay: ${problems.join("; ")}.${charge} Nothing was sent to AltaPay.`)
-  }
-}
 
 /**
  * A cart that belongs to a registered customer (has_account) is paid only by that customer,

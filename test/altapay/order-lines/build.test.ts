@@ -316,6 +316,11 @@ describe("buildOrderLines", () => {
     }
   })
 
+  it("names the bound a whole quantity is over, rather than calling it not whole", () => {
+    const tooMany: OrderLineSource = { currency: "DKK", totalMinor: 2_000_000_000, items: [{ id: "i1", title: "Pin", quantity: 2_000_000_000, unitPriceMinor: 1, taxRates: [] }] }
+    expect(issuesOf(() => buildOrderLines(tooMany))).toEqual([{ field: "items.0.quantity", message: "is 2000000000, more than the 1,000,000,000 units one order line takes" }])
+  })
+
   it("reports every problem in the cart at once", () => {
     const issues = issuesOf(() =>
       buildOrderLines({
