@@ -10,6 +10,7 @@ import { storeSuites } from "../../tools/test-store/store-app/runner"
 import otherCurrencies from "../admin/other-currencies.suite"
 import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
 import cartChangedWhilePaying from "../storefront/cart-changed-while-paying.suite"
+import draftAndFreeOrders from "../admin/draft-and-free-orders.suite"
 
 jest.setTimeout(180_000)
 
@@ -21,5 +22,6 @@ storeSuites({
     "money in other currencies after checkout": otherCurrencies,
     "one order, two AltaPay payments": twoPaymentsOneOrder,
     "a cart changed while its payment is under way": cartChangedWhilePaying,
+    "draft orders, free carts and amounts paid another way": draftAndFreeOrders,
   },
 })

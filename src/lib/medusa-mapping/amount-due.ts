@@ -102,12 +102,17 @@ export async function loadOrderDue(container: MedusaContainer, orderId: string):
 }
 
 /**
- * Why order `due` takes no new payment now, or undefined: it is canceled, a payment of it is
- * authorized and waits for its capture (a new collection would cancel that payment, and release
- * the customer's reservation), or nothing is due. `nothingTo` ends the nothing-due reason.
+ * Why order `due` takes no new payment now, or undefined: it is canceled, or still a draft (Medusa
+ * 2.21 edits a draft without an event, so a link sent before would go on asking the old amount, and
+ * deletes a draft with its payments left authorized at AltaPay), a payment of it is authorized and
+ * waits for its capture (a new collection would cancel that payment, and release the customer's
+ * reservation), or nothing is due. `nothingTo` ends the nothing-due reason.
  */
 export function refusedNewPayment(due: OrderDue, nothingTo = ""): string | undefined {
   if (due.order.status === "canceled") return `Order ${due.name} is canceled: it takes no payment.`
+  if (due.order.status === "draft") {
+    return `Order ${due.name} is a draft order: convert it to an order first (Convert to order), then collect the payment. A draft can still be edited or deleted, and a payment taken on it would not follow.`
+  }
   if (due.awaitingCapture) return `Order ${due.name} has a payment authorized but not captured: capture it; nothing is collected on top of it.`
   if (due.dueMinor <= 0) return `${nothingDue(due)}${nothingTo ? ` ${nothingTo}` : ""}`
   return undefined

@@ -7,8 +7,8 @@
  * webhook.ts, refund-flow.ts).
  */
 import type { InitiatePaymentInput, Logger, RemoteQueryFunction } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { AltaPayClient, GatewayTransaction } from "../../altapay"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { minorToDecimal, type AltaPayClient, type GatewayTransaction } from "../../altapay"
 import { payableMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { cartLanguageHints, paymentPageLanguage, type CartLanguageHints } from "../../lib/medusa-mapping/language"
@@ -109,12 +109,21 @@ export class ProviderContext {
     return { notification: notificationUrl(this.options), ...returnUrlsFor(this.options), ...(verifyOrder ? { verifyOrder } : {}) }
   }
 
+  /** A session's amount in minor units: a 400 for one AltaPay cannot take (nothing, or past 15 digits). */
   minor(amount: InitiatePaymentInput["amount"], currency: string, action: string): number {
+    let minor: number
     try {
-      return payableMinorUnits(amount, currency, `AltaPay ${action}: the payment session`)
+      minor = payableMinorUnits(amount, currency, `AltaPay ${action}: the payment session`)
     } catch (error) {
       throw toMedusaError(error, action, this.logger)
     }
+    if (minor <= 0) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `AltaPay ${action}: the payment session is for ${minorToDecimal(minor, currency)} ${currency.toUpperCase()}, so there is nothing to pay with AltaPay. Complete a free cart without a payment provider (or with Medusa's system provider). Nothing was sent to AltaPay.`
+      )
+    }
+    return minor
   }
 
   lookup(filter: { shopOrderId?: string; transactionId?: string }, action: string): Promise<GatewayTransaction[]> {
