@@ -165,6 +165,28 @@ describe("the admin's view of an AltaPay payment", () => {
     expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
   })
 
+  it("after Capture items of one mug, offers that mug alone for Refund items; with store credit reserved, every unit as before", () => {
+    const oneMug = {
+      capture_id: "c_1",
+      reconciliation_identifier: "medusa-capture-c_1",
+      amount_minor: 8000,
+      items: [{ line_item_id: "ordli_mug", quantity: 1 }],
+      created_at: "2026-01-01T09:00:00.000Z",
+    }
+    const partly = { ...payment({ captures: [oneMug], captured_minor: 8000, refunded_minor: 0, refunds: [] }), captured_minor: 8000, refunded_minor: 0, medusa_refunds: [] }
+    const refundable = (p: AltaPayPayment) => adminAltaPayPayment(p, { transaction: undefined }).refundable.items.map((i) => [i.line_item_id, i.refundable_quantity])
+    expect(refundable(partly)).toEqual([
+      ["ordli_mug", 1],
+      ["ordli_tea", 0],
+    ])
+    const credit = { itemId: "credit-1", description: "Store credit", quantity: 1, unitPrice: -1000, taxAmount: 0, taxPercent: 0, goodsType: "handling" }
+    const withCredit = { ...partly, data: { ...partly.data, order_lines: [credit] } } as unknown as AltaPayPayment
+    expect(refundable(withCredit)).toEqual([
+      ["ordli_mug", 2],
+      ["ordli_tea", 1],
+    ])
+  })
+
   it("shows the return fee a Klarna refund kept, counts its items refunded, and the fee as not refundable", () => {
     const fee = { description: "Return fee", itemId: "return-fee", quantity: 1, unitPriceMinor: 512, taxAmountMinor: 128, taxPercent: 25 }
     const klarna = payment({ payment_nature: "Invoice", refunds: [{ ...payment().data.refunds[0], status: "succeeded", amount_minor: 5000, return_fee: fee }] })

@@ -67,3 +67,16 @@ export function capturedSoFar(data: Pick<AltaPayPaymentData, "captures" | "amoun
   }
   return { units, creditsCaptured }
 }
+
+/**
+ * Units captured, when a card payment refunds its items as their captures took them: captured so
+ * far only by item (Capture items, capture on shipment), not in full, and with no store credit or
+ * gift card among its reserved lines (those lower every item alike, so item-refunds.ts values such
+ * items as a share of the captured amount). Undefined otherwise.
+ */
+export function capturedUnitsToRefund(data: Pick<AltaPayPaymentData, "captures" | "amount_minor" | "order_lines">, capturedMinor: number): ReadonlyMap<string, number> | undefined {
+  if (capturedMinor >= data.amount_minor || data.order_lines.some(isCreditLine)) return undefined
+  if (!data.captures.some((c) => c.status !== "failed")) return undefined
+  const captured = capturedSoFar(data)
+  return typeof captured === "string" ? undefined : captured.units
+}

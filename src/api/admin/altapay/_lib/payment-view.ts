@@ -5,7 +5,7 @@
  */
 import { keptReturnFeesMinor, lineTotalMinor, minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
 import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
-import { wholeItemsOnly } from "../../../../lib/item-captures/basis"
+import { capturedUnitsToRefund, wholeItemsOnly } from "../../../../lib/item-captures/basis"
 import { withTransaction } from "../../../../lib/payment-data/transaction-state"
 import type { AltaPayOptions } from "../../../../lib/registrations/options"
 import type { MovementPayout } from "../../../../modules/altapay-payouts/types"
@@ -165,6 +165,8 @@ export function adminAltaPayPayment(
   }))
 
   const refunded = refundedQuantities(payment.data.refunds)
+  // Captured in part, by item: only the units captured can be refunded (the refunds route refuses the others).
+  const capturedUnits = capturedUnitsToRefund(payment.data, payment.captured_minor)
   const expiry = tx?.cardInformation?.expiry ?? tx?.creditCardExpiry
   const reserved = fromGateway(tx?.reservedAmount) ?? stored(data.reserved_minor)
   const captured = fromGateway(tx?.capturedAmount) ?? stored(data.captured_minor)
@@ -247,7 +249,8 @@ export function adminAltaPayPayment(
       return_fees: invoiceLike,
       items: (entries?.items ?? []).map((item) => {
         const done = refunded.get(item.id) ?? 0
-        return { line_item_id: item.id, title: item.title, sku: item.sku, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(item.quantity - done, 0) }
+        const captured = capturedUnits ? (capturedUnits.get(item.id) ?? 0) : item.quantity
+        return { line_item_id: item.id, title: item.title, sku: item.sku, quantity: item.quantity, refunded_quantity: done, refundable_quantity: Math.max(captured - done, 0) }
       }),
       shipping: (entries?.shipping ?? []).map((method) => ({ id: method.id, name: method.name, amount: money(method.amountMinor), refunded: refunded.has(method.id) })),
     },

@@ -29,7 +29,7 @@ import {
   type OrderLine,
   type ReservedRefundInput,
 } from "../../../../../../altapay"
-import { itemCaptureBasis, pairedReservationBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
+import { capturedUnitsToRefund, itemCaptureBasis, pairedReservationBasis, wholeItemsOnly } from "../../../../../../lib/item-captures/basis"
 import { orderOwesMinor } from "../../../../../../lib/item-captures/capture-items"
 import { altapayFromConfig } from "../../../../../../lib/registrations/from-config"
 import { cartLineField, cartToLineSource } from "../../../../../../lib/medusa-mapping/cart-lines"
@@ -129,17 +129,20 @@ function planOrRefuse<P>(order: OrderForLines, plan: () => P): P {
 
 /**
  * Why a payment's items are refunded with the lines it reserved: it is a Klarna or invoice payment
- * (AltaPay documents that such refunds relate to the reservation's lines), or other payments of
- * its order pay for the order too (an edit paid by a payment link), so its own capture cannot value
- * the whole order's items, and each payment refunds only the items it paid for.
+ * (AltaPay documents that such refunds relate to the reservation's lines), other payments of its
+ * order pay for the order too (an edit paid by a payment link), so its own capture cannot value the
+ * whole order's items, and each payment refunds only the items it paid for; or it was captured by
+ * item and not in full (and holds no store credit), so each item refunds what its capture took, and
+ * an item not captured is not refunded (valued as a share of the captured amount, a mug captured for 84.96 came back at 19.39).
  */
-type ReservedBy = { invoice: true } | { invoice: false; others: string[] }
+type ReservedBy = { invoice: true } | { invoice: false; others: string[] } | { invoice: false; byItem: true }
 
 type ReservedRefundBasis = Omit<ReservedRefundInput, "request" | "currency"> & { unpaired: PairedReservation["unpaired"]; by: ReservedBy }
 
 /**
  * The payment's reservation by item, to refund items with their reserved lines, never valued as a
- * share of the captured amount; undefined for a card payment that alone pays its order. Where the
+ * share of the captured amount; undefined for a card payment that alone pays its order, unless it
+ * was captured in part by item (capturedUnitsToRefund). Where the
  * order no longer matches the reservation as a whole (an order edit, an edit paid by another
  * payment), the items and shipping that still pair with reserved lines (pairedReservationBasis),
  * valued as reserved and as captured by item, and the entries that do not (`unpaired`, refused by
@@ -147,10 +150,16 @@ type ReservedRefundBasis = Omit<ReservedRefundInput, "request" | "currency"> & {
  */
 function reservedRefundBasis(req: AuthenticatedMedusaRequest, payment: AltaPayPayment, order: OrderForLines, otherPayments: string[]): ReservedRefundBasis | undefined {
   const { options } = altapayFromConfig(req.scope, payment.provider_id)
-  const by: ReservedBy | undefined = wholeItemsOnly(payment.data, options) ? { invoice: true } : otherPayments.length > 0 ? { invoice: false, others: otherPayments } : undefined
-  if (!by) return undefined
   // Captured in full: every unit is refundable, however it was captured.
   const everything = payment.captured_minor >= payment.data.amount_minor
+  const by: ReservedBy | undefined = wholeItemsOnly(payment.data, options)
+    ? { invoice: true }
+    : otherPayments.length > 0
+      ? { invoice: false, others: otherPayments }
+      : capturedUnitsToRefund(payment.data, payment.captured_minor)
+        ? { invoice: false, byItem: true }
+        : undefined
+  if (!by) return undefined
   const data = everything ? { ...payment.data, captures: [] } : payment.data
   const refunded = refundedQuantities(payment.data.refunds)
   const captured = (so: CapturedSoFar) => (everything ? {} : { captured: so.units })
@@ -168,9 +177,9 @@ function reservedRefundBasis(req: AuthenticatedMedusaRequest, payment: AltaPayPa
 }
 
 function reservedOnly(by: ReservedBy, order: OrderForLines): string {
-  return by.invoice
-    ? "a Klarna or invoice payment refunds only lines as AltaPay reserved them"
-    : `order ${order.id} is paid by other payments too (${by.others.join(", ")}), so each payment refunds only the items it reserved`
+  if (by.invoice) return "a Klarna or invoice payment refunds only lines as AltaPay reserved them"
+  if ("byItem" in by) return "a payment captured by item refunds each item at what its capture took"
+  return `order ${order.id} is paid by other payments too (${by.others.join(", ")}), so each payment refunds only the items it reserved`
 }
 
 /** A 400 before anything is sent when the refund asks for an item (or the shipping) the payment's reservation holds no lines for, as the order is now. */
