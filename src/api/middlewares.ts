@@ -11,7 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
-import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney } from "./order-money-lock"
+import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfTheOrderOf, oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney } from "./order-money-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
 import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/validators"
@@ -120,6 +120,15 @@ export default defineMiddlewares({
       matcher: "/admin/orders/:id/cancel",
       middlewares: [oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney],
     },
+    // The confirms that move an order to its next version, never beside a capture or refund of it.
+    { method: ["POST"], matcher: "/admin/order-edits/:id/confirm", middlewares: [oneChangeOfThisOrderAtATime] },
+    { method: ["POST"], matcher: "/admin/claims/:id/request", middlewares: [oneChangeOfTheOrderOf("order_claim")] },
+    { method: ["POST"], matcher: "/admin/exchanges/:id/request", middlewares: [oneChangeOfTheOrderOf("order_exchange")] },
+    ...["/admin/returns/:id/request", "/admin/returns/:id/receive/confirm"].map((matcher) => ({
+      method: ["POST" as const],
+      matcher,
+      middlewares: [oneChangeOfTheOrderOf("return")],
+    })),
     {
       // A customer's own saved cards: a signed-in customer only (401 otherwise), as /store/customers/me.
       method: ["GET", "DELETE"],

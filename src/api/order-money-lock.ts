@@ -1,6 +1,7 @@
 /**
  * One change of an AltaPay order's money at a time: Medusa's Capture, Refund and Cancel, and the
- * plugin's item captures, item refunds and saved-card charges. Medusa's refund and cancel each open
+ * plugin's item captures, item refunds and saved-card charges, and the confirms that move an order
+ * to its next version (order edits, claims, exchanges, returns). Medusa's refund and cancel each open
  * an order change for their credit line after the money moved, and two at once fail on "already
  * has an existing active order change" and roll back order transactions the other booked: Refund
  * pressed three times left a refunded order showing the amount as due again. Cancel reads the
@@ -11,7 +12,7 @@
  * taken before the payment's own lock, so the two are always taken in the same order.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { changingOrderMoney, ORDER_MONEY_WAIT_MS } from "../lib/follow-up/medusa-lock"
 import { altapayPaymentOrder } from "../lib/medusa-mapping/altapay-payment"
 import { cancelRefusal } from "../lib/medusa-mapping/cancel-check"
@@ -49,7 +50,7 @@ function oneChangeOfAnOrderAtATime(orderOf: OrderOf): Middleware {
     if (!ran) {
       res.status(409).json({
         type: "conflict",
-        message: `Another capture, refund, charge or cancel of order ${orderId} was still running after ${ORDER_MONEY_WAIT_MS / 1000} s. Reload the order to see whether it went through before trying again.`,
+        message: `Another capture, refund, charge, cancel or confirmed change of order ${orderId} was still running after ${ORDER_MONEY_WAIT_MS / 1000} s. Reload the order to see whether it went through before trying again.`,
       })
     }
   }
@@ -63,6 +64,20 @@ export const oneChangeOfAPaymentsOrderAtATime = oneChangeOfAnOrderAtATime(async 
  * AltaPay payment yet, and a cancel beside it must wait for it.
  */
 export const oneChangeOfThisOrderAtATime = oneChangeOfAnOrderAtATime(async (req) => req.params.id)
+
+/**
+ * Confirms of a claim, an exchange or a return (`:id` is theirs): the order they change. Each, like
+ * an order edit's confirm (`:id` is the order), moves the order to its next version: beside a
+ * capture, Medusa booked the capture on the version being replaced, or the confirm's rollback
+ * dropped it, and the order then showed money AltaPay had captured as due again (and a payment
+ * link asked for it a second time).
+ */
+export const oneChangeOfTheOrderOf = (entity: "order_claim" | "order_exchange" | "return") =>
+  oneChangeOfAnOrderAtATime(async (req) => {
+    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({ entity, fields: ["order_id"], filters: { id: req.params.id } })
+    return (data[0] as { order_id?: string } | undefined)?.order_id
+  })
 
 /** Medusa's Cancel, under the order's lock: refused (400) while it would leave AltaPay holding money (lib/medusa-mapping/cancel-check.ts). */
 export async function refuseCancelThatKeepsMoney(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
