@@ -17,6 +17,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createProductsWorkflow, createPromotionsWorkflow } from "@medusajs/medusa/core-flows"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { heldAtAltaPay as heldAt } from "../../tools/test-store/payment-books"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -49,12 +50,7 @@ const movements = (type: string) =>
   ledger()
     .flatMap((e) => e.effects ?? [])
     .filter((e) => e.type === type && !/fail|error|decline/i.test(e.result))
-/** What AltaPay keeps of a transaction (minor units): its reservation until released, less refunds. */
-function heldAtAltaPay(transactionId: string | undefined): number {
-  const t = transactionId ? store.sandbox().transaction(transactionId) : undefined
-  if (!t) return 0
-  return (t.status === "released" ? t.capturedMinor : t.reservedMinor) - t.refundedMinor
-}
+const heldAtAltaPay = (transactionId: string | undefined) => heldAt(store.sandbox(), transactionId)
 
 interface OrderRow {
   id: string

@@ -18,6 +18,7 @@
 import type { INotificationModuleService } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { heldAtAltaPay as heldAt } from "../../tools/test-store/payment-books"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -35,12 +36,7 @@ const ledger = (operation: string) =>
     .ledger()
     .filter((e) => e.operation === operation)
 
-/** What AltaPay holds of a transaction (minor units): its reservation until released, less refunds. */
-function heldAtAltaPay(transactionId: string | undefined): number {
-  const t = transactionId ? store.sandbox().transaction(transactionId) : undefined
-  if (!t) return 0
-  return (t.status === "released" ? t.capturedMinor : t.reservedMinor) - t.refundedMinor
-}
+const heldAtAltaPay = (transactionId: string | undefined) => heldAt(store.sandbox(), transactionId)
 
 interface PaymentRow {
   id: string
