@@ -212,8 +212,6 @@ export default storeSuite({
         }),
         [
           ["refund items", "refundCapturedReservation", 0],
-          ["refund items", "refundCapturedReservation", 150],
-          ["refund", "refundCapturedReservation", 0],
           ["refund", "refundCapturedReservation", 150],
         ],
         oneWonOneRefused(["refund items", "refund"])
@@ -253,8 +251,6 @@ export default storeSuite({
         (order) => ({ cancel: () => cancel(order), "capture coffee": () => captureItems(order, [[order.coffee, 2]]) }),
         [
           ["capture coffee", "captureReservation", 0],
-          ["capture coffee", "captureReservation", 150],
-          ["cancel", "releaseReservation", 0],
           ["cancel", "releaseReservation", 150],
         ],
         (_order, answers, b) =>
@@ -268,8 +264,6 @@ export default storeSuite({
         (order) => ({ cancel: () => cancel(order), "refund tea": () => refundItems(order, [[order.tea, 1]]) }),
         [
           ["refund tea", "refundCapturedReservation", 0],
-          ["refund tea", "refundCapturedReservation", 150],
-          ["cancel", "refundCapturedReservation", 0],
           ["cancel", "refundCapturedReservation", 150],
         ],
         (_order, answers, b) =>
@@ -292,9 +286,9 @@ export default storeSuite({
         [
           // Capture at AltaPay while the edit's confirmation runs: at 100-150 ms the confirmation fails and is rolled back
           // after Medusa booked the capture on the edit's version; at 300-400 ms both succeed with the capture on the old one.
-          ...[0, 100, 125, 150, 200, 300, 400].map((gapMs) => ["capture", "captureReservation", gapMs] as [string, Slow, number]),
+          ["capture", "captureReservation", 100],
+          ["capture", "captureReservation", 400],
           ["confirm edit", "releaseReservation", 0],
-          ["confirm edit", "releaseReservation", 150],
         ],
         async (order, answers, b) => {
           const wrong: string[] = []

@@ -11,7 +11,6 @@ import otherCurrencies from "../admin/other-currencies.suite"
 import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
 import cartChangedWhilePaying from "../storefront/cart-changed-while-paying.suite"
 import draftAndFreeOrders from "../admin/draft-and-free-orders.suite"
-import taxInclusivePrices from "../admin/tax-inclusive-prices.suite"
 import adminMoneyRaces from "../admin/admin-money-races.suite"
 
 jest.setTimeout(180_000)
@@ -25,7 +24,6 @@ storeSuites({
     "one order, two AltaPay payments": twoPaymentsOneOrder,
     "a cart changed while its payment is under way": cartChangedWhilePaying,
     "draft orders, free carts and amounts paid another way": draftAndFreeOrders,
-    "tax-inclusive prices": taxInclusivePrices,
     "two admin tabs moving one order's money": adminMoneyRaces,
   },
 })

@@ -20,6 +20,7 @@ import hostileCallbacks from "../storefront/hostile-callbacks.suite"
 import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
 import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 import bigCarts from "../storefront/big-carts.suite"
+import taxInclusivePrices from "../admin/tax-inclusive-prices.suite"
 
 jest.setTimeout(180_000)
 
@@ -43,5 +44,6 @@ storeSuites({
     "a hostile browser with its CUSTOMER token": customerTokenAttacks,
     "hostile catalog data and admin bodies": hostileCatalogAndBodies,
     "big carts and big numbers": bigCarts,
+    "tax-inclusive prices": taxInclusivePrices,
   },
 })
