@@ -18,7 +18,7 @@ const [CARD] = PAYMENT_METHODS
 let sandbox: Sandbox
 let counter = 0
 /** Each session's cart (none: a payment link on an order), as Medusa's `query` shows it. */
-const carts = new Map<string, { id: string; total: number; currency_code: string } | null>()
+const carts = new Map<string, { id: string; total: number | string; currency_code: string } | null>()
 const query = {
   graph: async ({ entity, filters }: { entity: string; filters: { id: string } }) => {
     if (entity === "payment_session") {
@@ -53,7 +53,7 @@ const provider = () =>
   )
 
 /** A session of 343.00 DKK paid at AltaPay; its cart now costs `cartTotal` (null: no cart). */
-async function paid(p: AltaPayProviderService, cartTotal: number | null): Promise<{ id: string; data: AltaPayPaymentData }> {
+async function paid(p: AltaPayProviderService, cartTotal: number | string | null): Promise<{ id: string; data: AltaPayPaymentData }> {
   const id = `payses_fits${Date.now().toString(36)}${(counter++).toString(36)}`
   const { data } = await p.initiatePayment({ amount: 343, currency_code: "dkk", data: { session_id: id }, context: { idempotency_key: id } })
   await sandbox.simulatePayment((data as AltaPayPaymentData).altapay_session_id, { outcome: "authorize", callback: false, paymentMethodId: CARD.id })
@@ -76,6 +76,13 @@ it("a cart now costing another total: refused with the customer's message, AltaP
   })
   expect(sandbox.ledger()).toHaveLength(before)
   expect(warnings.at(-1)).toMatch(new RegExp(`^AltaPay authorize ${session.id}: cart cart_fits\\d+ now costs 356.72 DKK, but the payment session is for 343.00 DKK`))
+})
+
+it("a cart grown past 2^53 øre since: refused as changed, not a 500, with its total in full", async () => {
+  const p = provider()
+  const session = await paid(p, "100000000000000000.00")
+  const refused = await p.authorizePayment({ data: session.data as never, context: { idempotency_key: session.id } }).catch((e: unknown) => e)
+  expect(refused).toMatchObject({ code: "altapay_cart_changed_after_payment", message: expect.stringContaining("its total is now 100000000000000000.00 DKK") })
 })
 
 it("a cart that still costs the session's amount, and a session of no cart (a payment link), are authorized", async () => {

@@ -25,9 +25,7 @@ function asStored(amount: BigNumberInput) {
  * to the currency's exponent. A stored amount rounds the same whether read raw or computed.
  */
 export function toMinorUnits(amount: BigNumberInput, currency: string): number {
-  const exponent = currencyExponent(currency)
-  const decimal = asStored(amount).toFixed(exponent, ROUND_HALF_UP)
-  return decimalToMinor(decimal, currency)
+  return decimalToMinor(decimalText(amount, currency), currency)
 }
 
 /**
@@ -36,16 +34,24 @@ export function toMinorUnits(amount: BigNumberInput, currency: string): number {
  * is told the limit, with `subject` ("Cart cart_…") saying what is too large.
  */
 export function payableMinorUnits(amount: BigNumberInput, currency: string, subject: string): number {
-  const exponent = currencyExponent(currency)
-  const rounded = asStored(amount).decimalPlaces(exponent, ROUND_HALF_UP)
-  if (rounded.shiftedBy(exponent).abs().gt(MAX_MINOR_UNITS)) {
+  if (!withinOnePayment(amount, currency)) {
     const code = currency.toUpperCase()
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
-      `${subject} comes to ${rounded.toFixed(exponent)} ${code}, more than one AltaPay payment takes (at most ${minorToDecimal(MAX_MINOR_UNITS, currency)} ${code}). Nothing was sent to AltaPay.`
+      `${subject} comes to ${decimalText(amount, currency)} ${code}, more than one AltaPay payment takes (at most ${minorToDecimal(MAX_MINOR_UNITS, currency)} ${code}). Nothing was sent to AltaPay.`
     )
   }
   return toMinorUnits(amount, currency)
+}
+
+/** Whether `amount`, rounded as AltaPay is asked for it, is within one payment (MAX_MINOR_UNITS). */
+export function withinOnePayment(amount: BigNumberInput, currency: string): boolean {
+  return asStored(amount).decimalPlaces(currencyExponent(currency), ROUND_HALF_UP).shiftedBy(currencyExponent(currency)).abs().lte(MAX_MINOR_UNITS)
+}
+
+/** `amount` rounded as AltaPay is asked for it, as decimal text of the currency ("1234.50"), however large. */
+export function decimalText(amount: BigNumberInput, currency: string): string {
+  return asStored(amount).toFixed(currencyExponent(currency), ROUND_HALF_UP)
 }
 
 export function toBigNumber(minor: number, currency: string): BigNumber {

@@ -17,7 +17,7 @@ import {
   type OrderLineSourceAdjustment,
   type OrderLineSourceItem,
 } from "../../altapay"
-import { exactMinorText, payableMinorUnits, toMinorUnits } from "./amounts"
+import { exactMinorText, payableMinorUnits, toMinorUnits, withinOnePayment } from "./amounts"
 
 /** What the line builder reads from a cart; requesting `total` makes Medusa compute totals. */
 export const CART_FIELDS_FOR_LINES = [
@@ -111,6 +111,14 @@ export interface CartLineOptions {
 /** The cart total in minor units, as AltaPay will be asked for it (Medusa's total, rounded half up). */
 export function cartTotalMinor(cart: CartForLines): number {
   return toMinorUnits(cart.total ?? 0, cart.currency_code)
+}
+
+/**
+ * The cart total in minor units to compare with a session's amount; undefined past what one payment
+ * takes (withinOnePayment): no session asks that much, so such a cart has changed, and is not a 500.
+ */
+export function cartTotalMinorIfPayable(cart: CartForLines): number | undefined {
+  return withinOnePayment(cart.total ?? 0, cart.currency_code) ? cartTotalMinor(cart) : undefined
 }
 
 /** The cart total in minor units for a new AltaPay payment: a 400 past what one payment takes (payableMinorUnits). */

@@ -6,8 +6,9 @@
  */
 import type { MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { OrderLine } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinor, type CartForLines } from "../medusa-mapping/cart-lines"
+import { minorToDecimal, type OrderLine } from "../../altapay"
+import { decimalText } from "../medusa-mapping/amounts"
+import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinorIfPayable, type CartForLines } from "../medusa-mapping/cart-lines"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
 import { provenSessionData } from "../payment-data/data"
 import type { AltaPayOptions } from "../registrations/options"
@@ -76,11 +77,11 @@ export async function cartProblem(scope: MedusaContainer, options: AltaPayOption
   const cart = carts[0] as CartNow | undefined
   if (!cart) return { refusal: "cartChanged", detail: `cart ${cartId} no longer exists` }
   if (cart.completed_at) return { refusal: "alreadyPaid", detail: `cart ${cartId} is completed already` }
-  const totalMinor = cartTotalMinor(cart)
+  const totalMinor = cartTotalMinorIfPayable(cart)
   if (totalMinor !== data.amount_minor || cart.currency_code.toUpperCase() !== data.currency) {
     return {
       refusal: "cartChanged",
-      detail: `cart ${cartId} totals ${totalMinor} ${cart.currency_code.toUpperCase()} minor units now, the session was made for ${data.amount_minor} ${data.currency}`,
+      detail: `cart ${cartId} totals ${decimalText(cart.total ?? 0, cart.currency_code)} ${cart.currency_code.toUpperCase()} now, the session was made for ${minorToDecimal(data.amount_minor, data.currency)} ${data.currency}`,
     }
   }
   // The same total can hold other goods (an item swapped for one of the same price): compare what is bought.

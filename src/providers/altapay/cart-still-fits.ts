@@ -7,7 +7,8 @@
  * a reservation already made is the follow-up job's (released once a new session replaces this one).
  */
 import { minorToDecimal } from "../../altapay"
-import { CART_FIELDS_FOR_LINES, cartTotalMinor, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
+import { decimalText } from "../../lib/medusa-mapping/amounts"
+import { CART_FIELDS_FOR_LINES, cartTotalMinorIfPayable, type CartForLines } from "../../lib/medusa-mapping/cart-lines"
 import { customerError } from "../../lib/medusa-mapping/customer-error"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import type { AltaPayPaymentData } from "../../lib/payment-data/data"
@@ -25,9 +26,8 @@ export async function assertCartStillFits(ctx: ProviderContext, sessionId: strin
   const cart = carts[0] as CartForLines | undefined
   if (!cart) return
   const currency = cart.currency_code.toUpperCase()
-  const totalMinor = cartTotalMinor(cart)
-  if (totalMinor === data.amount_minor && currency === data.currency.toUpperCase()) return
-  const total = `${minorToDecimal(totalMinor, currency)} ${currency}`
+  if (cartTotalMinorIfPayable(cart) === data.amount_minor && currency === data.currency.toUpperCase()) return
+  const total = `${decimalText(cart.total ?? 0, currency)} ${currency}`
   const paid = `${minorToDecimal(data.amount_minor, data.currency)} ${data.currency.toUpperCase()}`
   ctx.logger?.warn(
     `AltaPay authorize ${sessionId}: cart ${cartId} now costs ${total}, but the payment session is for ${paid} (the cart changed without its payment collection being refreshed); not authorized, nothing was asked of AltaPay, and no order was placed. A reservation made for it is released by the follow-up job once the customer starts a new payment.`
