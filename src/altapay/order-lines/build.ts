@@ -50,15 +50,13 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
   if (problems.length > 0) throw validationError("Cannot build order lines", problems)
 
   const entries = sourceEntries(source)
-  const credits = (source.credits ?? []).map((credit) => exactMinor(credit.amountMinor))
-  const rows: TableRow[] = [...entries.map(({ amounts }) => ({ net: entryNet(amounts), tax: entryTax(amounts) })), ...credits.map((amount) => ({ net: neg(amount), tax: ZERO }))]
-  const exactTotal = sum(rows.map((row) => sum([row.net, row.tax])))
-  const exactTax = sum(rows.map((row) => row.tax))
-  const table = roundTable(rows, BigInt(source.totalMinor), roundHalfUp(exactTax))
-  const whole = floor(exactTotal)
-  if (!table || (BigInt(source.totalMinor) !== whole && BigInt(source.totalMinor) !== whole + (isInteger(exactTotal) ? 0n : 1n))) {
+  const rounded = roundedEntries(source, entries)
+  if (!rounded) {
     throw validationError("Cannot build order lines", [
-      { field: "totalMinor", message: `is ${source.totalMinor}, but this cart comes to ${ratioText(exactTotal)} minor units: lines can only total that, rounded` },
+      {
+        field: "totalMinor",
+        message: `is ${source.totalMinor}, but this cart comes to ${ratioText(exactSourceTotal(source, entries))} minor units: lines can only total that, rounded`,
+      },
     ])
   }
 
@@ -66,14 +64,12 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
   const built: BuiltEntry[] = []
   const lines: OrderLine[] = []
   entries.forEach((entry, i) => {
-    const { total, tax } = table.rows[i]
-    const minor = entryMinor(entry.amounts, total, tax)
-    const entryLineSet = entryLines(entry.spec, minor, taken, `${entry.kind === "item" ? "items" : "shipping"}`)
+    const entryLineSet = entryLines(entry.spec, rounded.entries[i], taken, `${entry.kind === "item" ? "items" : "shipping"}`)
     built.push({ kind: entry.kind, id: entry.id, quantity: entry.quantity, lines: entryLineSet })
     lines.push(...entryLineSet.main, ...(entryLineSet.discount ? [entryLineSet.discount] : []))
   })
   ;(source.credits ?? []).forEach((credit, j) => {
-    const amount = table.rows[entries.length + j].total
+    const amount = rounded.credits[j]
     if (amount === 0n) return
     lines.push({
       description: creditLineDescription(credit.label),
@@ -87,8 +83,42 @@ export function buildOrderLineSet(source: OrderLineSource): BuiltOrderLines {
   })
 
   validateOrderLines(lines, { currency: source.currency, expectedTotalMinor: source.totalMinor })
-  return { lines, entries: built, taxOffMinor: Number(table.taxOff) }
+  return { lines, entries: built, taxOffMinor: Number(rounded.taxOff) }
 }
+
+/** Each entry's and each credit's rounded amounts in the lines for `source.totalMinor`. */
+interface RoundedEntries {
+  entries: EntryMinor[]
+  credits: bigint[]
+  taxOff: bigint
+}
+
+/**
+ * The entries' (sourceEntries) and credits' amounts as buildOrderLines rounds them for
+ * `source.totalMinor`; undefined when that is not the source's exact total rounded down or up.
+ */
+export function roundedEntries(source: OrderLineSource, entries: readonly SourceEntry[]): RoundedEntries | undefined {
+  const rows = tableRows(source, entries)
+  const exactTotal = sum(rows.map((row) => sum([row.net, row.tax])))
+  const whole = floor(exactTotal)
+  const totalMinor = BigInt(source.totalMinor)
+  if (totalMinor !== whole && totalMinor !== whole + (isInteger(exactTotal) ? 0n : 1n)) return undefined
+  const table = roundTable(rows, totalMinor, roundHalfUp(sum(rows.map((row) => row.tax))))
+  if (!table) return undefined
+  return {
+    entries: entries.map((entry, i) => entryMinor(entry.amounts, table.rows[i].total, table.rows[i].tax)),
+    credits: table.rows.slice(entries.length).map((row) => row.total),
+    taxOff: table.taxOff,
+  }
+}
+
+/** One row per entry, then one per credit (money off, untaxed). */
+function tableRows(source: OrderLineSource, entries: readonly SourceEntry[]): TableRow[] {
+  const credits = (source.credits ?? []).map((credit) => exactMinor(credit.amountMinor))
+  return [...entries.map(({ amounts }) => ({ net: entryNet(amounts), tax: entryTax(amounts) })), ...credits.map((amount) => ({ net: neg(amount), tax: ZERO }))]
+}
+
+const exactSourceTotal = (source: OrderLineSource, entries: readonly SourceEntry[]) => sum(tableRows(source, entries).map((row) => sum([row.net, row.tax])))
 
 /**
  * The cart's exact total (items, promotions, tax and shipping as Medusa totals them, less credits)

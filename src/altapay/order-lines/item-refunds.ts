@@ -11,7 +11,7 @@
  */
 import type { OrderLine } from "../types"
 import { roundOrScale, splitInProportion, unitsShare } from "./allocation"
-import { sourceEntries, type SourceEntry } from "./build"
+import { roundedEntries, sourceEntries, type SourceEntry } from "./build"
 import { entryLines, type EntryMinor } from "./entry-lines"
 import { div, fromInteger, mul, neg, ratio, sum, type Ratio } from "./exact"
 import { toSafeMinor, validationError } from "./problems"
@@ -132,12 +132,17 @@ export function planItemRefund(input: ItemRefundInput): ItemRefundPlan {
   }
   if (amount <= 0n) throw new ItemRefundError(["The chosen items have nothing to refund (their price is zero)."])
 
+  // A payment captured in full took each entry's lines as buildOrderLines rounds them: a whole
+  // entry refunded for what those lines total returns their net and tax, not a new split of it.
+  const asCaptured = roundedEntries({ ...source, totalMinor: input.capturedMinor }, entries)?.entries
   const taken = new Set<string>()
   const lines: OrderLine[] = []
   for (const c of chosen) {
     if (c.share === 0n) continue
     const part = ratio(BigInt(c.quantity), BigInt(c.entry.quantity))
-    const built = entryLines({ ...c.entry.spec, quantity: c.quantity }, refundMinor(c.entry, part, c.share), taken, "refund")
+    const captured = c.before === 0 && c.quantity === c.entry.quantity ? asCaptured?.[entries.indexOf(c.entry)] : undefined
+    const minor = captured && entryMinorTotal(captured) === c.share ? captured : refundMinor(c.entry, part, c.share)
+    const built = entryLines({ ...c.entry.spec, quantity: c.quantity }, minor, taken, "refund")
     lines.push(...built.main, ...(built.discount ? [built.discount] : []))
   }
   const amountMinor = toSafeMinor(amount, "amount")
@@ -175,6 +180,8 @@ function entryValues(entries: SourceEntry[], capturedMinor: number): Map<SourceE
       : totals.map(() => 0n)
   return new Map(entries.map((entry, i) => [entry, shares[i]]))
 }
+
+const entryMinorTotal = (m: EntryMinor): bigint => m.net - m.discountNet + m.tax - m.discountTax
 
 /** `amount` over the refunded part of an entry: net and tax like the entry's, then goods and promotion. */
 function refundMinor(entry: SourceEntry, part: Ratio, amount: bigint): EntryMinor {

@@ -2,6 +2,7 @@ import fc from "fast-check"
 import {
   ItemRefundError,
   buildOrderLines,
+  buildOrderLineSet,
   lineTaxMinor,
   orderLinesTotalMinor,
   planItemRefund,
@@ -267,6 +268,59 @@ describe("item refunds", () => {
         }
       ),
       { numRuns: 300 }
+    )
+  })
+  it("a whole item or shipping method of a payment captured in full refunds the VAT its capture took, to the minor unit", () => {
+    const entry = fc.record({
+      unit: fc.integer({ min: 1, max: 200_000 }),
+      quantity: fc.integer({ min: 1, max: 7 }),
+      rate: fc.constantFrom(0, 6, 12.5, 19, 25, 33),
+      inclusive: fc.boolean(),
+      discountPercent: fc.integer({ min: 0, max: 60 }),
+    })
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.array(entry, { maxLength: 2 }), (items, methods) => {
+        const discount = (e: { unit: number; quantity: number; discountPercent: number }) => Math.floor((e.unit * e.quantity * e.discountPercent) / 100)
+        const withoutTotal: Omit<OrderLineSource, "totalMinor"> = {
+          currency: "DKK",
+          items: items.map((e, i) => ({
+            id: `i${i}`,
+            title: `Item ${i}`,
+            quantity: e.quantity,
+            unitPriceMinor: e.unit,
+            taxInclusive: e.inclusive,
+            taxRates: [{ rate: e.rate }],
+            discountMinor: discount(e),
+          })),
+          shipping: methods.map((e, i) => ({
+            id: `s${i}`,
+            name: `Shipping ${i}`,
+            amountMinor: e.unit,
+            taxInclusive: e.inclusive,
+            taxRates: [{ rate: e.rate }],
+            discountMinor: discount({ ...e, quantity: 1 }),
+          })),
+        }
+        const captured = sourceTotalMinor(withoutTotal)
+        const source = { ...withoutTotal, totalMinor: captured }
+        const reserved = buildOrderLineSet(source).entries
+        for (const built of reserved) {
+          const capturedLines = [...built.lines.main, ...(built.lines.discount ? [built.lines.discount] : [])]
+          const request = built.kind === "item" ? { items: [{ line_item_id: built.id, quantity: built.quantity }] } : { items: [], shipping: true }
+          if (built.kind === "shipping" && methods.length > 1) continue
+          let p
+          try {
+            p = plan(request, [], captured, 0, source)
+          } catch (error) {
+            expect(String(error)).toMatch(/nothing to refund/)
+            continue
+          }
+          if (p.amountMinor !== orderLinesTotalMinor(capturedLines)) continue
+          const tax = (lines: typeof p.lines) => lines.reduce((acc, l) => acc + lineTaxMinor(l), 0)
+          expect([built.id, tax(p.lines)]).toEqual([built.id, tax(capturedLines)])
+        }
+      }),
+      { numRuns: 400 }
     )
   })
 })
