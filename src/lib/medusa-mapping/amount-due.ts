@@ -5,7 +5,7 @@
  * charges on a saved card both pay it, with the order's lines when they pay the whole order, else
  * one line for the amount due.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createOrUpdateOrderPaymentCollectionWorkflow } from "@medusajs/medusa/core-flows"
 import { buildOrderLines, minorToDecimal, proportionalAdjustmentLine, sourceTotalMinor, type OrderLine } from "../../altapay"
@@ -66,7 +66,11 @@ const UNPAID = new Set(["not_paid", "awaiting"])
 const RESERVED = new Set(["authorized", "partially_authorized"])
 
 export async function loadOrderDue(container: MedusaContainer, orderId: string): Promise<OrderDue> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  return orderDue(container.resolve(ContainerRegistrationKeys.QUERY), orderId)
+}
+
+/** loadOrderDue with Medusa's `query` (a module's dependency, not the app's container). */
+export async function orderDue(query: Pick<RemoteQueryFunction, "graph">, orderId: string): Promise<OrderDue> {
   const { data: orders } = await query.graph({
     entity: "order",
     fields: [
@@ -116,6 +120,18 @@ export function refusedNewPayment(due: OrderDue, nothingTo = ""): string | undef
   if (due.awaitingCapture) return `Order ${due.name} has a payment authorized but not captured: capture it; nothing is collected on top of it.`
   if (due.dueMinor <= 0) return `${nothingDue(due)}${nothingTo ? ` ${nothingTo}` : ""}`
   return undefined
+}
+
+/**
+ * Why a payment link's session for `amountMinor` no longer fits order `due` ("it is canceled", "56.88
+ * DKK is due now"), or undefined: Medusa changes neither the session's amount nor its existence when
+ * an order change alters what is due, so such a link is retired, and one paid meanwhile pays nothing.
+ */
+export function linkNoLongerFits(due: OrderDue, amountMinor: number): string | undefined {
+  if (due.order.status === "canceled") return "it is canceled"
+  if (due.awaitingCapture) return "a payment of it waits for its capture"
+  const currency = due.order.currency_code.toUpperCase()
+  return amountMinor === due.dueMinor ? undefined : `${minorToDecimal(due.dueMinor, currency)} ${currency} is due now`
 }
 
 /** Why an order with nothing due takes no payment: fully paid, or the customer is owed money. */

@@ -11,7 +11,7 @@ import type { ILockingModule, IPaymentModuleService, Logger, MedusaContainer } f
 import { Modules } from "@medusajs/framework/utils"
 import { minorToDecimal } from "../../altapay"
 import { altapayProviderIds } from "../registrations/from-config"
-import { loadOrderDue, type DueSessionRow } from "./amount-due"
+import { linkNoLongerFits, loadOrderDue, type DueSessionRow } from "./amount-due"
 import { toMinorUnits } from "./amounts"
 
 /** Held while an order's payment link session is chosen or made (the admin's route) and while its stale ones are retired. */
@@ -27,18 +27,19 @@ export async function retireStaleLinkSessions(container: MedusaContainer, orderI
 async function retireUnderLock(container: MedusaContainer, orderId: string, logger: Pick<Logger, "warn">): Promise<string[]> {
   const due = await loadOrderDue(container, orderId)
   const currency = due.order.currency_code.toUpperCase()
-  const canceled = due.order.status === "canceled"
   const altapay = new Set(altapayProviderIds(container))
   const stale = (due.order.payment_collections ?? [])
     .flatMap((collection) => collection?.payment_sessions ?? [])
     .filter((s): s is DueSessionRow => !!s && altapay.has(s.provider_id) && s.status === "pending")
-    .filter((s) => canceled || due.awaitingCapture || toMinorUnits(s.amount, currency) !== due.dueMinor)
+    .flatMap((s) => {
+      const now = linkNoLongerFits(due, toMinorUnits(s.amount, currency))
+      return now ? [{ ...s, now }] : []
+    })
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   for (const session of stale) {
     await payments.deletePaymentSession(session.id)
-    const now = canceled ? "it is canceled" : due.awaitingCapture ? "a payment of it waits for its capture" : `${minorToDecimal(due.dueMinor, currency)} ${currency} is due now`
     logger.warn(
-      `AltaPay: the payment link for ${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency} on order ${due.name} (payment session ${session.id}) no longer fits the order (${now}) and was retired. A payment made on it is released by the follow-up job; send a new link for what is due.`
+      `AltaPay: the payment link for ${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency} on order ${due.name} (payment session ${session.id}) no longer fits the order (${session.now}) and was retired. A payment made on it is released by the follow-up job; send a new link for what is due.`
     )
   }
   return stale.map((s) => s.id)

@@ -9,7 +9,7 @@ import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { acceptedTerminals, terminalFor } from "../../lib/registrations/options"
 import { chargeSavedCard, type SavedCardCharge } from "./agreement-charges"
-import { assertCartStillFits } from "./cart-still-fits"
+import { assertSessionStillFits } from "./session-still-fits"
 import { checkFraud } from "./fraud-check"
 import type { ProviderContext } from "./context"
 import { authorizeMerchantCharge } from "./merchant-charge"
@@ -51,8 +51,8 @@ export async function authorizeSession(ctx: ProviderContext, input: AuthorizePay
   }
   if (data.agreement?.mode === "merchant_charge") return authorizeMerchantCharge(ctx, data)
   if (data.order_edit?.carried) return authorizeCarried(ctx, data)
-  // Medusa's completion never compares the payment with the cart: a cart changed since (tax recalculated) is refused before AltaPay is asked.
-  await assertCartStillFits(ctx, sessionId!, data)
+  // Medusa never compares the payment with the cart or order it pays: one changed since is refused before AltaPay is asked.
+  await assertSessionStillFits(ctx, sessionId!, data)
   const found = await sessionPayment(ctx, data)
   if ("answer" in found) return found.answer
   data = found.data

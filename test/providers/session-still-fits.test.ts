@@ -1,8 +1,9 @@
 /**
  * A cart whose total changed after its session was made, with the payment collection not refreshed
  * (POST /store/carts/:id/taxes after a VAT change): authorize refuses, before AltaPay is asked, with
- * the customer's message and a warning for the merchant. A cart that still fits, and a session of
- * no cart (a payment link on an order), are authorized as before.
+ * the customer's message and a warning for the merchant. A payment link whose order now asks another
+ * amount (an edit confirmed while the link was being paid) is refused the same way. A cart that still
+ * fits, and a link its order still asks for, are authorized as before.
  */
 import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
@@ -19,6 +20,8 @@ let sandbox: Sandbox
 let counter = 0
 /** Each session's cart (none: a payment link on an order), as Medusa's `query` shows it. */
 const carts = new Map<string, { id: string; total: number | string; currency_code: string } | null>()
+/** The links' order, as Medusa's `query` shows it: what it still waits for, and whether it is canceled. */
+const linkOrder = { id: "order_fits", display_id: 12, currency_code: "dkk", status: "pending", summary: { pending_difference: 343 as number | string }, items: [] }
 const query = {
   graph: async ({ entity, filters }: { entity: string; filters: { id: string } }) => {
     if (entity === "payment_session") {
@@ -34,6 +37,8 @@ const query = {
         ],
       }
     }
+    if (entity === "order")
+      return { data: filters.id === linkOrder.id ? [{ ...linkOrder, payment_collections: [{ id: "paycol_fits", status: "not_paid", amount: 343, currency_code: "dkk" }] }] : [] }
     const cart = [...carts.values()].find((c) => c?.id === filters.id)
     return { data: entity === "cart" && cart ? [{ ...cart, items: [] }] : [] }
   },
@@ -83,6 +88,25 @@ it("a cart grown past 2^53 øre since: refused as changed, not a 500, with its t
   const session = await paid(p, "100000000000000000.00")
   const refused = await p.authorizePayment({ data: session.data as never, context: { idempotency_key: session.id } }).catch((e: unknown) => e)
   expect(refused).toMatchObject({ code: "altapay_cart_changed_after_payment", message: expect.stringContaining("its total is now 100000000000000000.00 DKK") })
+})
+
+it("a payment link whose order now asks another amount (edited while it was paid): refused, AltaPay not asked, the merchant told to send a new link", async () => {
+  const p = provider()
+  const session = await paid(p, null)
+  linkOrder.summary.pending_difference = "56.88"
+  try {
+    const before = sandbox.ledger().length
+    const refused = await p.authorizePayment({ data: session.data as never, context: { idempotency_key: session.id } }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(MedusaError)
+    expect(refused).toMatchObject({
+      type: MedusaError.Types.NOT_ALLOWED,
+      message: expect.stringContaining("the payment link for 343.00 DKK on order #12 no longer fits the order (56.88 DKK is due now)"),
+    })
+    expect(sandbox.ledger()).toHaveLength(before)
+    expect(warnings.at(-1)).toMatch(/send a new link for what is due/)
+  } finally {
+    linkOrder.summary.pending_difference = 343
+  }
 })
 
 it("a cart that still costs the session's amount, and a session of no cart (a payment link), are authorized", async () => {
