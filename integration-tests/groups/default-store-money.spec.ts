@@ -1,7 +1,7 @@
 /**
  * More suites with the default provider options, on a second Medusa app: money after checkout in
- * other currencies, one order paid by two AltaPay payments, and a cart changed while its payment is
- * under way.
+ * other currencies, one order paid by two AltaPay payments, a cart changed while its payment is
+ * under way, and payments AltaPay took while the customer never came back.
  * The default store's group (default-store.spec.ts) has the same options; apart, the two groups run
  * in the two lanes (scripts/test-integration.js) and neither lane outgrows the CI budget.
  */
@@ -12,6 +12,7 @@ import twoPaymentsOneOrder from "../admin/two-payments-one-order.suite"
 import cartChangedWhilePaying from "../storefront/cart-changed-while-paying.suite"
 import draftAndFreeOrders from "../admin/draft-and-free-orders.suite"
 import adminMoneyRaces from "../admin/admin-money-races.suite"
+import strandedPayments from "../jobs/stranded-payments.suite"
 
 jest.setTimeout(180_000)
 
@@ -25,5 +26,6 @@ storeSuites({
     "a cart changed while its payment is under way": cartChangedWhilePaying,
     "draft orders, free carts and amounts paid another way": draftAndFreeOrders,
     "two admin tabs moving one order's money": adminMoneyRaces,
+    "payments AltaPay took while the customer never came back": strandedPayments,
   },
 })

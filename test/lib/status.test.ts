@@ -6,7 +6,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { parseGatewayResponse } from "../../src/altapay"
-import { sessionStatusFor, webhookActionFor } from "../../src/lib/medusa-mapping/status"
+import { isPaidAtAltaPay, sessionStatusFor, webhookActionFor } from "../../src/lib/medusa-mapping/status"
 
 // One preauth transaction of 399.00 SEK, as AltaPay's payments answer carries it.
 const xml = fs.readFileSync(path.join(__dirname, "../fixtures/gateway/payments-single-transaction.xml"), "utf8")
@@ -42,7 +42,28 @@ describe("sessionStatusFor", () => {
       finding: "unknown",
     })
   })
+
+  // Medusa books a capture of the whole session for CAPTURED: 399.00 where AltaPay took 100.00.
+  it("part captured (in AltaPay's merchant interface, before Medusa recorded it): authorized, so Medusa's Capture takes only the rest", () => {
+    const part = transactionOf(at(xml, { status: "captured", captured: "100.00" }))
+    expect(sessionStatusFor(part, expected)).toEqual({ status: PaymentSessionStatus.AUTHORIZED, notice: expect.stringContaining("AltaPay has captured 100.00 of the 399.00 SEK") })
+    expect(sessionStatusFor(transactionOf(at(xml, { status: "captured", captured: "399.00" })), expected).status).toBe(PaymentSessionStatus.CAPTURED)
+  })
+
+  it("AltaPay holds money while anything captured is not refunded: part refunded is paid, all refunded is not", () => {
+    expect(isPaidAtAltaPay(transactionOf(at(xml, { status: "refunded", captured: "399.00", refunded: "100.00" })))).toBe(true)
+    expect(isPaidAtAltaPay(transactionOf(at(xml, { status: "refunded", captured: "399.00", refunded: "399.00" })))).toBe(false)
+    expect(sessionStatusFor(transactionOf(at(xml, { status: "refunded", captured: "399.00", refunded: "100.00" })), expected).status).toBe(PaymentSessionStatus.CAPTURED)
+  })
 })
+
+/** The sample transaction moved on: its status and the amounts captured and refunded. */
+function at(body: string, moved: { status: string; captured: string; refunded?: string }): string {
+  return body
+    .replace(/<TransactionStatus>.*<\/TransactionStatus>/, `<TransactionStatus>${moved.status}</TransactionStatus>`)
+    .replace(/<CapturedAmount>.*<\/CapturedAmount>/, `<CapturedAmount>${moved.captured}</CapturedAmount>`)
+    .replace(/<RefundedAmount>.*<\/RefundedAmount>/, `<RefundedAmount>${moved.refunded ?? "0"}</RefundedAmount>`)
+}
 
 describe("webhookActionFor: callback status values as AltaPay's Magento plugin reads them", () => {
   // AltaPay/plugin-magento2-community Controller/Index/Notification.php handleNotification().

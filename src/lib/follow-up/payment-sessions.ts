@@ -30,6 +30,7 @@ import { deletePaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, minorToDecimal, statusIn, type GatewayTransaction } from "../../altapay"
 import { toMinorUnits } from "../medusa-mapping/amounts"
 import { recordConfirmedPayment } from "../callbacks/record-payment"
+import { tellOfOutsideMovement } from "../callbacks/outside-movements"
 import { acceptedTerminals } from "../registrations/options"
 import { noteReconciler } from "../callbacks/reconciled-by"
 import type { AltaPayRegistration } from "../registrations/registrations"
@@ -168,7 +169,17 @@ class SessionFollowUp {
     const { outcome, error } = await recordConfirmedPayment(this.container, { id: session.id, cartId: cartId ?? null })
     // Deleted meanwhile: the provider noted it, and the retired sessions' follow-up takes its payment.
     if (outcome === "gone") return "settled meanwhile"
-    if (await this.claimed(session.id, cartId)) return this.done(session, cartId ? "order placed" : "payment recorded")
+    if (await this.claimed(session.id, cartId)) {
+      // Part captured, or refunded, in AltaPay's merchant interface before the payment was recorded: Medusa's books do not show it.
+      if (movedBeforeRecorded(transaction)) {
+        await tellOfOutsideMovement(this.container, this.registration, askedAs(session)).catch((error: unknown) =>
+          this.logger.warn(
+            `AltaPay follow-up: payment session ${session.id} was recorded, but AltaPay shows money moved in its merchant interface before that, and telling you failed (${messageOf(error)}): compare the order's AltaPay panel with AltaPay.`
+          )
+        )
+      }
+      return this.done(session, cartId ? "order placed" : "payment recorded")
+    }
     // The cart could not complete (stock, the cart) or its lock stayed taken: the error says which.
     if (isAltaPayOutage(error)) throw error
     const failure = error ? messageOf(error) : "Medusa did not record the payment"
@@ -375,4 +386,7 @@ function savedCardAgreementOrder(data: SessionRow["data"]): string | undefined {
 }
 
 /** The shop_orderid a session was created with: its data's order_id when that names it, else today's form. */
+const movedBeforeRecorded = (t: GatewayTransaction): boolean =>
+  (t.refundedAmount?.minor ?? 0) > 0 || ((t.capturedAmount?.minor ?? 0) > 0 && (t.capturedAmount?.minor ?? 0) < (t.reservedAmount?.minor ?? 0))
+
 const askedAs = (session: SessionRow): string => shopOrderIdToAsk(session.id, session.data?.order_id)

@@ -69,7 +69,7 @@ export interface SessionStatusResult {
    * so it neither authorizes nor counts as "paid for something else" (nothing is released on it).
    */
   finding?: "mismatch" | "unknown"
-  /** A paid session the merchant must hear about (a surcharge AltaPay added: surchargeNotice). */
+  /** A paid session the merchant must hear about (a surcharge AltaPay added: surchargeNotice; part captured before: capturedStatus). */
   notice?: string
 }
 
@@ -107,13 +107,29 @@ export function sessionStatusFor(transaction: GatewayTransaction | undefined, ex
   }
   const notice = paid ? surchargeNotice(transaction, expected) : undefined
   if (notice) return { ...sessionStatusFor({ ...transaction, surchargeAmount: undefined, reservedAmount: goodsOnly(transaction) }, expected), notice }
-  if (statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)) return { status: PaymentSessionStatus.CAPTURED }
+  if (statusIn(status, CAPTURED_STATUSES) || statusIn(status, REFUNDED_STATUSES)) return capturedStatus(transaction, expected)
   if (statusIn(status, AUTHORIZED_STATUSES)) return { status: PaymentSessionStatus.AUTHORIZED }
   if (statusIn(status, RELEASED_STATUSES)) return { status: PaymentSessionStatus.CANCELED }
   if (statusIn(status, DECLINED_STATUSES)) {
     return { status: PaymentSessionStatus.ERROR, reason: `AltaPay declined the payment (${status}${transaction.reasonCode ? `, ${transaction.reasonCode}` : ""})` }
   }
   return { status: PaymentSessionStatus.PENDING }
+}
+
+/**
+ * Captured at AltaPay: Medusa books a capture of the whole session for CAPTURED. Part of it captured
+ * (in AltaPay's merchant interface, before Medusa recorded the payment) is AUTHORIZED instead, with
+ * what AltaPay captured kept in the payment's data: Medusa's Capture then takes only what is left,
+ * and the books meet (outside-movements.ts tells the merchant how).
+ */
+function capturedStatus(transaction: GatewayTransaction, expected: ExpectedReservation): SessionStatusResult {
+  const captured = transaction.capturedAmount?.minor
+  if (captured === undefined || captured >= expected.amountMinor) return { status: PaymentSessionStatus.CAPTURED }
+  const currency = transaction.capturedAmount?.currency ?? expected.currency
+  return {
+    status: PaymentSessionStatus.AUTHORIZED,
+    notice: `AltaPay has captured ${minorToDecimal(captured, currency)} of the ${minorToDecimal(expected.amountMinor, currency)} ${currency.toUpperCase()} on transaction ${transaction.transactionId} (in its merchant interface): recorded as authorized, so Medusa's Capture takes only what is left`,
+  }
 }
 
 const wantedText = (expected: ExpectedReservation) => `${expected.amountMinor} minor units of ${expected.currency}`
@@ -195,7 +211,8 @@ export function webhookActionFor(callback: AltaPayCallback): PaymentActions {
 
 /** AltaPay holds money for the payment: reserved, or captured (also when part of it is refunded since). */
 export function isPaidAtAltaPay(transaction: GatewayTransaction): boolean {
-  return statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])
+  if (statusIn(transaction.transactionStatus, [...AUTHORIZED_STATUSES, ...CAPTURED_STATUSES])) return true
+  return statusIn(transaction.transactionStatus, REFUNDED_STATUSES) && (transaction.capturedAmount?.minor ?? 0) > (transaction.refundedAmount?.minor ?? 0)
 }
 
 /**
