@@ -341,8 +341,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     concludeOpenPayment: (transactionId, outcome) => {
       const transaction = concludeOpenPayment(env, transactionId, outcome)
-      const authorized = [{ type: "authorize" as const, transactionId, amountMinor: transaction.reservedMinor, currency: transaction.currency.alpha, result: "Success" }]
-      env.ledger.simulated(env.now(), `/sandbox/conclude/${transactionId}`, "payment.conclude", { transactionId, outcome }, outcome === "authorize" ? authorized : [])
+      const moved = { transactionId, amountMinor: transaction.reservedMinor, currency: transaction.currency.alpha, result: "Success" }
+      // An app that captures as it is paid (Swish) was captured just now: the ledger shows that capture too.
+      const capture = transaction.status === "captured" ? transaction.captures.at(-1) : undefined
+      const effects = [
+        { type: "authorize" as const, ...moved },
+        ...(capture ? [{ type: "capture" as const, ...moved, reconciliationIdentifier: capture.reconciliationIdentifier }] : []),
+      ]
+      env.ledger.simulated(env.now(), `/sandbox/conclude/${transactionId}`, "payment.conclude", { transactionId, outcome }, outcome === "authorize" ? effects : [])
     },
     settleOpen: (transactionId, outcome, reconciliationIdentifier) => {
       const effects = settleOpen(env, transactionId, outcome, reconciliationIdentifier)

@@ -66,12 +66,14 @@ describe("wallet terminals", () => {
     expect(sandbox.transaction(paid.transactionId)).toMatchObject({ reservedMinor: 10_000, capturedMinor: 10_000 })
   })
 
-  it("Swish approved later is captured when the app concludes it", async () => {
+  it("Swish approved later is captured when the app concludes it, and the ledger (the tests' witness) shows that capture", async () => {
     const { paymentId, url } = await started("Swish", "SEK")
     await choose(url, "open")
     const open = sandbox.payment(paymentId) as { transactionId: string }
     sandbox.concludeOpenPayment(open.transactionId, "authorize")
     expect(sandbox.transaction(open.transactionId)).toMatchObject({ capturedMinor: 10_000 })
+    const effects = sandbox.ledger().flatMap((entry) => (entry.effects ?? []).filter((e) => e.transactionId === open.transactionId))
+    expect(effects.filter((e) => e.type === "capture").map((e) => e.amountMinor)).toEqual([10_000])
   })
 
   it("Apple Pay pays as a card in a wallet: no app switch, reserved, nature CreditCardWallet", async () => {
