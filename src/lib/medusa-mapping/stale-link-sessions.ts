@@ -6,6 +6,10 @@
  * customer money). Such a session is retired as Medusa retires a replaced one (the provider's
  * deletePayment): the link can no longer place a payment, and one paid meanwhile is released by the
  * follow-up job (captured: the merchant is told to refund it), as for any retired session.
+ *
+ * A canceled order's payment still awaiting the customer's approval (an app or bank payment Medusa
+ * placed the order for, pending_authorization) is retired too: Medusa's cancel leaves it, having
+ * no payment to cancel, and an approval after it was booked as captured on the canceled order.
  */
 import type { ILockingModule, IPaymentModuleService, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -13,6 +17,7 @@ import { minorToDecimal } from "../../altapay"
 import { altapayProviderIds } from "../registrations/from-config"
 import { linkNoLongerFits, loadOrderDue, type DueSessionRow } from "./amount-due"
 import { toMinorUnits } from "./amounts"
+import { PENDING_AUTHORIZATION } from "./status"
 
 /** Held while an order's payment link session is chosen or made (the admin's route) and while its stale ones are retired. */
 export const orderLinkLockKey = (orderId: string): string => `altapay-payment-link:${orderId}`
@@ -27,10 +32,11 @@ export async function retireStaleLinkSessions(container: MedusaContainer, orderI
 async function retireUnderLock(container: MedusaContainer, orderId: string, logger: Pick<Logger, "warn">): Promise<string[]> {
   const due = await loadOrderDue(container, orderId)
   const currency = due.order.currency_code.toUpperCase()
+  const canceled = due.order.status === "canceled"
   const altapay = new Set(altapayProviderIds(container))
   const stale = (due.order.payment_collections ?? [])
     .flatMap((collection) => collection?.payment_sessions ?? [])
-    .filter((s): s is DueSessionRow => !!s && altapay.has(s.provider_id) && s.status === "pending")
+    .filter((s): s is DueSessionRow => !!s && altapay.has(s.provider_id) && (s.status === "pending" || (canceled && s.status === PENDING_AUTHORIZATION)))
     .flatMap((s) => {
       const now = linkNoLongerFits(due, toMinorUnits(s.amount, currency))
       return now ? [{ ...s, now }] : []
@@ -38,8 +44,11 @@ async function retireUnderLock(container: MedusaContainer, orderId: string, logg
   const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
   for (const session of stale) {
     await payments.deletePaymentSession(session.id)
+    const amount = `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`
     logger.warn(
-      `AltaPay: the payment link for ${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency} on order ${due.name} (payment session ${session.id}) no longer fits the order (${session.now}) and was retired. A payment made on it is released by the follow-up job; send a new link for what is due.`
+      session.status === "pending"
+        ? `AltaPay: the payment link for ${amount} on order ${due.name} (payment session ${session.id}) no longer fits the order (${session.now}) and was retired. A payment made on it is released by the follow-up job; send a new link for what is due.`
+        : `AltaPay: the payment of ${amount} on order ${due.name} still awaiting the customer's approval (payment session ${session.id}) was retired, since the order is canceled. If the customer approves it still, the follow-up job releases it, or tells you to refund it where AltaPay captured it at once.`
     )
   }
   return stale.map((s) => s.id)
