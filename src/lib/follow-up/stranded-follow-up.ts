@@ -17,7 +17,8 @@ import type { ILockingModule, IPaymentModuleService, MedusaContainer, RemoteQuer
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
 import { medusaSession, orderOfCart, paymentOfSession } from "../medusa-mapping/medusa-session"
-import { isOpenAtAltaPay, isPaidAtAltaPay } from "../medusa-mapping/status"
+import { namesSession } from "../medusa-mapping/shop-order-id"
+import { isOpenAtAltaPay, isPaidAtAltaPay, pickTransaction } from "../medusa-mapping/status"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { SessionMemory } from "./attempts"
@@ -85,13 +86,15 @@ class StrandedFollowUp {
     return holdingLock(this.locking, `altapay:follow-up:session:${sessionId}`, 0, () => this.examine(sessionId), "retired session: busy on another server")
   }
 
-  private async examine(sessionId: string): Promise<Outcome> {
-    const note = await this.stranded.get(sessionId)
-    if (!note) return this.drop(sessionId, "retired session: its order's")
+  private async examine(id: string): Promise<Outcome> {
+    const note = await this.stranded.get(id)
+    if (!note) return this.drop(id, "retired session: its order's")
+    const sessionId = note.sessionId
     const notedAt = Date.parse(note.noted_at)
     // A note is written just before Medusa deletes the session: looked at after the grace period.
     const dueAt = note.next_at ? Date.parse(note.next_at) : notedAt + this.graceMs
     if (this.now.getTime() < dueAt) return "retired session: not due"
+    if (note.secondTransactionId) return this.examineSecond(id, note, note.secondTransactionId)
     if ((await this.ownership(note)).claimed) return this.drop(sessionId, "retired session: its order's")
     const transaction = await this.paymentOf(note)
     if (transaction && isPaidAtAltaPay(transaction)) {
@@ -103,6 +106,44 @@ class StrandedFollowUp {
     if (this.now.getTime() - notedAt >= WATCH_UNPAID_MS) return this.drop(sessionId, "retired session: never paid")
     await this.later(note)
     return "retired session: not paid"
+  }
+
+  /**
+   * A second payment of a session (stranded.ts): given back once AltaPay shows it paid, under the
+   * session's shop_orderid, while Medusa's payment of the session holds another transaction, read
+   * again under the transaction's lock. Until Medusa holds a payment of the session it may still be
+   * the one recorded: looked at again, then dropped (the session's own follow-up takes it then).
+   */
+  private async examineSecond(id: string, note: StrandedNote, transactionId: string): Promise<Outcome> {
+    const recordedOther = async () => {
+      const held = (await medusaSession(this.query, note.sessionId))?.paymentTransactionId
+      return held && held !== transactionId ? held : undefined
+    }
+    const paid = async () => {
+      const found = pickTransaction(await this.registration.client.gateway.payments({ transactionId }))
+      return found && namesSession(found.shopOrderId, note.sessionId) ? found : undefined
+    }
+    const transaction = (await recordedOther()) ? await paid() : undefined
+    if (transaction && isOpenAtAltaPay(transaction)) return this.open(note, transaction)
+    if (!transaction || !isPaidAtAltaPay(transaction)) {
+      if (this.now.getTime() - Date.parse(note.noted_at) >= WATCH_UNPAID_MS) return this.drop(id, "retired session: never paid")
+      await this.later(note)
+      return "retired session: not paid"
+    }
+    const giveBack = async (): Promise<Outcome> => {
+      const held = await recordedOther()
+      const latest = held ? await paid() : undefined
+      if (!held || !latest || !isPaidAtAltaPay(latest)) return this.drop(id, "retired session: never paid")
+      const why = `payment session ${note.sessionId} is paid by AltaPay transaction ${held}, which Medusa recorded; this was a second payment of it (the customer paid again, then approved the first too)`
+      const captured = (latest.capturedAmount?.minor ?? 0) > 0 || statusIn(latest.transactionStatus, [...CAPTURED_STATUSES, ...REFUNDED_STATUSES])
+      if (!captured) {
+        await this.registration.store.set(releaseReasonKey(transactionId), why, RELEASE_REASON_TTL_SECONDS).catch(() => undefined)
+        await releaseReservation(this.registration, latest)
+      }
+      await this.tell(note, latest, captured ? "captured" : "released", why)
+      return this.drop(id, captured ? "retired session: captured without order" : "retired session: released")
+    }
+    return this.registration.scaleOut.paymentLock(paymentLockKey(transactionId), giveBack)
   }
 
   /**

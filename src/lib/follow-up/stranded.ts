@@ -39,7 +39,13 @@ export interface StrandedNote {
   amountMinor: number | null
   currency: string | null
   noted_at: string
-  why: "deleted" | "unknown to Medusa"
+  why: "deleted" | "unknown to Medusa" | "second payment"
+  /**
+   * For "second payment": the one transaction followed, paid under the session's shop_orderid after
+   * Medusa recorded another for the session (an app payment approved after the customer paid again).
+   * It can never be an order's (Medusa makes one payment of a session); the session's own is not touched.
+   */
+  secondTransactionId?: string
   /** The follow-up looks again no earlier than this (backoff while nothing is paid). */
   next_at?: string
   looks?: number
@@ -69,8 +75,9 @@ export class StrandedSessions {
 
   /** Notes a session; a note already there keeps what it knew, adding what this one knows. */
   async note(note: Omit<StrandedNote, "noted_at"> & { noted_at?: string }): Promise<void> {
+    const id = strandedNoteId(note)
     await this.lock(this.indexKey, async () => {
-      const previous = await this.store.get<StrandedNote>(this.noteKey(note.sessionId))
+      const previous = await this.store.get<StrandedNote>(this.noteKey(id))
       const merged: StrandedNote = {
         ...note,
         ...(previous ?? {}),
@@ -82,10 +89,36 @@ export class StrandedSessions {
       }
       const shopOrderId = previous?.shopOrderId ?? note.shopOrderId
       if (shopOrderId) merged.shopOrderId = shopOrderId
-      await this.store.set(this.noteKey(note.sessionId), merged, NOTE_TTL_SECONDS)
+      await this.store.set(this.noteKey(id), merged, NOTE_TTL_SECONDS)
       const index = (await this.store.get<string[]>(this.indexKey)) ?? []
-      if (!index.includes(note.sessionId)) await this.store.set(this.indexKey, [...index, note.sessionId].slice(-MAX_NOTES), NOTE_TTL_SECONDS)
+      if (!index.includes(id)) await this.store.set(this.indexKey, [...index, id].slice(-MAX_NOTES), NOTE_TTL_SECONDS)
     })
+  }
+
+  /**
+   * A paid transaction under the shop_orderid of a session Medusa recorded another payment of: the
+   * customer paid twice (an app payment approved after paying again). Noted for the follow-up job,
+   * which releases it or tells the merchant to refund it.
+   */
+  async noteSecondPayment(sessionId: string, transactionId: string, source: string, logger: Pick<Logger, "warn"> | undefined, shopOrderId?: string): Promise<void> {
+    logger?.warn(
+      `${source} for payment session ${sessionId}: AltaPay transaction ${transactionId} is a second payment of it (Medusa recorded another); the follow-up job releases it, or tells you to refund it where it was captured.`
+    )
+    const note = {
+      sessionId,
+      ...withoutUndefined({ shopOrderId }),
+      secondTransactionId: transactionId,
+      cartId: null,
+      collectionId: null,
+      amountMinor: null,
+      currency: null,
+      why: "second payment" as const,
+    }
+    await this.note(note).catch((error: unknown) =>
+      logger?.warn(
+        `${source} for payment session ${sessionId}: the second payment ${transactionId} could not be noted for the follow-up job (${error instanceof Error ? error.message : String(error)}).`
+      )
+    )
   }
 
   /**
@@ -105,27 +138,32 @@ export class StrandedSessions {
     return ((await this.store.get<string[]>(this.indexKey)) ?? []).slice(skip, skip + take)
   }
 
-  async get(sessionId: string): Promise<StrandedNote | undefined> {
-    return this.store.get<StrandedNote>(this.noteKey(sessionId))
+  /** A note by its id (strandedNoteId): the session's id, or for a second payment the session's and the transaction's. */
+  async get(id: string): Promise<StrandedNote | undefined> {
+    return this.store.get<StrandedNote>(this.noteKey(id))
   }
 
   async update(note: StrandedNote): Promise<void> {
-    await this.store.set(this.noteKey(note.sessionId), note, NOTE_TTL_SECONDS)
+    await this.store.set(this.noteKey(strandedNoteId(note)), note, NOTE_TTL_SECONDS)
   }
 
-  async forget(sessionId: string): Promise<void> {
+  async forget(id: string): Promise<void> {
     await this.lock(this.indexKey, async () => {
-      await this.store.delete(this.noteKey(sessionId))
+      await this.store.delete(this.noteKey(id))
       const index = (await this.store.get<string[]>(this.indexKey)) ?? []
-      if (index.includes(sessionId))
+      if (index.includes(id))
         await this.store.set(
           this.indexKey,
-          index.filter((id) => id !== sessionId),
+          index.filter((noted) => noted !== id),
           NOTE_TTL_SECONDS
         )
     })
   }
 }
+
+/** Where a note is kept: by its session, or for a second payment by its session and transaction. */
+export const strandedNoteId = (note: Pick<StrandedNote, "sessionId" | "secondTransactionId">): string =>
+  note.secondTransactionId ? `${note.sessionId}~${note.secondTransactionId}` : note.sessionId
 
 /** Only the members that are set: a note is JSON in the shared store. */
 function withoutUndefined<T extends object>(value: T): Partial<T> {

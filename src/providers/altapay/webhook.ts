@@ -100,10 +100,13 @@ async function forMedusa(
   // Given SUCCESSFUL for a session that has a payment, Medusa captures that payment for the posted
   // amount. A customer's token can put any shop_orderid on its own session, so a payment the
   // customer made elsewhere (captured at once) would capture another order's reservation.
+  // Or the customer paid twice (an app payment approved after paying again): the follow-up job gives that one back.
   if (session.paymentTransactionId && session.paymentTransactionId !== transactionId) {
-    ctx.logger?.warn(
-      `AltaPay callback for payment session ${sessionId}: transaction ${transactionId ?? "(not stated)"} is not the one Medusa's payment ${session.paymentId} holds (${session.paymentTransactionId}); nothing done. A payment made under this session's shop_orderid from another AltaPay session: find it in AltaPay's Merchant Interface by that transaction and release or refund it there.`
-    )
+    if (transactionId) await ctx.stranded.noteSecondPayment(sessionId, transactionId, "AltaPay callback", ctx.logger, at.shopOrderId)
+    else
+      ctx.logger?.warn(
+        `AltaPay callback for payment session ${sessionId}: it states no transaction, and Medusa's payment ${session.paymentId} holds ${session.paymentTransactionId}; nothing done.`
+      )
     return { action: PaymentActions.NOT_SUPPORTED }
   }
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
