@@ -8,6 +8,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { customerMessageFor, deleteSavedCard, storefrontLanguage, AltaPayCheckoutError } from "../../src/storefront"
 import { customerMessage, customerMessageCode } from "../../src/lib/languages/customer-messages"
+import { languageOf } from "../../src/lib/languages/languages"
+import { paymentPageLanguage } from "../../src/lib/medusa-mapping/language"
 
 let server: Server
 let medusaUrl: string
@@ -49,6 +51,18 @@ describe("the customer's language", () => {
     expect(storefrontLanguage({ countryCode: "gb" })).toBe("en")
     expect(storefrontLanguage({ locale: "fr-FR", countryCode: "fr" })).toBe("en")
     expect(storefrontLanguage({ language: "sv", locale: "da" })).toBe("sv")
+  })
+
+  it("is the language AltaPay's page was asked for wherever it is one of the six: a locale the page does not speak gives both the country's", () => {
+    for (const [locale, countryCode] of [
+      ["ko-KR", "dk"],
+      ["xx", "se"],
+      ["fr-FR", "dk"],
+      ["da-DK", "se"],
+    ]) {
+      const page = paymentPageLanguage({ locale, countryCodes: [countryCode] }, "en")
+      expect([locale, countryCode, storefrontLanguage({ locale, countryCode })]).toEqual([locale, countryCode, languageOf(page) ?? "en"])
+    }
   })
 })
 

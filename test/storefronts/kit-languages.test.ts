@@ -9,7 +9,7 @@ import { altapayCartLanguage, altapayLanguage, altapayServerText, altapayText } 
 
 describe("the kit's language", () => {
   it("is the one the plugin's storefront helper picks, for every locale and country", () => {
-    const locales = [undefined, null, "", "da", "da-DK", "sv_SE", "nb-NO", "no", "nn", "fi", "de-CH", "en-GB", "fr-FR", "pt-BR", "x"]
+    const locales = [undefined, null, "", "da", "da-DK", "sv_SE", "nb-NO", "no", "nn", "fi", "de-CH", "en-GB", "fr-FR", "pt-BR", "ko-KR", "xx", "x"]
     const countries = [undefined, null, "dk", "GL", "se", "ax", "no", "fi", "de", "at", "ch", "gb", "fr", "us"]
     for (const locale of locales)
       for (const countryCode of countries)

@@ -44,11 +44,54 @@ export const languageOfCountry = (country: string | null | undefined): Language 
 
 /**
  * The shopper's language: the locale's when it names one of ours; English when it names another
- * (a French shopper reads AltaPay's page in French, and English is nearer than the country's
- * language); without a locale (or with one that names no language), the first country that names
- * one of ours; else English.
+ * AltaPay's page speaks (a French shopper reads AltaPay's page in French, and English is nearer
+ * than the country's language); otherwise (no locale, or one AltaPay's page does not speak either,
+ * whose page then speaks the country's language) the first country that names one of ours; else
+ * English. So the customer reads the page's language wherever we have it.
  */
 export function chooseLanguage(locale: string | null | undefined, countries: Array<string | null | undefined> = []): Language {
-  if (primaryOf(locale)) return languageOf(locale) ?? "en"
+  const ours = languageOf(locale)
+  if (ours) return ours
+  if (altapayLanguageOf(locale)) return "en"
   return countries.map(languageOfCountry).find((language) => language !== undefined) ?? "en"
+}
+
+/** AltaPay's payment page languages, as we send them (nb and nn as no, ee as et): sources in src/lib/medusa-mapping/language.ts. */
+export const ALTAPAY_LANGUAGES: ReadonlySet<string> = new Set([
+  "ca",
+  "cs",
+  "da",
+  "de",
+  "en",
+  "es",
+  "et",
+  "eu",
+  "fi",
+  "fr",
+  "hr",
+  "is",
+  "it",
+  "ja",
+  "lt",
+  "nl",
+  "no",
+  "pl",
+  "pt",
+  "ru",
+  "sk",
+  "sl",
+  "sv",
+  "th",
+  "tr",
+  "zh",
+])
+
+const ALTAPAY_ALIASES: Record<string, string> = { nb: "no", nn: "no", ee: "et" }
+
+/** AltaPay's form of a BCP 47 tag's language, or undefined when AltaPay does not have it. */
+export function altapayLanguageOf(tag: string | null | undefined): string | undefined {
+  const primary = primaryOf(tag)
+  if (!primary) return undefined
+  const language = ALTAPAY_ALIASES[primary] ?? primary
+  return ALTAPAY_LANGUAGES.has(language) ? language : undefined
 }

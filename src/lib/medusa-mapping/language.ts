@@ -10,40 +10,11 @@
  * marketPayDataHelper.js sends the first part of the site's locale as the session's `language`.
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
+import { ALTAPAY_LANGUAGES, altapayLanguageOf } from "../languages/languages"
+
+export { ALTAPAY_LANGUAGES, altapayLanguageOf }
 
 type Query = Pick<RemoteQueryFunction, "graph">
-
-/** AltaPay's payment page languages, as we send them (nb and nn as no, ee as et). */
-export const ALTAPAY_LANGUAGES: ReadonlySet<string> = new Set([
-  "ca",
-  "cs",
-  "da",
-  "de",
-  "en",
-  "es",
-  "et",
-  "eu",
-  "fi",
-  "fr",
-  "hr",
-  "is",
-  "it",
-  "ja",
-  "lt",
-  "nl",
-  "no",
-  "pl",
-  "pt",
-  "ru",
-  "sk",
-  "sl",
-  "sv",
-  "th",
-  "tr",
-  "zh",
-])
-
-const ALIASES: Record<string, string> = { nb: "no", nn: "no", ee: "et" }
 
 /**
  * The language most people in a country read a shop in, for countries whose language AltaPay has.
@@ -118,14 +89,6 @@ export interface CartLanguageHints {
   locale?: string | null
   /** ISO 3166-1 alpha-2, shipping address first. */
   countryCodes?: (string | null | undefined)[]
-}
-
-/** AltaPay's form of a BCP 47 tag's language, or undefined when AltaPay does not have it. */
-export function altapayLanguageOf(tag: string | null | undefined): string | undefined {
-  const primary = /^([a-z]{2,3})(?:[-_]|$)/i.exec(tag?.trim() ?? "")?.[1]?.toLowerCase()
-  if (!primary) return undefined
-  const language = ALIASES[primary] ?? primary
-  return ALTAPAY_LANGUAGES.has(language) ? language : undefined
 }
 
 /** The payment page's language for these hints, else `fallback` (the `language` option). */

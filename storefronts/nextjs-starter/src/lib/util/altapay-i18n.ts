@@ -39,14 +39,22 @@ export function altapayLanguage(hints: {
   if (ALTAPAY_LANGUAGES.includes(fromLocale as AltaPayLanguage)) {
     return fromLocale as AltaPayLanguage
   }
-  // A locale we have no words for (fr-FR) means English, whatever the country.
-  if (primary) {
+  // A locale AltaPay's page speaks and we have no words for (fr-FR) means
+  // English; one AltaPay's page does not speak either (ko-KR) gets the page
+  // the country's language, and so does the kit.
+  if (primary && ALTAPAY_PAGE_LANGUAGES.includes(primary)) {
     return "en"
   }
   return (
     COUNTRY_LANGUAGES[hints.countryCode?.trim().toLowerCase() ?? ""] ?? "en"
   )
 }
+
+/** AltaPay's payment page languages (with nb, nn and ee, which AltaPay takes as no and et). */
+const ALTAPAY_PAGE_LANGUAGES = [
+  "ca", "cs", "da", "de", "ee", "en", "es", "et", "eu", "fi", "fr", "hr", "is", "it",
+  "ja", "lt", "nb", "nl", "nn", "no", "pl", "pt", "ru", "sk", "sl", "sv", "th", "tr", "zh",
+]
 
 /** The language of a cart: its locale, else its shipping country, else `countryCode` (the URL's). */
 export const altapayCartLanguage = (
