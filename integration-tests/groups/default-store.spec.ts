@@ -21,6 +21,7 @@ import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
 import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 import bigCarts from "../storefront/big-carts.suite"
 import taxInclusivePrices from "../admin/tax-inclusive-prices.suite"
+import languages from "../storefront/languages.suite"
 
 jest.setTimeout(180_000)
 
@@ -45,5 +46,6 @@ storeSuites({
     "hostile catalog data and admin bodies": hostileCatalogAndBodies,
     "big carts and big numbers": bigCarts,
     "tax-inclusive prices": taxInclusivePrices,
+    "the shop's languages": languages,
   },
 })

@@ -112,7 +112,15 @@ export async function cartLanguageHints(query: Query | undefined, paymentSession
   try {
     const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "payment_collection.cart.id"], filters: { id: paymentSessionId } })
     const cartId = (sessions[0] as { payment_collection?: { cart?: { id?: string } | null } | null } | undefined)?.payment_collection?.cart?.id
-    if (!cartId) return undefined
+    return cartId ? await cartLanguageHintsOf(query, cartId) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The same for a cart by its id (undefined when it cannot be read). */
+export async function cartLanguageHintsOf(query: Query, cartId: string): Promise<CartLanguageHints | undefined> {
+  try {
     const countries = ["shipping_address.country_code", "billing_address.country_code"]
     const read = (fields: string[]) => query.graph({ entity: "cart", fields: ["id", ...fields], filters: { id: cartId } })
     const { data } = await read(["locale", ...countries]).catch(() => read(countries))

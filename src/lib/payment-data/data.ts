@@ -258,6 +258,11 @@ export const paymentDataSchema = canonicalObject({
   /** Set for payments on an AltaPay agreement (agreementPaymentSchema). Optional: older seals stay valid. */
   agreement: agreementPaymentSchema.optional(),
   /**
+   * The language AltaPay's payment page was asked for (configuration.language): a cart whose
+   * language changed since gets a page in the new one. Optional: older seals stay valid.
+   */
+  page_language: z.string().optional(),
+  /**
    * Whether a refund or capture is Open at AltaPay, so the open-results job finds such payments
    * with one query on `data`. Written by the seal, always (false too): Medusa merges a payment's
    * new `data` into the stored one, so a key left out would keep its old value.
@@ -358,7 +363,7 @@ export function provenSessionData(session: { id: string; data?: Record<string, u
 /** The stored data of a payment that has not been paid yet. */
 export function freshPaymentData(
   fields: Pick<AltaPayPaymentData, "altapay_session_id" | "order_id" | "amount_minor" | "currency" | "terminal" | "auto_capture" | "order_lines" | "order_lines_source"> &
-    Partial<Pick<AltaPayPaymentData, "redirect_url" | "payment_id">>
+    Partial<Pick<AltaPayPaymentData, "redirect_url" | "payment_id" | "page_language">>
 ): AltaPayPaymentData {
   return {
     redirect_url: null,

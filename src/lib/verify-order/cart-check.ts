@@ -10,7 +10,7 @@ import { minorToDecimal, type OrderLine } from "../../altapay"
 import { decimalText } from "../medusa-mapping/amounts"
 import { CART_FIELDS_FOR_LINES, cartOrderLines, cartTotalMinorIfPayable, type CartForLines } from "../medusa-mapping/cart-lines"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
-import { provenSessionData } from "../payment-data/data"
+import { provenSessionData, type AltaPayPaymentData } from "../payment-data/data"
 import type { AltaPayOptions } from "../registrations/options"
 import { serverKeys } from "../registrations/server-keys"
 import type { Refusal } from "./answers"
@@ -31,6 +31,8 @@ export interface VerifiedPost {
 export interface CartProblem {
   refusal: Refusal
   detail: string
+  /** The language AltaPay's payment page was asked for, where the session's data says it. */
+  pageLanguage?: string
 }
 
 const CART_FIELDS = [...new Set([...CART_FIELDS_FOR_LINES, "completed_at", ...CART_FIELDS_FOR_PROMOTIONS, ...CART_FIELDS_FOR_STOCK])]
@@ -63,6 +65,20 @@ export async function cartProblem(scope: MedusaContainer, options: AltaPayOption
   }
   const data = provenSessionData(session, serverKeys(options, "payment-data-seal"))
   if (!data) return { refusal: "unverified", detail: `payment session ${sessionId} has no payment data the provider sealed` }
+  const problem = await paidCartProblem(scope, query, options, post, session, data)
+  // Refused in the language AltaPay's page was made in, whatever the cart says now.
+  return problem && data.page_language ? { ...problem, pageLanguage: data.page_language } : problem
+}
+
+/** What changed since the session's payment page was made, for a session the provider sealed. */
+async function paidCartProblem(
+  scope: MedusaContainer,
+  query: Query,
+  options: AltaPayOptions,
+  post: VerifiedPost,
+  session: SessionRow,
+  data: AltaPayPaymentData
+): Promise<CartProblem | undefined> {
   // A browser holding the session's CUSTOMER token can change the AltaPay session: AltaPay's amount must be the session's.
   if (post.amountMinor !== data.amount_minor || post.currency !== data.currency) {
     return {

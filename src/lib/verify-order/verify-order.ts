@@ -48,7 +48,7 @@ export async function verifyOrder(request: VerifyOrderRequest): Promise<VerifyAn
     const problem = await cartProblem(request.scope, registration.options, registration.providerId, post)
     if (!problem) return okay()
     logger?.warn(`AltaPay verify-order for ${post.shopOrderId} (${registration.providerId}): refused, nothing was charged: ${problem.detail}.`)
-    return refuse(problem.refusal, await pageLanguage(scope, post, registration))
+    return refuse(problem.refusal, problem.pageLanguage ? (languageOf(problem.pageLanguage) ?? "en") : await pageLanguage(scope, post, registration))
   } catch (error) {
     logger?.warn(
       `AltaPay verify-order for ${post.shopOrderId} (${registration.providerId}): the cart could not be checked (${error instanceof Error ? error.message : String(error)}); refused, nothing was charged.`

@@ -59,7 +59,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
   if (agreementRequest) return initiateAgreementSession(ctx, input, { paymentSessionId, orderId, amountMinor, currency }, agreementRequest)
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId, amountMinor, currency })
   const terminal = terminalFor(ctx.options, currency) ?? null
-  const language = await ctx.languageHints(paymentSessionId)
+  const pageLanguage = await ctx.pageLanguage(paymentSessionId)
   // A method AltaPay captures when the customer pays (Swish) is asked for so: its record then matches the session.
   const autoCapture = capturesAtOnce(ctx.options)
   try {
@@ -71,7 +71,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
       customer: sessionCustomer(input.context, customer),
       transactionInfo: { medusa_payment_session_id: paymentSessionId },
       callbacks: ctx.callbackUrls(),
-      configuration: ctx.sessionConfiguration(autoCapture, language),
+      configuration: ctx.sessionConfiguration(autoCapture, pageLanguage),
     })
     // The plugin's store route asks for the storefront flow: its browser creates the payment itself.
     const flow = (input.context as { altapay?: { flow?: unknown } } | undefined)?.altapay?.flow === "storefront" ? "storefront" : ctx.options.flow
@@ -91,6 +91,7 @@ async function createSession(ctx: ProviderContext, input: InitiatePaymentInput, 
           order_lines_source: source,
           redirect_url: redirect?.url ?? null,
           payment_id: redirect?.paymentId ?? null,
+          page_language: pageLanguage,
         })
       ),
     }
@@ -118,12 +119,13 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
   }
   // The same amount can hide other lines (a tax rate or a promotion changed): compare the lines.
   const { lines, source, customer } = await ctx.sessionLines.resolve({ context: input.context, paymentSessionId: sessionIdFromOrderId(data.order_id), amountMinor, currency })
-  if (sameAmount && sameLines(lines, data.order_lines)) return { data: ctx.seal(data) }
+  // The cart's language changed (its locale, its country): AltaPay's page follows it.
+  const pageLanguage = await ctx.pageLanguage(sessionIdFromOrderId(data.order_id))
+  if (sameAmount && sameLines(lines, data.order_lines) && (data.page_language ?? pageLanguage) === pageLanguage) return { data: ctx.seal(data) }
   if (data.agreement) {
     const changed = { amount_minor: amountMinor, currency, order_lines: lines, order_lines_source: source }
     return { data: ctx.seal(await updateAgreementSession(ctx, { ...data, agreement: data.agreement }, changed)) }
   }
-  const language = await ctx.languageHints(sessionIdFromOrderId(data.order_id))
   try {
     await ctx.client.checkout.updateSession(data.altapay_session_id, {
       orderId: data.order_id,
@@ -132,7 +134,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
       orderLines: lines,
       customer: sessionCustomer(input.context, customer),
       callbacks: ctx.callbackUrls(),
-      configuration: ctx.sessionConfiguration(data.auto_capture, language),
+      configuration: ctx.sessionConfiguration(data.auto_capture, pageLanguage),
     })
     // The old payment page was for the old amount; a new one replaces it.
     const redirect = data.redirect_url ? await createRedirectPayment(ctx.client, data.altapay_session_id, data.terminal) : undefined
@@ -143,6 +145,7 @@ export async function updateSession(ctx: ProviderContext, input: UpdatePaymentIn
         currency,
         order_lines: lines,
         order_lines_source: source,
+        page_language: pageLanguage,
         ...(redirect ? { redirect_url: redirect.url, payment_id: redirect.paymentId } : {}),
       }),
     }

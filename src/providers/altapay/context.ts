@@ -11,7 +11,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { minorToDecimal, type AltaPayClient, type GatewayTransaction } from "../../altapay"
 import { payableMinorUnits } from "../../lib/medusa-mapping/amounts"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
-import { cartLanguageHints, paymentPageLanguage, type CartLanguageHints } from "../../lib/medusa-mapping/language"
+import { cartLanguageHints, paymentPageLanguage } from "../../lib/medusa-mapping/language"
 import { pickTransaction, transactionForOrder as forOrder } from "../../lib/medusa-mapping/status"
 import { requireTransactionId, sealPaymentData, untrustedDataError, type AltaPayPaymentData, type SealedPaymentData } from "../../lib/payment-data/data"
 import { PaymentJournal } from "../../lib/payment-data/journal"
@@ -93,14 +93,14 @@ export class ProviderContext {
     return { data, transactionId: requireTransactionId(data, hook) }
   }
 
-  /** The session's configuration; its payment page in the cart's language where AltaPay has it (lib/medusa-mapping/language.ts). */
-  sessionConfiguration(autoCapture: boolean, language?: CartLanguageHints) {
-    return { autoCapture, language: paymentPageLanguage(language, this.options.language), ...(this.options.country ? { country: this.options.country } : {}) }
+  /** The session's configuration; its payment page in `language` (pageLanguage), else the registration's. */
+  sessionConfiguration(autoCapture: boolean, language?: string) {
+    return { autoCapture, language: language ?? this.options.language, ...(this.options.country ? { country: this.options.country } : {}) }
   }
 
-  /** The cart's locale and countries for a payment session, when `query` can read them. */
-  languageHints(paymentSessionId: string): Promise<CartLanguageHints | undefined> {
-    return cartLanguageHints(this.query, paymentSessionId)
+  /** The payment page's language for a payment session: its cart's where AltaPay has it (lib/medusa-mapping/language.ts). */
+  async pageLanguage(paymentSessionId: string): Promise<string> {
+    return paymentPageLanguage(await cartLanguageHints(this.query, paymentSessionId), this.options.language)
   }
 
   /** The same for every session: the notification URL, the plugin's return endpoints and (option verifyOrder) its verify endpoint. */

@@ -8,6 +8,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { currencyInfo, orderLinesTotalMinor, type OrderLine } from "../../altapay"
 import { altapayOptionsFromConfig } from "../../lib/registrations/from-config"
 import { toMinorUnits } from "../../lib/medusa-mapping/amounts"
+import { cartLanguageHintsOf, paymentPageLanguage } from "../../lib/medusa-mapping/language"
 import { provenSessionData } from "../../lib/payment-data/data"
 import { serverKeys, type ServerKeys } from "../../lib/registrations/server-keys"
 import type { CheckoutCustomer } from "../../altapay/checkout-schemas"
@@ -125,14 +126,10 @@ export const loadAltaPayCartStep = createStep(loadAltaPayCartStepId, async (inpu
     payment_collection_stale: stale,
     reusable_session: stale
       ? undefined
-      : reusableSession(
-          collection,
-          input.provider_id,
-          totalMinor,
-          currency,
-          orderLines,
-          serverKeys(altapayOptionsFromConfig(container, input.provider_id).options, "payment-data-seal")
-        ),
+      : await reusableSession(collection, { providerId: input.provider_id, totalMinor, currency, lines: orderLines }, async () => {
+          const { options } = altapayOptionsFromConfig(container, input.provider_id)
+          return { keys: serverKeys(options, "payment-data-seal"), pageLanguage: paymentPageLanguage(await cartLanguageHintsOf(query, cart.id), options.language) }
+        }),
   }
   return new StepResponse(result)
 })
@@ -186,23 +183,29 @@ function assertCurrencySupported(currency: string, supported: string[] | undefin
   }
 }
 
-function reusableSession(
+/**
+ * The cart's session the storefront may go on paying: the provider's own (sealed) data for the
+ * cart's amount, currency and lines, and for the payment page's language now (a session made
+ * before the field existed counts as the same): a customer who switched language gets a new page.
+ */
+async function reusableSession(
   collection: LoadedCart["payment_collection"] | undefined,
-  providerId: string,
-  totalMinor: number,
-  currency: string,
-  lines: OrderLine[],
-  keys: ServerKeys
-): LoadedAltaPayCart["reusable_session"] {
-  for (const session of collection?.payment_sessions ?? []) {
-    if (!session || session.provider_id !== providerId || !REUSABLE_STATUSES.has(session.status)) continue
+  cart: { providerId: string; totalMinor: number; currency: string; lines: OrderLine[] },
+  now: () => Promise<{ keys: ServerKeys; pageLanguage: string }>
+): Promise<LoadedAltaPayCart["reusable_session"]> {
+  const candidates = (collection?.payment_sessions ?? []).filter((s) => !!s && s.provider_id === cart.providerId && REUSABLE_STATUSES.has(s.status))
+  if (candidates.length === 0) return undefined
+  const { keys, pageLanguage } = await now()
+  for (const session of candidates) {
+    if (!session) continue
     // Only what the provider wrote for this session: a browser writes session data too, and a
     // CUSTOMER token for the AltaPay session it names would reach someone else's payment.
     const data = provenSessionData(session, keys)
     const altapaySessionId = data?.altapay_session_id
     if (!data || !altapaySessionId || session.amount == null) continue
-    if (toMinorUnits(session.amount, currency) !== totalMinor || (session.currency_code ?? "").toUpperCase() !== currency) continue
-    if (canonical(data.order_lines) !== canonical(lines)) continue
+    if (toMinorUnits(session.amount, cart.currency) !== cart.totalMinor || (session.currency_code ?? "").toUpperCase() !== cart.currency) continue
+    if (canonical(data.order_lines) !== canonical(cart.lines)) continue
+    if ((data.page_language ?? pageLanguage) !== pageLanguage) continue
     return { payment_session_id: session.id, altapay_session_id: altapaySessionId }
   }
   return undefined
