@@ -22,6 +22,7 @@ import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 import bigCarts from "../storefront/big-carts.suite"
 import taxInclusivePrices from "../admin/tax-inclusive-prices.suite"
 import languages from "../storefront/languages.suite"
+import promotionsAndTaxRules from "../admin/promotions-and-tax-rules.suite"
 
 jest.setTimeout(180_000)
 
@@ -47,5 +48,6 @@ storeSuites({
     "big carts and big numbers": bigCarts,
     "tax-inclusive prices": taxInclusivePrices,
     "the shop's languages": languages,
+    "promotions, shipping and tax rules": promotionsAndTaxRules,
   },
 })

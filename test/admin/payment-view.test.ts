@@ -165,6 +165,17 @@ describe("the admin's view of an AltaPay payment", () => {
     expect(view.refundable.shipping).toEqual([{ id: "ordsm_1", name: "Post", amount: amount(4900), refunded: false }])
   })
 
+  it("offers each shipping method at what refunding it gives back: after its promotion, with its tax; free shipping not at all", () => {
+    const base = payment()
+    const shipping_methods = [
+      // 49.00 without VAT, 10 % off (4.90), 25 % VAT: 55.125 -> 55.13, not the stored 49.00.
+      { id: "ordsm_std", name: "Standard", amount: 49, is_tax_inclusive: false, tax_lines: [{ rate: 25 }], adjustments: [{ amount: 4.9, is_tax_inclusive: false }] },
+      { id: "ordsm_free", name: "Freight", amount: 99.95, is_tax_inclusive: false, tax_lines: [{ rate: 12 }], adjustments: [{ amount: 99.95, is_tax_inclusive: false }] },
+    ]
+    const view = adminAltaPayPayment({ ...base, order: { ...base.order!, shipping_methods } } as AltaPayPayment, { transaction: transaction([]) })
+    expect(view.refundable.shipping).toEqual([{ id: "ordsm_std", name: "Standard", amount: amount(5513), refunded: false }])
+  })
+
   it("after Capture items of one mug, offers that mug alone for Refund items; with store credit reserved, every unit as before", () => {
     const oneMug = {
       capture_id: "c_1",

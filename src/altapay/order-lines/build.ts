@@ -132,6 +132,13 @@ export function sourceTotalMinor(source: Omit<OrderLineSource, "totalMinor">): n
   return toSafeMinor(roundHalfUp(sum([...entries.map(({ amounts }) => entryTotal(amounts)), ...credits.map(neg)])), "totalMinor")
 }
 
+/** Each item's and shipping method's own total (goods, promotions and tax, as Medusa totals it), rounded half up, by its id. */
+export function entryTotalsMinor(source: Omit<OrderLineSource, "totalMinor">): Map<string, number> {
+  const problems = sourceIssues({ ...source, totalMinor: 0 })
+  if (problems.length > 0) throw validationError("Cannot total the cart", problems)
+  return new Map(sourceEntries({ ...source, totalMinor: 0 }).map((entry) => [entry.id, toSafeMinor(roundHalfUp(entryTotal(entry.amounts)), "totalMinor")]))
+}
+
 /** The description of a credit's line, as built; a reserved credit line is recognised by it too. */
 export const creditLineDescription = (label: string): string => truncateText(label, ORDER_LINE_LIMITS.description) || "Credit"
 

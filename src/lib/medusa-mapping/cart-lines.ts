@@ -11,6 +11,7 @@ import {
   AltaPayValidationError,
   buildOrderLines,
   currencyExponent,
+  entryTotalsMinor,
   reservedCredits,
   type OrderLine,
   type OrderLineSource,
@@ -230,17 +231,20 @@ function creditsOnReservation<T extends { label: string; amountMinor: string | n
   return credits.filter((credit) => !addedLater(credit) || paired.has(credit))
 }
 
-/** What an order offers for item refunds, as the admin shows it (shipping at its price as stored). */
+/**
+ * What an order offers for item refunds, as the admin shows it: each shipping method at its own
+ * total (after its promotions, with its tax: what refunding it gives back of a payment captured in
+ * full), not its price as stored, and none that costs nothing (free shipping).
+ */
 export function refundableEntries(order: CartForLines): {
   items: Array<{ id: string; title: string; sku: string | null; quantity: number }>
   shipping: Array<{ id: string; name: string; amountMinor: number }>
 } {
   const source = cartToLineSource(order, 0)
+  const totals = entryTotalsMinor(source)
   return {
     items: source.items.map((item) => ({ id: item.id, title: item.title, sku: item.sku ?? null, quantity: item.quantity })),
-    shipping: (order.shipping_methods ?? []).flatMap((method) =>
-      method ? [{ id: method.id, name: method.name ?? "Shipping", amountMinor: toMinorUnits(method.amount, order.currency_code) }] : []
-    ),
+    shipping: (source.shipping ?? []).flatMap((method) => ((totals.get(method.id) ?? 0) > 0 ? [{ id: method.id, name: method.name, amountMinor: totals.get(method.id)! }] : [])),
   }
 }
 
