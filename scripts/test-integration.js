@@ -28,7 +28,8 @@ const sequencer = path.join(__dirname, "integration-sequencer.js")
  * others to even the lanes (CI times of 22caca3, less what the groups saved-cards-store and
  * verified-redirect-store saved the other lane; item captures since 692b011, when the default
  * store's group grew by four suites and the other lane ran 919 s against this one's 664 s; the second
- * default-options group since its five new suites would have made the other lane about 960 s). The
+ * default-options group since its five new suites would have made the other lane about 960 s; the
+ * Swish store's group of app payments, balancing the suites both lanes got on 2026-11-30). The
  * admin UI's build cache is shared by the specs that open the admin in Chromium: all of them stay
  * in the other lane.
  */
@@ -43,6 +44,7 @@ const BUILDS_LANE = [
   "integration-tests/payouts/module.spec.ts",
   "integration-tests/admin/item-captures.spec.ts",
   "integration-tests/groups/default-store-money.spec.ts",
+  "integration-tests/groups/app-payments-store.spec.ts",
 ]
 
 /**
