@@ -39,8 +39,7 @@ import {
 } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
-import { StrandedSessions } from "../../src/lib/follow-up/stranded"
-import { altapayRegistrations } from "../../src/lib/registrations/registrations"
+import { forgetStrandedNotes } from "../../tools/test-store/stranded-notes"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { PAYMENT_METHODS } from "../../src/sandbox/state"
 
@@ -80,11 +79,7 @@ storeTestRunner({
     beforeEach(async () => {
       store.sandbox().setAutoCallbacks(false)
       store.sandbox().clearLedger()
-      // The runner restores the database before each test, not Medusa's cache: notes of sessions an earlier test retired go too.
-      for (const registration of altapayRegistrations(container())) {
-        const notes = new StrandedSessions(registration.store, registration.scaleOut.paymentLock, registration.options.providerId)
-        for (const id of await notes.list(0, 10_000)) await notes.forget(id)
-      }
+      await forgetStrandedNotes(container())
     })
     afterEach(() => {
       store.sandbox().faults.clear()

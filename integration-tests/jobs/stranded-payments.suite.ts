@@ -21,13 +21,13 @@ import type { INotificationModuleService, MedusaContainer } from "@medusajs/fram
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { minorToDecimal } from "../../src/altapay"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
-import { StrandedSessions } from "../../src/lib/follow-up/stranded"
+import { forgetStrandedNotes } from "../../tools/test-store/stranded-notes"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { altapayRegistrations } from "../../src/lib/registrations/registrations"
 import { API_PASSWORD, API_USER, captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
+import { postSignedCustomerReturn } from "../../tools/test-store/customer-return"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { createCart, orderForCart, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
+import { createCart, orderForCart, orderIdsOfCart, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
@@ -67,11 +67,7 @@ export default storeSuite({
       store.sandbox().setAutoCallbacks(false)
       store.sandbox().faults.clear()
       store.sandbox().clearLedger()
-      // The database is restored before each test, Medusa's cache is not: notes of sessions earlier tests retired go too.
-      for (const registration of altapayRegistrations(container())) {
-        const notes = new StrandedSessions(registration.store, registration.scaleOut.paymentLock, registration.options.providerId)
-        for (const id of await notes.list(0, 10_000)) await notes.forget(id)
-      }
+      await forgetStrandedNotes(container())
     })
     afterEach(() => {
       store.sandbox().faults.clear()
@@ -100,8 +96,7 @@ export default storeSuite({
     /** Every order of the cart (order_cart rows), with its total, its payments and what Medusa captured of each. */
     async function ordersOf(cartId: string): Promise<OrderRecord[]> {
       const query = container().resolve(ContainerRegistrationKeys.QUERY)
-      const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-      const ids = (links as Array<{ order_id: string }>).map((l) => l.order_id)
+      const ids = await orderIdsOfCart(container(), cartId)
       if (!ids.length) return []
       const { data } = await query.graph({
         entity: "order",
@@ -173,16 +168,8 @@ export default storeSuite({
 
     /** AltaPay's signed post of the customer's return (what the browser coming back makes AltaPay send), to the plugin's return endpoint. */
     async function customerReturns(paymentId: string): Promise<{ status: number; landing: Record<string, string> }> {
-      const { rawBody, headers } = store.sandbox().callbackFor(paymentId)
-      const answer = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "altapay-signature": headers["altapay-signature"] },
-        body: rawBody,
-        redirect: "manual",
-      })
-      await answer.text()
-      const location = answer.headers.get("location")
-      return { status: answer.status, landing: location ? Object.fromEntries(new URL(location).searchParams) : {} }
+      const { status, landing } = await postSignedCustomerReturn(store.medusaUrl(), store.sandbox(), paymentId)
+      return { status, landing: landing ? Object.fromEntries(landing) : {} }
     }
 
     const complete = (cartId: string) => api.post(`/store/carts/${cartId}/complete`, {}, { headers: storeHeaders(seed), ...anyStatus })

@@ -21,10 +21,12 @@ import type { INotificationModuleService, MedusaContainer } from "@medusajs/fram
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createTaxRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
+import { postSignedCustomerReturn } from "../../tools/test-store/customer-return"
 import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
 import {
   createAdminUser,
   createCart,
+  orderIdsOfCart,
   payWithAltaPay,
   seedStore,
   startSession,
@@ -98,23 +100,14 @@ export default storeSuite({
 
     /** AltaPay's signed post of the customer's return: the status and, for a 303, where the customer lands. */
     async function customerReturn(paymentId: string) {
-      const { rawBody, headers: signed } = store.sandbox().callbackFor(paymentId)
-      const answer = await fetch(`${store.medusaUrl()}/altapay/return/altapay/success`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "altapay-signature": signed["altapay-signature"] },
-        body: rawBody,
-        redirect: "manual",
-      })
-      await answer.text()
-      const location = answer.headers.get("location")
-      return { status: answer.status, outcome: location ? new URL(location).searchParams.get("outcome") : null }
+      const { status, landing } = await postSignedCustomerReturn(store.medusaUrl(), store.sandbox(), paymentId)
+      return { status, outcome: landing?.get("outcome") ?? null }
     }
 
     /** Every order of the cart, each with its total, its payments and the AltaPay reservation behind each payment. */
     async function ordersOf(cartId: string) {
       const query = container().resolve(ContainerRegistrationKeys.QUERY)
-      const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-      const ids = (links as Array<{ order_id: string }>).map((l) => l.order_id)
+      const ids = await orderIdsOfCart(container(), cartId)
       if (!ids.length) return []
       const { data } = await query.graph({
         entity: "order",

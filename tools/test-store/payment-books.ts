@@ -27,6 +27,44 @@ export function wireLineMinor(line: WireLine, currency: string): number {
 
 export const wireLinesMinor = (lines: WireLine[], currency: string): number => sum(lines.map((l) => wireLineMinor(l, currency)))
 
+/** The tax AltaPay's wire lines carry, in minor units. */
+export const wireTaxMinor = (lines: WireLine[], currency: string): number => sum(lines.map((l) => decimalToMinor(String(l.taxAmount ?? 0), currency)))
+
+/** An item or shipping method of a Medusa order, and which AltaPay lines are its. */
+export interface LinesOfEntry {
+  name: string
+  match: (line: WireLine) => boolean
+  medusa: { total?: unknown; tax_total?: unknown; tax_lines?: Array<{ rate: number | string }> | null }
+}
+
+/**
+ * Per entry, whether its AltaPay lines total Medusa's `total` and `tax_total` rounded once, at its
+ * own rate (its tax lines' rates summed): "rounded" and ["its rate"] where they do, the figures where not.
+ */
+export function linesAgainstEntries(lines: WireLine[], entries: LinesOfEntry[], currency: string) {
+  return entries.map(({ name, match, medusa }) => {
+    const own = lines.filter(match)
+    const rate = sum((medusa.tax_lines ?? []).map((t) => Number(t.rate)))
+    const total = wireLinesMinor(own, currency)
+    const tax = wireTaxMinor(own, currency)
+    return {
+      name,
+      total: roundedOnce(total, medusa.total) ? "rounded" : { lines: total, medusa: String(medusa.total) },
+      tax: roundedOnce(tax, medusa.tax_total) ? "rounded" : { lines: tax, medusa: String(medusa.tax_total) },
+      rates: [...new Set(own.map((l) => Number(l.taxPercent)))].map((r) => (r === rate ? "its rate" : r)),
+    }
+  })
+}
+
+/** What linesAgainstEntries gives when every entry agrees. */
+export const entriesAgree = (entries: LinesOfEntry[]) => entries.map(({ name }) => ({ name, total: "rounded", tax: "rounded", rates: ["its rate"] }))
+
+/** Whether `minor` is exact Medusa `amount` (2 decimals) rounded down or up: a total rounded once may be either. */
+export function roundedOnce(minor: number, amount: unknown): boolean {
+  const exact = MathBN.convert(amount as never).shiftedBy(2)
+  return [Number(exact.integerValue(3).toFixed()), Number(exact.integerValue(2).toFixed())].includes(minor)
+}
+
 /** What AltaPay keeps of a transaction (minor units): its reservation until released, less refunds. */
 export function heldAtAltaPay(sandbox: Sandbox, transactionId: string | undefined): number {
   const t = transactionId ? sandbox.transaction(transactionId) : undefined
@@ -90,5 +128,15 @@ export async function expectBooksAgree(container: MedusaContainer, sandbox: Sand
   })
   expect(a.refundedMinor).toBeLessThanOrEqual(a.capturedMinor)
   expect(a.capturedMinor).toBeLessThanOrEqual(b.transaction.reservedMinor)
+  return b
+}
+
+/** expectBooksAgree, and Medusa's captures and refunds are AltaPay's one for one (amounts, in any order). */
+export async function expectMovesAgree(container: MedusaContainer, sandbox: Sandbox, of: PaymentOfOrder): Promise<PaymentBooks> {
+  const b = await expectBooksAgree(container, sandbox, of)
+  expect({ captures: [...b.medusa.captures].sort(), refunds: [...b.medusa.refunds].sort() }).toEqual({
+    captures: [...b.altapay.captures].sort(),
+    refunds: [...b.altapay.refunds].sort(),
+  })
   return b
 }

@@ -212,10 +212,15 @@ export async function submitPaymentPage(redirectUrl: string, outcome: "authorize
 
 /** The order created from a cart (by the customer completing it, or by the callback), if any. */
 export async function orderForCart(container: MedusaContainer, cartId: string): Promise<{ id: string } | undefined> {
+  const [orderId] = await orderIdsOfCart(container, cartId)
+  return orderId ? { id: orderId } : undefined
+}
+
+/** Every order linked to a cart (order_cart rows): one, unless a cart was made into two orders. */
+export async function orderIdsOfCart(container: MedusaContainer, cartId: string): Promise<string[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  const orderId = (data[0] as { order_id?: string } | undefined)?.order_id
-  return orderId ? { id: orderId } : undefined
+  return (data as Array<{ order_id?: string }>).flatMap((row) => (row.order_id ? [row.order_id] : []))
 }
 
 /**
