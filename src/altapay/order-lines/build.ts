@@ -125,18 +125,21 @@ const exactSourceTotal = (source: OrderLineSource, entries: readonly SourceEntry
  * rounded half up: the amount its lines total. Throws for a source buildOrderLines would refuse.
  */
 export function sourceTotalMinor(source: Omit<OrderLineSource, "totalMinor">): number {
-  const problems = sourceIssues({ ...source, totalMinor: 0 })
-  if (problems.length > 0) throw validationError("Cannot total the cart", problems)
-  const entries = sourceEntries({ ...source, totalMinor: 0 })
+  const entries = checkedEntries(source)
   const credits = (source.credits ?? []).map((credit) => exactMinor(credit.amountMinor))
   return toSafeMinor(roundHalfUp(sum([...entries.map(({ amounts }) => entryTotal(amounts)), ...credits.map(neg)])), "totalMinor")
 }
 
 /** Each item's and shipping method's own total (goods, promotions and tax, as Medusa totals it), rounded half up, by its id. */
 export function entryTotalsMinor(source: Omit<OrderLineSource, "totalMinor">): Map<string, number> {
+  return new Map(checkedEntries(source).map((entry) => [entry.id, toSafeMinor(roundHalfUp(entryTotal(entry.amounts)), "totalMinor")]))
+}
+
+/** The source's entries, for totals of any amount: a source buildOrderLines would refuse throws. */
+function checkedEntries(source: Omit<OrderLineSource, "totalMinor">): SourceEntry[] {
   const problems = sourceIssues({ ...source, totalMinor: 0 })
   if (problems.length > 0) throw validationError("Cannot total the cart", problems)
-  return new Map(sourceEntries({ ...source, totalMinor: 0 }).map((entry) => [entry.id, toSafeMinor(roundHalfUp(entryTotal(entry.amounts)), "totalMinor")]))
+  return sourceEntries({ ...source, totalMinor: 0 })
 }
 
 /** The description of a credit's line, as built; a reserved credit line is recognised by it too. */

@@ -385,8 +385,9 @@ function savedCardAgreementOrder(data: SessionRow["data"]): string | undefined {
   return agreement?.mode === "saved_card" && typeof agreement.agreement_order_id === "string" ? agreement.agreement_order_id : undefined
 }
 
-/** The shop_orderid a session was created with: its data's order_id when that names it, else today's form. */
+/** AltaPay shows part of the payment captured, or some refunded: moved in its merchant interface when Medusa has not recorded the payment yet. */
 const movedBeforeRecorded = (t: GatewayTransaction): boolean =>
   (t.refundedAmount?.minor ?? 0) > 0 || ((t.capturedAmount?.minor ?? 0) > 0 && (t.capturedAmount?.minor ?? 0) < (t.reservedAmount?.minor ?? 0))
 
+/** The shop_orderid a session was created with: its data's order_id when that names it, else today's form. */
 const askedAs = (session: SessionRow): string => shopOrderIdToAsk(session.id, session.data?.order_id)
