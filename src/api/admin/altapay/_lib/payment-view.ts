@@ -3,9 +3,19 @@
  * fraud score, reconciliation identifiers) beside the refunds we recorded, open ones marked, and
  * what can still be refunded item by item. Pure: the route fetches, this shapes.
  */
-import { keptReturnFeesMinor, lineTotalMinor, minorToDecimal, refundedQuantities, type GatewayAmount, type GatewayTransaction, type RefundedItem } from "../../../../altapay"
+import {
+  keptReturnFeesMinor,
+  lineTotalMinor,
+  minorToDecimal,
+  orderLinesTotalMinor,
+  refundedQuantities,
+  reservedLines,
+  type GatewayAmount,
+  type GatewayTransaction,
+  type RefundedItem,
+} from "../../../../altapay"
 import { refundableEntries } from "../../../../lib/medusa-mapping/cart-lines"
-import { capturedUnitsToRefund, wholeItemsOnly } from "../../../../lib/item-captures/basis"
+import { capturedUnitsToRefund, itemCaptureBasis, wholeItemsOnly } from "../../../../lib/item-captures/basis"
 import { withTransaction } from "../../../../lib/payment-data/transaction-state"
 import type { AltaPayOptions } from "../../../../lib/registrations/options"
 import type { MovementPayout } from "../../../../modules/altapay-payouts/types"
@@ -264,10 +274,19 @@ export function adminAltaPayPayment(
   }
 }
 
-/** An order the builder cannot read (odd data) still shows its payment, just without item refunds. */
+/**
+ * An order the builder cannot read (odd data) still shows its payment, just without item refunds.
+ * A shipping method AltaPay reserved lines for is shown at what those lines total, as the capture
+ * drawer shows it: rounded with the whole cart, as the refund rounds it, not on its own.
+ */
 function safeEntries(payment: AltaPayPayment) {
   try {
-    return payment.order ? refundableEntries(payment.order) : undefined
+    if (!payment.order) return undefined
+    const entries = refundableEntries(payment.order)
+    const basis = itemCaptureBasis(payment.order, payment.data)
+    if (!basis.ok) return entries
+    const reserved = new Map(basis.map.entries.filter((e) => e.kind === "shipping").map((e) => [e.id, orderLinesTotalMinor(reservedLines(e))]))
+    return { ...entries, shipping: entries.shipping.map((method) => ({ ...method, amountMinor: reserved.get(method.id) ?? method.amountMinor })) }
   } catch {
     return undefined
   }
