@@ -283,7 +283,8 @@ function safeEntries(payment: AltaPayPayment) {
   try {
     if (!payment.order) return undefined
     const entries = refundableEntries(payment.order)
-    const basis = itemCaptureBasis(payment.order, payment.data)
+    // Only the reservation's lines are wanted here, not what was captured (by amount or by item).
+    const basis = itemCaptureBasis(payment.order, { ...payment.data, captures: [] })
     if (!basis.ok) return entries
     const reserved = new Map(basis.map.entries.filter((e) => e.kind === "shipping").map((e) => [e.id, orderLinesTotalMinor(reservedLines(e))]))
     return { ...entries, shipping: entries.shipping.map((method) => ({ ...method, amountMinor: reserved.get(method.id) ?? method.amountMinor })) }
