@@ -214,26 +214,6 @@ export default storeSuite({
 
     // ---- (f) the customer comes back after the job ----
 
-    it("the customer comes back after the job placed the order: the return lands on that order, Place order answers it, a late callback adds nothing", async () => {
-      const paid = await paidWithoutCallback()
-      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "order placed": 1 })
-      const order = await expectOneOrderOf(paid.cartId, paid.transactionId)
-
-      const [ret, placed] = await Promise.all([customerReturns(paid.paymentId), complete(paid.cartId)])
-      expect(ret).toMatchObject({ status: 303, landing: { outcome: "paid", order_id: order.id } })
-      expect(answered(placed)).toMatchObject({ status: 200 })
-      expect(placed.data).toMatchObject({ type: "order", order: { id: order.id } })
-      expect((await store.sandbox().sendCallback(paid.paymentId)).status).toBe(200)
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
-      await expectOneOrderOf(paid.cartId, paid.transactionId)
-      expect(
-        store
-          .sandbox()
-          .ledger()
-          .filter((e) => e.effect && e.effect.type !== "authorize")
-      ).toEqual([])
-    })
-
     // ---- (b) the cart changed, and was paid again ----
 
     it("the cart changed after AltaPay took the money and the customer paid the new total too, both callbacks lost: one order of the new total, the old reservation released with a notice", async () => {
@@ -258,34 +238,6 @@ export default storeSuite({
       // The customer's first page answers with no order for the old amount and no 5xx.
       expect((await customerReturns(first.paymentId)).status).toBe(303)
       expect(runs.reduce((n, r) => n + (r["order placed"] ?? 0), 0)).toBe(1)
-    })
-
-    it("the shopper asks for AltaPay again after paying (the back button), then leaves: the paid session is handed back, not replaced, and the job places one order", async () => {
-      const paid = await paidWithoutCallback()
-      const again = await startSession(api, seed, paid.cartId)
-      expect(again.paymentSessionId).toBe(paid.sessionId)
-      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "order placed": 1 })
-      await expectOneOrderOf(paid.cartId, paid.transactionId)
-      expect(moved("release", paid.transactionId)).toEqual([])
-    })
-
-    it("an item added in another tab at the very moment the job completes the paid cart: no order other than one of the reservation, no 5xx, and a reservation no order took is released with a notice", async () => {
-      const outcomes = []
-      for (let round = 0; round < 2; round++) {
-        const paid = await paidWithoutCallback()
-        const [added, run] = await Promise.all([
-          api.post(`/store/carts/${paid.cartId}/line-items`, { variant_id: seed.products.tea.variantId, quantity: 1 }, { headers: storeHeaders(seed), ...anyStatus }),
-          paymentSessionsJob(container(), afterGrace()),
-        ])
-        expect(answered(added).fiveHundred).toBe(false)
-        for (const minutes of [32, 48]) await paymentSessionsJob(container(), at(minutes * MINUTE))
-        const orders = await ordersOf(paid.cartId)
-        if (orders.length) await expectOneOrderOf(paid.cartId, paid.transactionId)
-        else expect(books(paid.transactionId)).toMatchObject({ status: "released" })
-        outcomes.push({ order: orders.length === 1, status: books(paid.transactionId).status, added: added.status, run: run.counts })
-      }
-      const released = outcomes.filter((o) => !o.order).length
-      expect((await feed()).filter((n) => n.title === "AltaPay payment released: no order")).toHaveLength(released)
     })
 
     // ---- (d) two servers, on a payment AltaPay captured ----
