@@ -27,7 +27,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { adminOfSeededStore, createCoffeeTeaOrder, expectOk, type Api, type ApiResponse, type CoffeeTeaOrder } from "../../tools/test-store/store"
+import { adminOfSeededStore, answered, type Answers, createCoffeeTeaOrder, expectOk, type Api, type ApiResponse, type CoffeeTeaOrder } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
@@ -38,10 +38,6 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 type Order = CoffeeTeaOrder & { amountMinor: number }
 type Slow = "captureReservation" | "refundCapturedReservation" | "releaseReservation"
-/** What each request answered, by name. */
-type Answers = Record<string, { status: number; message?: string }>
-
-const answered = (r: ApiResponse) => ({ status: r.status, ...(r.data?.message ? { message: String(r.data.message) } : {}) })
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {

@@ -29,10 +29,12 @@ import {
   expectOk,
   orderPayments,
   payWithAltaPay,
+  sendPaymentLink,
   startSession,
   storeHeaders,
   submitPaymentPage,
   type Api,
+  type PaymentLink,
 } from "../../tools/test-store/store"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
@@ -127,21 +129,10 @@ export default storeSuite({
         .map((p) => ({ id: p.id, session: p.payment_session_id, minor: dkk(p.amount), transactionId: p.data?.transaction_id }))
     }
 
-    interface Link {
-      status: number
-      message?: string
-      payment_session_id: string
-      altapay_session_id: string
-      payment_link: { url: string }
-      amount: { minor: number }
-    }
-    async function sendLink(orderId: string): Promise<Link> {
-      const { status, data } = await api.post("/admin/altapay/payment-links", { order_id: orderId }, as())
-      return { status, ...data }
-    }
+    const sendLink = (orderId: string) => sendPaymentLink(api, orderId, as())
 
     /** The customer opens the link and pays on AltaPay's page (which sends its callback and the return): the transaction made. */
-    async function payOnPage(link: Link): Promise<string | undefined> {
+    async function payOnPage(link: PaymentLink): Promise<string | undefined> {
       const opened = await fetch(link.payment_link.url, { redirect: "manual" })
       await opened.text()
       expect(opened.status).toBe(302)

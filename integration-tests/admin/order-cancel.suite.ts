@@ -17,7 +17,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { adminOfSeededStore, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
+import { adminOfSeededStore, answered, type Answers, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
@@ -31,11 +31,6 @@ interface Order {
   transactionId: string
   amountMinor: number
 }
-
-/** What each admin request answered, by name ("capture", "refund 50", "cancel", "cancel 2"). */
-type Answers = Record<string, { status: number; message?: string }>
-
-const answered = (r: ApiResponse) => ({ status: r.status, ...(r.data?.message ? { message: r.data.message as string } : {}) })
 
 export default storeSuite({
   testSuite: ({ api: rawApi, getContainer }) => {

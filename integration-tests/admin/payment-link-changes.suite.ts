@@ -23,7 +23,7 @@ import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
-import { adminOfSeededStore, createAltaPayOrder, eventually, type Api } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, eventually, sendPaymentLink, type Api, type PaymentLink } from "../../tools/test-store/store"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
 const store = altapayStore()
@@ -53,16 +53,6 @@ interface OrderRow {
   summary: { pending_difference: unknown }
   transactions: Array<{ reference: string; amount: unknown }>
   payment_collections: Array<{ id: string; status: string; amount: unknown; payments?: PaymentRow[] | null }>
-}
-
-/** The link the admin route answered. */
-interface Link {
-  status: number
-  message?: string
-  payment_session_id: string
-  altapay_session_id: string
-  payment_link: { url: string }
-  amount: { minor: number }
 }
 
 export default storeSuite({
@@ -136,11 +126,7 @@ export default storeSuite({
       }
       return { payment: undefined, collectionStatus: undefined, heldMinor: 0 }
     }
-
-    async function sendLink(orderId: string): Promise<Link> {
-      const { status, data } = await api.post("/admin/altapay/payment-links", { order_id: orderId }, as())
-      return { status, ...data }
-    }
+    const sendLink = (orderId: string) => sendPaymentLink(api, orderId, as())
 
     /** AltaPay's post of the customer's return (no callback) to the plugin's return endpoint: the landing's outcome. */
     async function postReturn(paymentSessionId: string): Promise<string | null> {
@@ -153,7 +139,7 @@ export default storeSuite({
      * The customer pays the link on AltaPay's page (captured there at once when `captured`: autoCapture)
      * and comes back. A link AltaPay no longer lets them pay takes no money: no transaction.
      */
-    async function payLink(link: Link, options: { captured?: boolean } = {}): Promise<{ transactionId?: string; outcome: string | null }> {
+    async function payLink(link: PaymentLink, options: { captured?: boolean } = {}): Promise<{ transactionId?: string; outcome: string | null }> {
       let transactionId: string | undefined
       try {
         transactionId = (await store.sandbox().simulatePayment(link.altapay_session_id, { callback: false })).transactionId
@@ -175,7 +161,7 @@ export default storeSuite({
     const merchantToldOf = async (transactionId: string) => (await feed()).some((n) => JSON.stringify(n.data ?? {}).includes(transactionId))
 
     /** The order change retires the link's session (a subscriber, after Medusa's workflow): the customer pays after that. */
-    async function retired(link: Link): Promise<void> {
+    async function retired(link: PaymentLink): Promise<void> {
       const gone = async () => (await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: link.payment_session_id })).length === 0
       expect(await eventually(gone, Boolean)).toBe(true)
     }

@@ -210,6 +210,28 @@ export async function submitPaymentPage(redirectUrl: string, outcome: "authorize
   return page
 }
 
+/** An admin route's answer as a test compares it: its status, and its message when it has one. */
+export const answered = (r: ApiResponse): { status: number; message?: string } => ({ status: r.status, ...(r.data?.message ? { message: String(r.data.message) } : {}) })
+
+/** What each of several requests answered (answered), by a name the test gives it ("capture", "cancel 2"). */
+export type Answers = Record<string, { status: number; message?: string }>
+
+/** A payment link as the plugin's admin route (POST /admin/altapay/payment-links) answers it. */
+export interface PaymentLink {
+  status: number
+  message?: string
+  payment_session_id: string
+  altapay_session_id: string
+  payment_link: { url: string }
+  amount: { minor: number }
+}
+
+/** Sends a payment link for an order's amount due, as an admin (`config`: the admin's headers). */
+export async function sendPaymentLink(api: Api, orderId: string, config: RequestConfig): Promise<PaymentLink> {
+  const { status, data } = await api.post("/admin/altapay/payment-links", { order_id: orderId }, config)
+  return { status, ...data }
+}
+
 /** The order created from a cart (by the customer completing it, or by the callback), if any. */
 export async function orderForCart(container: MedusaContainer, cartId: string): Promise<{ id: string } | undefined> {
   const [orderId] = await orderIdsOfCart(container, cartId)
