@@ -11,7 +11,9 @@
 // packed) runs beside them from the moment the install spec has passed. Each lane's output goes to its own log; the "stores" and "alone" lanes are printed
 // as they run, the others when they end; then each spec file's time and the slowest tests.
 // Extra arguments: path patterns narrow the run to the specs they match, flags (`--flag=value`) go to
-// jest; either skips the oldest Medusa's check.
+// jest; either skips the oldest Medusa's check. `--with-unit` (`npm test` passes it) runs the unit
+// tests too, on one jest worker beside the lanes, in the CPU their specs leave idle while they wait
+// on Medusa and callbacks (before, they ran first on both cores: about two minutes of CI's 20).
 "use strict"
 const { spawn } = require("node:child_process")
 const fs = require("node:fs")
@@ -66,7 +68,9 @@ function listSpecs(dir) {
  * lane's own pattern, they would add to it: jest ORs its path patterns); flags (`--flag=value`) go
  * to jest. Either skips the oldest Medusa's check.
  */
-const extra = process.argv.slice(2)
+const WITH_UNIT = "--with-unit"
+const withUnit = process.argv.includes(WITH_UNIT)
+const extra = process.argv.slice(2).filter((arg) => arg !== WITH_UNIT)
 const pathPatterns = extra.filter((arg) => !arg.startsWith("-")).map((pattern) => new RegExp(pattern))
 const jestFlags = extra.filter((arg) => arg.startsWith("-"))
 const specs = listSpecs("integration-tests").filter((spec) => pathPatterns.length === 0 || pathPatterns.some((pattern) => pattern.test(spec)))
@@ -108,6 +112,17 @@ function run(lane) {
   return runLogged(lane, args, { NODE_OPTIONS: "--experimental-vm-modules", ALTAPAY_TEST_KEEP_TARBALL: tarball, ALTAPAY_SUITE_TIMES: suiteTimes })
 }
 
+/**
+ * The unit tests (test/), on one worker: beside two lanes of Medusa a second worker would take
+ * CPU the lanes need. Its report is kept apart from the lanes' timings (printTimes).
+ */
+function runUnit() {
+  const lane = { name: "unit", print: "at end" }
+  console.log(`[integration] lane unit: the unit tests (test/) on one worker, log ${log(lane)}`)
+  return runLogged(lane, [jestBin, "--selectProjects", "unit", "--forceExit", "--maxWorkers=1", "--json", "--outputFile", path.join(logDir, UNIT_REPORT)], {})
+}
+const UNIT_REPORT = "unit.json"
+
 const log = (lane) => path.join(logDir, `${lane.name}.log`)
 
 /** Runs one lane's command, its output to the lane's log (and the terminal, live or at the end). */
@@ -143,7 +158,7 @@ if (specs.length === 0) {
 function printTimes() {
   const files = []
   const tests = []
-  for (const name of fs.readdirSync(logDir).filter((file) => file.endsWith(".json"))) {
+  for (const name of fs.readdirSync(logDir).filter((file) => file.endsWith(".json") && file !== UNIT_REPORT)) {
     const report = JSON.parse(fs.readFileSync(path.join(logDir, name), "utf8"))
     for (const result of report.testResults) {
       const file = path.relative(root, result.name)
@@ -249,12 +264,14 @@ function printFailures(failed) {
 
 async function main() {
   const started = lanes.filter((lane) => lane.specs.length > 0)
+  const unit = withUnit ? runUnit() : Promise.resolve(true)
   const lanesDone = Promise.all(started.map(run))
   const oldest = extra.length === 0 ? oldestMedusaWhenReady(lanesDone) : Promise.resolve(true)
   const results = (await lanesDone).map((passed, i) => ({ name: started[i].name, passed }))
   if (alone.length > 0) results.push({ name: "alone", passed: await run({ name: "alone", specs: alone, print: "live" }) })
   // resolve() took the check's own promise: this is its result.
   results.push({ name: "oldest-medusa", passed: await oldest })
+  if (withUnit) results.push({ name: "unit", passed: await unit })
   try {
     printTimes()
   } catch (error) {
