@@ -28,6 +28,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { adminOfSeededStore, answered, type Answers, createCoffeeTeaOrder, expectOk, type Api, type ApiResponse, type CoffeeTeaOrder } from "../../tools/test-store/store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 
 const store = altapayStore()
 
@@ -131,16 +132,8 @@ export default storeSuite({
       return wrong
     }
 
-    /** Waits until nothing reached AltaPay for a second (a subscriber's movement after the answers has ended). */
-    async function quiet(): Promise<void> {
-      let seen = -1
-      for (let i = 0; i < 20; i++) {
-        const now = store.sandbox().ledger().length
-        if (now === seen) return
-        seen = now
-        await pause(1_000)
-      }
-    }
+    /** Waits until Medusa's subscribers are done (a subscriber's movement after the answers has ended). */
+    const quiet = () => eventsSettled(getContainer())
 
     /** Sends `first`, then `second` after `gapMs`, with both under way at once. */
     async function atOnce(first: [string, () => Promise<ApiResponse>], second: [string, () => Promise<ApiResponse>], gapMs: number): Promise<Answers> {

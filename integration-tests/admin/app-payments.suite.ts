@@ -18,7 +18,8 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { WALLET_METHODS } from "../../src/sandbox/state"
 import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 import {
   adminOfSeededStore,
@@ -109,7 +110,7 @@ export default storeSuite({
     }
 
     /** Waits for Medusa to process a callback it got (payment.webhook_received runs ~5 s later). */
-    const afterWebhook = () => new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 3_000))
+    const afterWebhook = () => eventsSettled(getContainer())
 
     it("Swish paid: Medusa records the payment captured to the øre of AltaPay's capture, and Capture / Capture items send no second capture", async () => {
       const order = await swishOrder()

@@ -18,7 +18,8 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { API_PASSWORD, API_USER, captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { adminOfSeededStore, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
 
 const store = altapayStore()
@@ -83,7 +84,7 @@ export default storeSuite({
     /** AltaPay's notification of the payment as it now stands, processed by Medusa (its webhook runs ~5 s later). */
     async function notify(o: Order): Promise<number> {
       const delivery = await store.sandbox().sendCallback(o.altapayPaymentId)
-      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 2_500))
+      await eventsSettled(getContainer())
       return delivery.status
     }
 

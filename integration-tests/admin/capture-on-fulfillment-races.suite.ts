@@ -21,10 +21,10 @@ import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, type Api } from "../../tools/test-store/store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 type Line = Record<string, string>
 const lineKey = (l: Line) => `${l.goodsType}|${l.itemId}|${l.description}`
@@ -111,17 +111,8 @@ export default storeSuite({
       }
     }
 
-    /** Waits until nothing reached AltaPay for two seconds (a capture running in a subscriber has ended). */
-    async function quiet(): Promise<void> {
-      const deadline = Date.now() + 30_000
-      let seen = -1
-      while (Date.now() < deadline) {
-        const now = store.sandbox().ledger().length
-        if (now === seen) return
-        seen = now
-        await sleep(2_000)
-      }
-    }
+    /** Waits until Medusa's subscribers are done (a capture running in one has ended). */
+    const quiet = () => eventsSettled(getContainer())
 
     /** What a merchant relies on: AltaPay, Medusa and the order agree, nothing captured twice or beyond the authorization. */
     async function expectBooksAgree(order: PaidOrder) {

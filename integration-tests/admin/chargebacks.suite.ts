@@ -10,7 +10,8 @@
 import type { INotificationModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { createAdminUser, createAltaPayOrder, eventually, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
 
 // The group's store (groups/callback-proxy-store.spec.ts) lists this machine as the proxy in front
@@ -46,7 +47,7 @@ export default storeSuite({
         async () => (await api.get(`/admin/altapay/payments/${order.paymentId}`, as())).data.altapay_payment,
         (v) => v.chargebacks.length > 0
       )
-      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS))
+      await eventsSettled(getContainer())
       const after = (await api.get(`/admin/altapay/payments/${order.paymentId}`, as())).data.altapay_payment
       expect(after.chargebacks).toEqual([
         expect.objectContaining({

@@ -22,10 +22,10 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, orderPayments, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 
 const store = altapayStore()
 const dkk = (amount: unknown) => toMinorUnits(amount as number, "DKK")
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0)
 
 type Line = Record<string, string>
@@ -99,17 +99,8 @@ export default storeSuite({
       return capture
     }
 
-    /** Waits until nothing reached AltaPay for two seconds (a capture running in a subscriber has ended). */
-    async function quiet(): Promise<void> {
-      const deadline = Date.now() + 30_000
-      let seen = -1
-      while (Date.now() < deadline) {
-        const now = store.sandbox().ledger().length
-        if (now === seen) return
-        seen = now
-        await sleep(2_000)
-      }
-    }
+    /** Waits until Medusa's subscribers are done (a capture running in one has ended). */
+    const quiet = () => eventsSettled(getContainer())
 
     /** AltaPay's books against Medusa's: every payment of the order, and the order's capture and refund transactions. */
     async function books(order: PaidOrder) {

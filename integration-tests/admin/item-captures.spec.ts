@@ -14,6 +14,7 @@ import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
 import { createAdminUser, createAltaPayOrder, eventually, orderPayments, seedStore, type Api, type SeededStore } from "../../tools/test-store/store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 
 const KLARNA = INVOICE_METHOD.terminalName
 const store = useAltaPayStore({ terminal: KLARNA, captureOn: "shipment" }, { invoiceTerminal: true })
@@ -134,7 +135,7 @@ const itemCaptures = storeSuite({
       await getContainer()
         .resolve(Modules.EVENT_BUS)
         .emit({ name: "shipment.created", data: { id: teaFulfillment } })
-      await new Promise((r) => setTimeout(r, 1_500))
+      await eventsSettled(getContainer())
       expect(capturesSent()).toHaveLength(2)
     })
 

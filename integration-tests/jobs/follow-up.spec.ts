@@ -38,6 +38,7 @@ import {
   type SeededStore,
 } from "../../tools/test-store/store"
 import { STORE_APP_DIR, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { ALTAPAY_PROVIDER_ID } from "../../tools/store/seed"
 import { forgetStrandedNotes } from "../../tools/test-store/stranded-notes"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
@@ -138,7 +139,7 @@ storeTestRunner({
       // The lost callback turns up after all: still one order, one payment.
       store.sandbox().setAutoCallbacks(true)
       expect((await store.sandbox().sendCallback(paid.paymentId)).status).toBe(200)
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      await eventsSettled(container())
       expect(await orderForCart(container(), paid.cartId)).toEqual(order)
       expect(await orderPayments(container(), order!.id)).toHaveLength(1)
       expect((await paymentSessionsJob(container(), afterGrace())).counts.checked ?? 0).toBe(0)

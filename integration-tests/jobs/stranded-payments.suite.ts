@@ -25,7 +25,8 @@ import { forgetStrandedNotes } from "../../tools/test-store/stranded-notes"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { API_PASSWORD, API_USER, captureAtAltaPay } from "../../tools/test-store/altapay-sandbox"
 import { postSignedCustomerReturn } from "../../tools/test-store/customer-return"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { createCart, orderForCart, orderIdsOfCart, payWithAltaPay, seedStore, startSession, storeHeaders, type Api, type SeededStore } from "../../tools/test-store/store"
 
@@ -34,7 +35,6 @@ const store = altapayStore()
 const MINUTE = 60_000
 const at = (ms: number) => ({ scheduledFor: new Date(Date.now() + ms) })
 const afterGrace = () => at(16 * MINUTE)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const dkk = (amount: unknown) => toMinorUnits(amount as never, "DKK")
 const anyStatus = { validateStatus: () => true }
 /** The cart before any change: 343.00 DKK. */
@@ -183,7 +183,7 @@ export default storeSuite({
       store.sandbox().faults.add({ route: "payments", kind: "503", times: Infinity })
       const delivered = await store.sandbox().sendCallback(paid.paymentId)
       expect(delivered.status).toBe(200)
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 3_000)
+      await eventsSettled(container())
       expect(await ordersOf(paid.cartId)).toEqual([])
       // Failing cost the customer nothing: the reservation is still there.
       expect(books(paid.transactionId)).toMatchObject({ status: "preauth", captured: 0 })

@@ -14,7 +14,8 @@ import { storeTestRunner } from "../../tools/test-store/store-app/runner"
 import { decimalToMinor, type CheckoutOrderLine } from "../../src/altapay"
 import { PAYMENT_METHODS } from "../../src/sandbox/state"
 import { AltaPaySessionRequestError, AltaPayTokenError, createPayment, listPaymentMethods, startAltaPayCheckout } from "../../src/storefront"
-import { STORE_APP_DIR, WEBHOOK_PROCESSING_DELAY_MS, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import {
   createCart,
@@ -101,7 +102,6 @@ async function paymentSession(container: MedusaContainer, id: string) {
   return data[0] as { id: string; status: string; data: Record<string, unknown>; context: Record<string, unknown>; authorized_at: unknown }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const complete = (api: Api, seed: SeededStore, cartId: string, token?: string) => api.post(`/store/carts/${cartId}/complete`, {}, { headers: storeHeaders(seed, token) })
 
 /** The cart with Medusa's own totals per item and shipping method, to compare AltaPay's lines with. */
@@ -219,7 +219,7 @@ storeTestRunner({
       expect((await store.sandbox().sendCallback(paidB.paymentId, { signature: "forged" })).status).toBe(200) // Medusa always answers 200
       expect((await store.sandbox().sendCallback(paidB.paymentId, { signature: "none" })).status).toBe(200)
 
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      await eventsSettled(container())
 
       expect(await ordersOfCart(container(), cartA.id)).toBe(1)
       const payments = await orderPayments(container(), data.order.id)
@@ -387,7 +387,7 @@ storeTestRunner({
       const paid = await payWithAltaPay(session, { methodId: MOBILEPAY.id })
       const transactionId = store.sandbox().payment(paid.paymentId)!.transactionId as string
       expect(store.sandbox().transaction(transactionId)).toMatchObject({ terminal: MOBILEPAY.terminalName, status: "preauth" })
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      await eventsSettled(container())
       expect(ledger("callback.notification").map((c) => c.status)).toEqual([200])
       expect(await paymentSession(container(), session.paymentSessionId)).toMatchObject({
         status: "error",

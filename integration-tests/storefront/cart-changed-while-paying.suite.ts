@@ -22,7 +22,8 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createTaxRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { postSignedCustomerReturn } from "../../tools/test-store/customer-return"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import {
   createAdminUser,
   createCart,
@@ -94,7 +95,7 @@ export default storeSuite({
     /** AltaPay's notification callback, and Medusa's processing of it (5 s after it arrived). */
     async function callback(paymentId: string, wait = true) {
       const delivered = await store.sandbox().sendCallback(paymentId)
-      if (wait) await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      if (wait) await eventsSettled(container())
       return delivered.status
     }
 
@@ -193,7 +194,7 @@ export default storeSuite({
       expect(await callback(paid.paymentId, false)).toBe(200)
       const changed = await api.post(`/store/carts/${cart.id}/line-items/${cart.items[0].id}`, { quantity: 3 }, headers())
       expect(changed.status).toBe(200)
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      await eventsSettled(container())
       expect(await ordersOf(cart.id)).toEqual([])
       const back = await customerReturn(paid.paymentId)
       expect(back.outcome).not.toBe("paid")
@@ -313,7 +314,7 @@ export default storeSuite({
       const paidB = await payWithAltaPay(tabB)
       const transactionId = store.sandbox().payment(paidB.paymentId)!.transactionId as string
       expect(store.sandbox().transaction(transactionId)!.reservedMinor).toBe(CART_MINOR)
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 1_500)
+      await eventsSettled(container())
       await expectRefusedCompletion(cart.id)
       expect(await ordersOf(cart.id)).toEqual([])
 

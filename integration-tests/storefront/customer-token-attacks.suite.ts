@@ -17,7 +17,8 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { API_PASSWORD, API_USER, CALLBACK_SECRET, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import {
   createAltaPayOrder,
   createCart,
@@ -36,7 +37,6 @@ import type { AltaPaySession } from "../../src/storefront"
 
 const store = altapayStore()
 const anyStatus = { validateStatus: () => true }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const MONEY = ["captureReservation", "refundCapturedReservation", "releaseReservation", "chargeSubscription", "reserveSubscriptionCharge"]
 const JWT = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/
 
@@ -109,7 +109,7 @@ export default storeSuite({
       const paid = await payWithAltaPay(attacker)
       const attackerTx = store.sandbox().payment(paid.paymentId)!.transactionId as string
       expect(store.sandbox().transaction(attackerTx)).toMatchObject({ status: "captured", capturedMinor: 100 })
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 2_500)
+      await eventsSettled(container)
 
       const [paymentAfter] = await orderPayments(container, victim.orderId)
       const { data: captures } = await container

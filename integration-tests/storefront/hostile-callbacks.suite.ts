@@ -20,7 +20,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { API_PASSWORD, CALLBACK_SECRET } from "../../tools/test-store/altapay-sandbox"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import {
   createCart,
   eventually,
@@ -38,7 +39,6 @@ import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import type { AltaPaySession } from "../../src/storefront"
 
 const store = altapayStore()
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const FORM = "application/x-www-form-urlencoded"
 
 interface Answer {
@@ -233,7 +233,7 @@ export default storeSuite({
         for (const [what, body, headers] of unsigned) out.push(await post(what, hook, body, headers))
         for (const [what, body] of signedBodies) out.push(await post(what, hook, body, signed(body)))
         // Medusa handles each webhook about 5 s after it arrived.
-        await sleep(WEBHOOK_PROCESSING_DELAY_MS + 2_500)
+        await eventsSettled(getContainer())
         return out
       })
 
@@ -362,7 +362,7 @@ export default storeSuite({
           transactionId: store.sandbox().payment(paid.paymentId)?.transactionId as string,
         })
       }
-      await sleep(WEBHOOK_PROCESSING_DELAY_MS + 2_500)
+      await eventsSettled(getContainer())
 
       const seen = []
       for (const c of carts) {

@@ -17,7 +17,8 @@
  * to SE, NO, DE, US, KR and FR, so carts can ship there.
  */
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { adminOfSeededStore, expectOk, startSession, stockCoffee, storeHeaders, type Api, type ApiResponse } from "../../tools/test-store/store"
 import { storefrontLanguage } from "../../src/storefront"
 import { signCallbackBody } from "../../src/altapay"
@@ -64,11 +65,7 @@ export default storeSuite({
     afterEach(async () => {
       store.sandbox().faults.clear()
       // A notification AltaPay posted is processed by Medusa 5 s later: in this test's database, not the next one's.
-      const posted = store
-        .sandbox()
-        .ledger()
-        .some((e) => e.seq > seqBefore && e.api === "callback" && e.path.startsWith("/hooks/payment/"))
-      if (posted) await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS))
+      await eventsSettled(getContainer())
     })
 
     interface CartSpec {

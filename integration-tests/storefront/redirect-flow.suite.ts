@@ -14,7 +14,8 @@ import { CART_FIELDS_FOR_LINES, cartOrderLines, type CartForLines } from "../../
 import { PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { orderForCart, orderPayments, returnsAfterCallback, seedStore, submitPaymentPage, type SeededStore } from "../../tools/test-store/store"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 
 const store = altapayStore()
@@ -91,7 +92,7 @@ export default storeSuite({
       expect(payment.data).toMatchObject({ transaction_status: "preauth", order_lines_source: "query", reconciled: { by: "return" } })
 
       // The callback AltaPay sent as well is processed now; the storefront completing the cart gets the same order.
-      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+      await eventsSettled(getContainer())
       const completed = await sdk.store.cart.complete(cart.id)
       expect(completed.type === "order" && completed.order.id).toBe(order!.id)
       expect(await orderForCart(getContainer(), cart.id)).toEqual(order)
@@ -137,7 +138,7 @@ export default storeSuite({
       const payments = await orderPayments(getContainer(), order!.id)
       expect(payments).toHaveLength(1)
       expect(payments[0].payment_session_id).toBe(second.paymentSessionId)
-      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+      await eventsSettled(getContainer())
       expect(await orderPayments(getContainer(), order!.id)).toHaveLength(1)
     })
 
@@ -161,7 +162,7 @@ export default storeSuite({
       const { cart: final } = await sdk.store.cart.retrieve(cart.id)
       expect(payment.data.amount_minor).toBe(Math.round(Number(final.total) * 100))
       expect(payment.payment_session_id).toBe(second.paymentSessionId)
-      await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+      await eventsSettled(getContainer())
       expect(await orderPayments(getContainer(), orderId)).toHaveLength(1)
     })
   },

@@ -16,6 +16,7 @@ import { PROVIDER_ID, captureAtAltaPay } from "../../tools/test-store/altapay-sa
 import { initiateRedirectSession, starterCartAtPayment } from "../setup/starter-checkout"
 import { eventually, orderForCart, orderPayments, seedStore, type SeededStore } from "../../tools/test-store/store"
 import { WEBHOOK_PROCESSING_DELAY_MS, altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import { handleCustomerReturn } from "../../src/lib/customer-return/handle"
 
@@ -445,7 +446,7 @@ export default storeSuite({
       // A card declined while its customer is still paying: they saw it, nobody else needs to.
       const paying = await unpaidSession()
       expect((await store.sandbox().simulatePayment(await altapaySessionOf(paying.cartId), { outcome: "decline", callback: true })).callbackStatus).toBe(200)
-      await new Promise((resolve) => setTimeout(resolve, WEBHOOK_PROCESSING_DELAY_MS + 2_000))
+      await eventsSettled(getContainer())
       expect(await feed()).toHaveLength(1)
     })
 

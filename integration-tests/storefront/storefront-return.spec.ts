@@ -16,7 +16,8 @@ import { browserSpecCanRun, CHROMIUM, CHROMIUM_ARGS } from "../setup/chromium"
 import { cartWithNewProduct, createCart, orderForCart, orderPayments, returnsAfterCallback, seedStore, stockCoffee, type Api, type SeededStore } from "../../tools/test-store/store"
 import { customerMessage } from "../../src/lib/languages/customer-messages"
 import { REFUSALS } from "../../src/lib/verify-order/answers"
-import { prepareStoreAppDir, useAltaPayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { prepareStoreAppDir, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { CART_COOKIE, hostResolverRule, startMiniStorefront, type MiniStorefront } from "./browser/mini-storefront"
 import { TERMINALS } from "./two-terminals/terminals"
 
@@ -122,7 +123,7 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         expect(returned).toMatchObject([{ url: `${store.medusaUrl()}/altapay/return/card/success`, status: 303 }])
 
         // AltaPay's callback, processed now, and opening the landing page again add nothing.
-        await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+        await eventsSettled(getContainer())
         await page.goto(`${shop.url}/api/altapay/landing?outcome=paid&cart_id=${cartId}&order_id=${orderId}`)
         expect(await confirmedOrderId()).toBe(orderId)
         const payments = await orderPayments(getContainer(), orderId)
@@ -214,7 +215,7 @@ if (browserSpecCanRun("the storefront kit's return path in a real browser")) {
         const payments = await orderPayments(getContainer(), orderId)
         expect(payments).toHaveLength(1)
         expect(payments[0].data.redirect_url).toBe(freshPage)
-        await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS + 1_500))
+        await eventsSettled(getContainer())
         expect(await orderPayments(getContainer(), orderId)).toHaveLength(1)
       })
     },

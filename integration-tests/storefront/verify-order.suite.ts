@@ -16,7 +16,8 @@ import { customerMessage } from "../../src/lib/languages/customer-messages"
 import { REFUSALS } from "../../src/lib/verify-order/answers"
 import { CALLBACK_SECRET, PROVIDER_ID } from "../../tools/test-store/altapay-sandbox"
 import { createCart, orderForCart, seedStore, stockCoffee, submitPaymentPage, type Api, type SeededStore } from "../../tools/test-store/store"
-import { altapayStore, WEBHOOK_PROCESSING_DELAY_MS } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { initiateRedirectSession } from "../setup/starter-checkout"
 
 const store = altapayStore() // the group `verified-redirect-store`: the redirect flow, verifyOrder on
@@ -49,25 +50,14 @@ export default storeSuite({
   testSuite: ({ api, getContainer }) => {
     let seed: SeededStore
     let sdk: Medusa
-    /** The last ledger entry before the running test. */
-    let seqBefore = 0
     // Seeded once: the runner snapshots the database after the suite's beforeAll and restores that before each test.
     beforeAll(async () => {
       seed = await seedStore(getContainer(), { promotion: PROMOTION })
       sdk = new Medusa({ baseUrl: store.medusaUrl(), publishableKey: seed.publishableKey })
     })
-    beforeEach(() => {
-      seqBefore = store.sandbox().ledger().at(-1)?.seq ?? 0
-    })
-    afterEach(async () => {
-      // A callback AltaPay sent to Medusa's webhook route must be processed in this test's database
-      // (Medusa handles it WEBHOOK_PROCESSING_DELAY_MS after it arrived). A test AltaPay posted nothing to waits for nothing.
-      const posted = store
-        .sandbox()
-        .ledger()
-        .some((e) => e.seq > seqBefore && e.api === "callback" && e.path.startsWith("/hooks/payment/"))
-      if (posted) await new Promise((r) => setTimeout(r, WEBHOOK_PROCESSING_DELAY_MS))
-    })
+    // A callback AltaPay sent to Medusa's webhook route must be processed in this test's database
+    // (Medusa handles it 5 s after it arrived). A test AltaPay posted nothing to waits for nothing.
+    afterEach(() => eventsSettled(getContainer()))
 
     it("a cart that still stands is paid: AltaPay's verify post is answered OKAY before it reserves, and the order is placed", async () => {
       const cart = await createCart(api as unknown as Api, seed)

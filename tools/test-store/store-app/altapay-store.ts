@@ -70,8 +70,8 @@ export const storeAltaPay: SandboxedOptions = sandboxedAltaPay({ flow: "storefro
 
 /**
  * Medusa processes a webhook this long after it arrived (payment.webhook_received is emitted with
- * a 5 s delay; the Payment module's `webhook_delay` option is not read in 2.21.2). Wait at least
- * this long before asserting what a callback did or did not do.
+ * a 5 s delay; the Payment module's `webhook_delay` option is not read in 2.21.2). To assert what a
+ * callback did or did not do, wait with eventsSettled() (events-settled.ts), not this long.
  */
 export const WEBHOOK_PROCESSING_DELAY_MS = 5_000
 

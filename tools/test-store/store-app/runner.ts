@@ -17,6 +17,7 @@ import { createPostgresDatabaseTemplate } from "@medusajs/test-utils/dist/medusa
 import { createHash, randomUUID } from "node:crypto"
 import fs from "node:fs"
 import { Client } from "@medusajs/framework/pg"
+import { watchEvents } from "./events-settled"
 
 type RunnerConfig = Parameters<typeof medusaIntegrationTestRunner>[0]
 
@@ -58,7 +59,8 @@ async function copyTemplate(database: string, template: string): Promise<boolean
 
 /**
  * Use instead of medusaIntegrationTestRunner, with the same options. The suite sees the runner's
- * own options; its beforeAll hooks run after the template is kept.
+ * own options; its beforeAll hooks run after the template is kept and eventsSettled() counts the
+ * app's webhook runs.
  */
 export function storeTestRunner(config: RunnerConfig): ReturnType<typeof medusaIntegrationTestRunner> {
   const cwd = config.cwd ?? process.cwd()
@@ -77,6 +79,7 @@ export function storeTestRunner(config: RunnerConfig): ReturnType<typeof medusaI
     },
     testSuite: (options) => {
       beforeAll(async () => {
+        watchEvents(options.getContainer())
         if (!copied) await createPostgresDatabaseTemplate({ databaseName: dbName, templateName: template })
       })
       config.testSuite(options)
