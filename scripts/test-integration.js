@@ -86,6 +86,9 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "altapay-integration-"))
 /** Where storeSuites() notes each group suite's seconds (tools/test-store/store-app/runner.ts). */
 const suiteTimes = path.join(logDir, "suites.jsonl")
 
+/** The unit lane's jest report: read for its failures, left out of the lanes' timings. */
+const UNIT_REPORT = "unit.json"
+
 /** The developed version's packed tarball, kept by the install spec for the oldest version's install. */
 const tarball = path.join(logDir, "medusa-payment-altapay.tgz")
 
@@ -121,7 +124,6 @@ function runUnit() {
   console.log(`[integration] lane unit: the unit tests (test/) on one worker, log ${log(lane)}`)
   return runLogged(lane, [jestBin, "--selectProjects", "unit", "--forceExit", "--maxWorkers=1", "--json", "--outputFile", path.join(logDir, UNIT_REPORT)], {})
 }
-const UNIT_REPORT = "unit.json"
 
 const log = (lane) => path.join(logDir, `${lane.name}.log`)
 
