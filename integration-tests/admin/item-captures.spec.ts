@@ -10,6 +10,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { storeSuite, storeSuites } from "../../tools/test-store/store-app/runner"
 import captureOnFulfillmentRaces from "./capture-on-fulfillment-races.suite"
 import editsThenItemCaptures from "./edits-then-item-captures.suite"
+import klarnaAfterSale from "./klarna-after-sale.suite"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -331,8 +332,13 @@ const itemCaptures = storeSuite({
   },
 })
 
-// The same store (Klarna, captureOn "shipment") runs the races of capture on shipment: capture-on-fulfillment-races.suite.ts.
+// The same store (Klarna, captureOn "shipment") runs the races of capture on shipment, captures after order edits and the refunds after the sale.
 storeSuites({
   cwd: STORE_APP_DIR,
-  suites: { "item captures": itemCaptures, "capture-on-fulfillment races": captureOnFulfillmentRaces, "order edits, then item captures and refunds": editsThenItemCaptures },
+  suites: {
+    "item captures": itemCaptures,
+    "capture-on-fulfillment races": captureOnFulfillmentRaces,
+    "order edits, then item captures and refunds": editsThenItemCaptures,
+    "a Klarna order after the sale": klarnaAfterSale,
+  },
 })

@@ -10,6 +10,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { z } from "zod"
 import { minorToDecimal, proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
+import { wholeItemsOnly } from "../../lib/item-captures/basis"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import type { Attempt } from "../../lib/money-door/attempts"
 import type { MoneyDoor } from "../../lib/money-door/door"
@@ -94,7 +95,7 @@ export class RefundFlow {
               `AltaPay refund: ${formatMinor(amountMinor, data.currency)} is more than the ${formatMinor(Math.max(refundable, 0), data.currency)} still refundable (captured ${formatMinor(current.captured_minor ?? 0, data.currency)}, refunded ${formatMinor(current.refunded_minor ?? 0, data.currency)}). Nothing was sent.`
             )
           }
-          const orderLines = pending?.order_lines ?? refundLines(current, amountMinor)
+          const orderLines = pending?.order_lines ?? refundLines(current, amountMinor, wholeItemsOnly(current, this.options))
           const detail: RefundDetail = { order_lines: orderLines, ...pickDefined({ items: pending?.items, note: pending?.note, return_fee: pending?.return_fee }) }
           return {
             beforeMinor: totalMinor(record?.transaction, "refunded"),
@@ -159,12 +160,16 @@ function withRefundRecord(known: RefundRecord[], refunds: RefundRecord[], record
 }
 
 /**
- * Full refund of an untouched payment: its own lines. Anything else: one line splitting the amount
- * like the goods' net and tax (credit lines paid part of the bill and do not change the split).
+ * The lines of a refund by amount (Refund items sends its own). Full refund of an untouched payment:
+ * its own lines. Anything else on a card: one line splitting the amount like the goods' net and tax
+ * (credit lines paid part of the bill and do not change the split). An invoice payment (Klarna)
+ * refuses a line it did not reserve, so it gets none: AltaPay's goodwill refund of the amount ("Refund
+ * a Klarna payment": order lines "Leave blank for goodwill refunds").
  */
-function refundLines(data: AltaPayPaymentData, amountMinor: number): OrderLine[] {
+function refundLines(data: AltaPayPaymentData, amountMinor: number, invoice: boolean): OrderLine[] | undefined {
   const untouched = (data.refunded_minor ?? 0) === 0 && (data.captured_minor ?? 0) === data.amount_minor
   if (untouched && amountMinor === data.amount_minor) return data.order_lines
+  if (invoice) return undefined
   return proportionalAdjustmentLine(data.order_lines, amountMinor, { itemId: "refund", description: "Refund" })
 }
 
