@@ -17,6 +17,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 import { adminOfSeededStore, answered, type Answers, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
 
 const store = altapayStore()
@@ -258,6 +259,36 @@ export default storeSuite({
         answers: { cancel: { status: 200 } },
         altapay: { capturedMinor: 10000, refundedMinor: 10000, moves: ["capture 10000 Success", "refund 10000 Success"] },
         medusa: { order: "canceled", collection: "canceled", paymentCanceled: false, capturedMinor: 10000, refundedMinor: 10000, bookedCaptures: [10000], bookedRefunds: [10000] },
+      })
+    })
+
+    it("a cancel whose refund AltaPay fails while it runs: Medusa cancels all the same and books the refund, the merchant is told what AltaPay still holds, and Refund then gives it back", async () => {
+      const order = await capturedOrder()
+      store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "503", times: Infinity })
+      const canceled = answered(await cancel(order))
+      await eventsSettled(getContainer())
+      store.sandbox().faults.clear()
+      const amount = `${(order.amountMinor / 100).toFixed(2)} DKK`
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "order", fields: ["display_id"], filters: { id: order.orderId } })
+      const name = `#${(data[0] as { display_id: number }).display_id}`
+      const notices = await getContainer().resolve(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      expect({ canceled, b: await books(order), told: notices.filter((n) => String(n.data?.title).includes(name)).map((n) => n.data) }).toMatchObject({
+        canceled: { status: 200 },
+        b: { altapay: { capturedMinor: order.amountMinor, refundedMinor: 0 }, medusa: { order: "canceled", refundedMinor: 0, bookedRefunds: [order.amountMinor] } },
+        told: [
+          {
+            title: `AltaPay: canceled order ${name} still has ${amount} captured`,
+            description: expect.stringContaining(`AltaPay did not refund ${amount} of payment ${order.paymentId}`),
+          },
+        ],
+      })
+      // As the notice says: Refund gives it back, recorded on the payment (the cancel booked it on the order).
+      expect(answered(await refund(order, order.amountMinor / 100))).toEqual({ status: 200 })
+      expect(await books(order)).toMatchObject({
+        altapay: { capturedMinor: order.amountMinor, refundedMinor: order.amountMinor, moves: [`capture ${order.amountMinor} Success`, `refund ${order.amountMinor} Success`] },
+        medusa: { order: "canceled", capturedMinor: order.amountMinor, refundedMinor: order.amountMinor, bookedRefunds: [order.amountMinor] },
       })
     })
   },

@@ -11,6 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
+import { refundOfCanceledOrder } from "./canceled-order-refund"
 import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfTheOrderOf, oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney } from "./order-money-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
@@ -110,11 +111,13 @@ export default defineMiddlewares({
     },
     // Medusa's Capture, Refund and Cancel buttons and the order panel's item captures and refunds:
     // one change of an AltaPay order's money at a time (order-money-lock.ts).
-    ...["/admin/payments/:id/capture", "/admin/payments/:id/refund", "/admin/altapay/payments/:id/captures", "/admin/altapay/payments/:id/refunds"].map((matcher) => ({
+    ...["/admin/payments/:id/capture", "/admin/altapay/payments/:id/captures", "/admin/altapay/payments/:id/refunds"].map((matcher) => ({
       method: ["POST" as const],
       matcher,
       middlewares: [oneChangeOfAPaymentsOrderAtATime],
     })),
+    // Medusa's Refund of a canceled order's payment moves the money and answers 400 (canceled-order-refund.ts).
+    { method: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneChangeOfAPaymentsOrderAtATime, refundOfCanceledOrder] },
     {
       method: ["POST"],
       matcher: "/admin/orders/:id/cancel",
