@@ -58,11 +58,9 @@ export async function cancelRefusal(container: MedusaContainer, orderId: string)
  * After Medusa's Cancel: money AltaPay still holds captured of the order's payments is told to the
  * merchant. The check above cannot foresee a refund AltaPay refuses or cannot be reached for while
  * the cancel runs; Medusa's step only logs it, and the order shows canceled with the money kept.
- * Says whether it told anything.
  */
-export async function tellOfMoneyKeptByCancel(container: MedusaContainer, orderId: string): Promise<boolean> {
+export async function tellOfMoneyKeptByCancel(container: MedusaContainer, orderId: string): Promise<void> {
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-  let told = false
   for await (const { name, payment, fmt, unreadable, heldMinor } of askedAltaPay(container, orderId)) {
     if (unreadable !== undefined) {
       logger.warn(
@@ -70,13 +68,11 @@ export async function tellOfMoneyKeptByCancel(container: MedusaContainer, orderI
       )
       continue
     }
-    if ((heldMinor ?? 0) <= 0) continue
-    told = true
-    const notice = keptNotice(name, payment, fmt(heldMinor ?? 0))
+    if (!heldMinor || heldMinor <= 0) continue
+    const notice = keptNotice(name, payment, fmt(heldMinor))
     logger.warn(`${notice.title}: ${notice.description}`)
     await postFeedNotice(container, `altapay-cancel-kept-${payment.id}-${heldMinor}`, notice, `payment ${payment.id}`)
   }
-  return told
 }
 
 function keptNotice(name: string, payment: AltaPayPayment, held: string): { title: string; description: string } {
