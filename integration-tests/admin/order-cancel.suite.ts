@@ -18,6 +18,7 @@ import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
 import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
+import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import { adminOfSeededStore, answered, type Answers, createAltaPayOrder, orderPayments, type Api, type ApiResponse } from "../../tools/test-store/store"
 
 const store = altapayStore()
@@ -289,6 +290,28 @@ export default storeSuite({
       expect(await books(order)).toMatchObject({
         altapay: { capturedMinor: order.amountMinor, refundedMinor: order.amountMinor, moves: [`capture ${order.amountMinor} Success`, `refund ${order.amountMinor} Success`] },
         medusa: { order: "canceled", capturedMinor: order.amountMinor, refundedMinor: order.amountMinor, bookedRefunds: [order.amountMinor] },
+      })
+    })
+
+    it("a cancel whose refund AltaPay made but whose answer was lost, and AltaPay cannot be asked: the follow-up job records it on the payment, nothing refunded twice", async () => {
+      const order = await capturedOrder()
+      // The cancel's check and the refund's look-up first answer; then the answer is lost and AltaPay cannot be asked.
+      store.sandbox().faults.add({ route: "refundCapturedReservation", kind: "lost-answer" })
+      store.sandbox().faults.add({ route: "payments", kind: "503", skip: 2, times: Infinity })
+      expect(answered(await cancel(order))).toMatchObject({ status: 200 })
+      await eventsSettled(getContainer())
+      store.sandbox().faults.clear()
+      expect(await books(order)).toMatchObject({
+        altapay: { refundedMinor: order.amountMinor },
+        medusa: { order: "canceled", refundedMinor: 0, bookedRefunds: [order.amountMinor] },
+      })
+
+      const run = await uncertainMoneyJob(getContainer())
+      expect(run.counts).toMatchObject({ recorded: 1 })
+      expect(run.counts["needs the merchant"] ?? 0).toBe(0)
+      expect(await books(order)).toMatchObject({
+        altapay: { refundedMinor: order.amountMinor, moves: [`capture ${order.amountMinor} Success`, `refund ${order.amountMinor} Success`] },
+        medusa: { capturedMinor: order.amountMinor, refundedMinor: order.amountMinor, bookedRefunds: [order.amountMinor] },
       })
     })
   },

@@ -11,7 +11,7 @@ import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
-import { refundOfCanceledOrder } from "./canceled-order-refund"
+import { refundWhenOrderCanceled } from "./canceled-order-refund"
 import { oneChangeOfAPaymentsOrderAtATime, oneChangeOfTheOrderOf, oneChangeOfThisOrderAtATime, refuseCancelThatKeepsMoney } from "./order-money-lock"
 import { StoreAddAltaPaySavedCard } from "./store/altapay/saved-cards/validators"
 import { AdminCreateAltaPayAgreementCharge } from "./admin/altapay/orders/[id]/agreement-charges/validators"
@@ -117,7 +117,7 @@ export default defineMiddlewares({
       middlewares: [oneChangeOfAPaymentsOrderAtATime],
     })),
     // Medusa's Refund of a canceled order's payment moves the money and answers 400 (canceled-order-refund.ts).
-    { method: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneChangeOfAPaymentsOrderAtATime, refundOfCanceledOrder] },
+    { method: ["POST"], matcher: "/admin/payments/:id/refund", middlewares: [oneChangeOfAPaymentsOrderAtATime, refundWhenOrderCanceled] },
     {
       method: ["POST"],
       matcher: "/admin/orders/:id/cancel",

@@ -30,6 +30,7 @@ import { postFeedNotice } from "./merchant-notice"
 import { messageOf, type RunReport } from "./run-report"
 import { chargeOrderOnSavedCard } from "../saved-cards/merchant-charge/charge"
 import { recordAgreementCharge } from "../saved-cards/merchant-charge/record"
+import { isCanceledOrder, refundOfCanceledOrder } from "../medusa-mapping/canceled-order-refund"
 
 type Outcome = "recorded" | "not made" | "still uncertain" | "needs the merchant"
 
@@ -69,21 +70,26 @@ async function settlePaymentAttempt(container: MedusaContainer, registration: Al
   const recordInMedusa = async (): Promise<Outcome> => {
     const latest = (await paymentOfTransaction()) ?? payment
     const data = openPaymentData(latest.data, registration.keys)
-    return data.sealed && recordedIn(data.data, attempt) ? "recorded" : recordPaymentAttempt(container, attempt, latest)
+    return data.sealed && recordedIn(data.data, attempt) ? "recorded" : recordPaymentAttempt(container, attempt, latest, !!orderId && (await isCanceledOrder(container, orderId)))
   }
   const orderId = (await altapayPaymentOrder(container, payment.id))?.orderId
   return orderId ? changingOrderMoney(container, orderId, recordInMedusa, "still uncertain") : recordInMedusa()
 }
 
-/** Records in Medusa, through its own workflow, an attempt AltaPay made; the provider adopts it (nothing is sent again). */
-async function recordPaymentAttempt(container: MedusaContainer, attempt: Attempt, payment: PaymentDTO): Promise<Outcome> {
+/**
+ * Records in Medusa, through its own workflow, an attempt AltaPay made; the provider adopts it
+ * (nothing is sent again). A refund of a canceled order's payment (the cancel's own, whose answer
+ * was lost) on the payment alone: the cancel booked it on the order (canceled-order-refund.ts).
+ */
+async function recordPaymentAttempt(container: MedusaContainer, attempt: Attempt, payment: PaymentDTO, orderCanceled: boolean): Promise<Outcome> {
   const amount = minorToNumber(attempt.amountMinor, attempt.currency)
   const what = `AltaPay ${attempt.kind} ${attempt.id} of ${minorToDecimal(attempt.amountMinor, attempt.currency)} ${attempt.currency} on payment ${payment.id}`
   try {
     if (attempt.kind === "capture") await capturePaymentWorkflow(container).run({ input: { payment_id: payment.id, amount } })
-    else if (attempt.kind === "refund")
-      await refundPaymentWorkflow(container).run({ input: { payment_id: payment.id, amount, note: `AltaPay refund ${attempt.id}, recorded by the follow-up job` } })
-    else return await tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back: cancel the payment in Medusa to match.`)
+    else if (attempt.kind === "refund") {
+      const refund = { payment_id: payment.id, amount, note: `AltaPay refund ${attempt.id}, recorded by the follow-up job` }
+      await (orderCanceled ? refundOfCanceledOrder(container, refund) : refundPaymentWorkflow(container).run({ input: refund }))
+    } else return await tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back: cancel the payment in Medusa to match.`)
   } catch (error) {
     return tell(
       container,
