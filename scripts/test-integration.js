@@ -31,7 +31,8 @@ const sequencer = path.join(__dirname, "integration-sequencer.js")
  * verified-redirect-store saved the other lane; item captures since 692b011, when the default
  * store's group grew by four suites and the other lane ran 919 s against this one's 664 s; the second
  * default-options group since its five new suites would have made the other lane about 960 s; the
- * Swish store's group of app payments, balancing the suites both lanes got on 2026-11-30). The
+ * Swish store's group of app payments, balancing the suites both lanes got on 2026-11-30; fraud review
+ * and the languages moved to the money group on 2026-12-01, the stores lane being 60 s longer). The
  * admin UI's build cache is shared by the specs that open the admin in Chromium: all of them stay
  * in the other lane.
  */

@@ -8,7 +8,6 @@ import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app
 import { storeSuites } from "../../tools/test-store/store-app/runner"
 import altapayAdmin from "../admin/altapay-admin.suite"
 import backOfficeChanges from "../admin/back-office-changes.suite"
-import fraudReview from "../admin/fraud-review.suite"
 import orderCancel from "../admin/order-cancel.suite"
 import refundRecords from "../admin/refund-records.suite"
 import paymentLinkChanges from "../admin/payment-link-changes.suite"
@@ -21,7 +20,6 @@ import customerTokenAttacks from "../storefront/customer-token-attacks.suite"
 import hostileCatalogAndBodies from "../admin/hostile-catalog-and-bodies.suite"
 import bigCarts from "../storefront/big-carts.suite"
 import taxInclusivePrices from "../admin/tax-inclusive-prices.suite"
-import languages from "../storefront/languages.suite"
 import promotionsAndTaxRules from "../admin/promotions-and-tax-rules.suite"
 
 jest.setTimeout(180_000)
@@ -35,7 +33,6 @@ storeSuites({
     payouts,
     "payouts in the cases finance meets": payoutCases,
     "the order's AltaPay panel and routes": altapayAdmin,
-    "fraud review": fraudReview,
     "refund records": refundRecords,
     "order cancel": orderCancel,
     "payment links after the order changed": paymentLinkChanges,
@@ -47,7 +44,6 @@ storeSuites({
     "hostile catalog data and admin bodies": hostileCatalogAndBodies,
     "big carts and big numbers": bigCarts,
     "tax-inclusive prices": taxInclusivePrices,
-    "the shop's languages": languages,
     "promotions, shipping and tax rules": promotionsAndTaxRules,
   },
 })
