@@ -18,7 +18,7 @@ import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import type { AdminAltaPayHealthResponse } from "../../src/lib/health/views"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
-import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore, cleanSandboxEachTest } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, type Api } from "../../tools/test-store/store"
 import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
@@ -37,10 +37,7 @@ export default storeSuite({
 
     const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
     const as = shop.as
-    beforeEach(() => {
-      store.sandbox().faults.clear()
-      store.sandbox().clearLedger()
-    })
+    cleanSandboxEachTest()
     afterEach(() => store.sandbox().faults.clear())
 
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal. */

@@ -19,7 +19,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
-import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore, cleanSandboxEachTest } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { adminOfSeededStore, createCoffeeTeaOrder, type CoffeeTeaOrder, eventually, orderPayments, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
 import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
@@ -38,10 +38,7 @@ export default storeSuite({
     const api = rawApi as unknown as Api
     const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
     const as = shop.as
-    beforeEach(() => {
-      store.sandbox().faults.clear()
-      store.sandbox().clearLedger()
-    })
+    cleanSandboxEachTest()
 
     /** 2 coffee + 1 tea + shipping, 10 % off, authorized on the Klarna terminal (314.83 DKK). */
     async function paidOrder(): Promise<PaidOrder> {

@@ -17,9 +17,9 @@
  * (a coffee 101.19375, the tea 51.1875, shipping 61.25).
  */
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
+import { altapayStore, cleanSandboxEachTest } from "../../tools/test-store/store-app/altapay-store"
 import { storeSuite } from "../../tools/test-store/store-app/runner"
-import { adminOfSeededStore, answered, createCoffeeTeaOrder, eventually, expectOk, type Answers, type Api, type CoffeeTeaOrder } from "../../tools/test-store/store"
+import { adminOfSeededStore, receivedReturn, answered, createCoffeeTeaOrder, eventually, expectOk, type Answers, type Api, type CoffeeTeaOrder } from "../../tools/test-store/store"
 import { paymentBooks, wireLinesMinor, type PaymentOfOrder, type WireLine } from "../../tools/test-store/payment-books"
 import { eventsSettled } from "../../tools/test-store/store-app/events-settled"
 
@@ -31,10 +31,7 @@ export default storeSuite({
     const api = rawApi as unknown as Api
     const shop = adminOfSeededStore(api, getContainer, { promotion: { code: "TEN", percent: 10 } })
     const as = shop.as
-    beforeEach(() => {
-      store.sandbox().faults.clear()
-      store.sandbox().clearLedger()
-    })
+    cleanSandboxEachTest()
 
     const of = (order: CoffeeTeaOrder): PaymentOfOrder => ({ orderId: order.orderId, paymentId: order.paymentId, transactionId: order.transactionId, currency: "DKK" })
     const settled = () => eventsSettled(getContainer())
@@ -137,12 +134,7 @@ export default storeSuite({
         { id: order.tea, quantity: 1 },
       ]
       expectOk("fulfillment", await api.post(`/admin/orders/${order.orderId}/fulfillments`, { items, location_id: shop.seed.stockLocation.id }, as()))
-      const returned = expectOk("return", await api.post("/admin/returns", { order_id: order.orderId, location_id: shop.seed.stockLocation.id }, as())).return.id as string
-      expectOk("request items", await api.post(`/admin/returns/${returned}/request-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      expectOk("request", await api.post(`/admin/returns/${returned}/request`, {}, as()))
-      expectOk("receive", await api.post(`/admin/returns/${returned}/receive`, {}, as()))
-      expectOk("receive items", await api.post(`/admin/returns/${returned}/receive-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      expectOk("confirm receive", await api.post(`/admin/returns/${returned}/receive/confirm`, {}, as()))
+      await receivedReturn(api, shop, order.orderId, order.coffee)
       expect(await pendingDifference(order.orderId)).toBeCloseTo(-101.19375, 5)
 
       const refund = answered(await medusaRefund(order, 10119))

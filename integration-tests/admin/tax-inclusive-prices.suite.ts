@@ -22,7 +22,7 @@ import { decimalToMinor } from "../../src/altapay"
 import { shopOrderIdFor } from "../../src/lib/medusa-mapping/shop-order-id"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { entriesAgree, expectMovesAgree, linesAgainstEntries, type WireLine } from "../../tools/test-store/payment-books"
-import { adminOfSeededStore, expectOk, orderPayments, payWithAltaPay, startSession, storeHeaders, type Api } from "../../tools/test-store/store"
+import { adminOfSeededStore, expectOk, orderPayments, payWithAltaPay, receivedReturn, startSession, storeHeaders, type Api } from "../../tools/test-store/store"
 
 const store = altapayStore()
 
@@ -173,15 +173,7 @@ export default storeSuite({
     }
 
     /** A return of `quantity` of `itemId`, requested, received and confirmed through Medusa's return routes. */
-    async function returnReceived(o: Placed, itemId: string, quantity: number) {
-      const created = expectOk("return", await api.post("/admin/returns", { order_id: o.orderId, location_id: shop.seed.stockLocation.id }, as()))
-      const returnId = created.return.id as string
-      expectOk("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: itemId, quantity }] }, as()))
-      expectOk("request return", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
-      expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-      expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: itemId, quantity }] }, as()))
-      expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
-    }
+    const returnReceived = (o: Placed, itemId: string, quantity: number) => receivedReturn(api, shop, o.orderId, itemId, quantity)
 
     it("the reservation matches Medusa's order item by item, whatever the promotions on VAT-inclusive prices: fixed with and without VAT, stacked, larger than the items", async () => {
       const carts: Array<[Partial<Record<"mug" | "tea" | "sticker", number>>, string[]]> = [

@@ -24,7 +24,7 @@ import { storeSuite } from "../../tools/test-store/store-app/runner"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { altapayStore } from "../../tools/test-store/store-app/altapay-store"
-import { adminOfSeededStore, createAltaPayOrder, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
+import { adminOfSeededStore, createAltaPayOrder, receivedReturn, type Api, type ApiResponse, expectOk } from "../../tools/test-store/store"
 import { postCustomerReturn } from "../../tools/test-store/customer-return"
 
 const store = altapayStore()
@@ -262,13 +262,7 @@ export default storeSuite({
 
     it("a coffee returned and refunded with Refund items on the card payment: AltaPay refunds what the order says is owed, and nothing is left owed", async () => {
       const order = await twoPaymentOrder({ fulfilled: true })
-      const created = expectOk("return", await api.post("/admin/returns", { order_id: order.orderId, location_id: shop.seed.stockLocation.id }, as()))
-      const returnId = created.return.id as string
-      expectOk("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      expectOk("request return", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
-      expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
-      expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items: [{ id: order.coffee, quantity: 1 }] }, as()))
-      expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+      await receivedReturn(api, shop, order.orderId, order.coffee)
       expect(await pendingDifference(order.orderId)).toBeCloseTo(-101.19375, 5)
 
       const r = await refundItems(order.card, [{ line_item_id: order.coffee, quantity: 1 }])

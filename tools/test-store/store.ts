@@ -424,3 +424,19 @@ export function adminOfSeededStore(api: Api, getContainer: () => MedusaContainer
     },
   }
 }
+
+/**
+ * A return of `quantity` of one order item through Medusa's admin return routes: created at the
+ * seed's stock location, requested, received and confirmed, each step answering 200. Its id.
+ */
+export async function receivedReturn(api: Api, shop: ReturnType<typeof adminOfSeededStore>, orderId: string, itemId: string, quantity = 1): Promise<string> {
+  const { as } = shop
+  const items = [{ id: itemId, quantity }]
+  const returnId = expectOk("return", await api.post("/admin/returns", { order_id: orderId, location_id: shop.seed.stockLocation.id }, as())).return.id as string
+  expectOk("request items", await api.post(`/admin/returns/${returnId}/request-items`, { items }, as()))
+  expectOk("request return", await api.post(`/admin/returns/${returnId}/request`, {}, as()))
+  expectOk("receive", await api.post(`/admin/returns/${returnId}/receive`, {}, as()))
+  expectOk("receive items", await api.post(`/admin/returns/${returnId}/receive-items`, { items }, as()))
+  expectOk("confirm receive", await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, as()))
+  return returnId
+}

@@ -95,6 +95,14 @@ export function altapayStore(): AltaPayStore {
   return storeAccess
 }
 
+/** Before each test of the suite that calls it: a sandbox with no faults and an empty ledger, so a test counts only its own operations. */
+export function cleanSandboxEachTest(): void {
+  beforeEach(() => {
+    storeAccess.sandbox().faults.clear()
+    storeAccess.sandbox().clearLedger()
+  })
+}
+
 /**
  * Call at the top level of a spec that boots `tools/test-store/store-app`: starts the
  * sandbox and picks the app's port before the runner loads medusa-config, stops it afterwards.
