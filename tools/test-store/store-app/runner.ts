@@ -17,7 +17,7 @@ import { createPostgresDatabaseTemplate } from "@medusajs/test-utils/dist/medusa
 import { createHash, randomUUID } from "node:crypto"
 import fs from "node:fs"
 import { Client } from "@medusajs/framework/pg"
-import { watchEvents } from "./events-settled"
+import { eventsSettled, watchEvents } from "./events-settled"
 
 type RunnerConfig = Parameters<typeof medusaIntegrationTestRunner>[0]
 
@@ -129,7 +129,11 @@ export function storeSuites(config: Omit<RunnerConfig, "testSuite"> & { suites: 
           suite.testSuite(options)
           // Registered after the suite's own beforeAll hooks, so it runs after them.
           beforeAll(() => options.dbUtils.snapshot())
-          afterAll(() => recordSuiteTime(name, Date.now() - started))
+          // What the suite's callbacks and subscribers still do belongs to it, not to the next suite.
+          afterAll(async () => {
+            await eventsSettled(options.getContainer())
+            recordSuiteTime(name, Date.now() - started)
+          })
         })
       }
     },
