@@ -11,9 +11,10 @@
 // packed) runs beside them from the moment the install spec has passed. Each lane's output goes to its own log; the "stores" and "alone" lanes are printed
 // as they run, the others when they end; then each spec file's time and the slowest tests.
 // Extra arguments: path patterns narrow the run to the specs they match, flags (`--flag=value`) go to
-// jest; either skips the oldest Medusa's check. `--with-unit` (`npm test` passes it) runs the unit
-// tests too, on one jest worker beside the lanes, in the CPU their specs leave idle while they wait
-// on Medusa and callbacks (before, they ran first on both cores: about two minutes of CI's 20).
+// jest; either skips the oldest Medusa's check. `--with-unit` and `--with-typecheck` (`npm test`
+// passes both) run the unit tests (on one jest worker) and the type-check beside the lanes, at a
+// lower CPU priority, in the CPU the lanes' specs leave idle while they wait on Medusa and callbacks
+// (before, they ran first on both cores: about three minutes of CI's 20).
 "use strict"
 const { spawn } = require("node:child_process")
 const fs = require("node:fs")
@@ -70,8 +71,10 @@ function listSpecs(dir) {
  * to jest. Either skips the oldest Medusa's check.
  */
 const WITH_UNIT = "--with-unit"
+const WITH_TYPECHECK = "--with-typecheck"
 const withUnit = process.argv.includes(WITH_UNIT)
-const extra = process.argv.slice(2).filter((arg) => arg !== WITH_UNIT)
+const withTypecheck = process.argv.includes(WITH_TYPECHECK)
+const extra = process.argv.slice(2).filter((arg) => arg !== WITH_UNIT && arg !== WITH_TYPECHECK)
 const pathPatterns = extra.filter((arg) => !arg.startsWith("-")).map((pattern) => new RegExp(pattern))
 const jestFlags = extra.filter((arg) => arg.startsWith("-"))
 const specs = listSpecs("integration-tests").filter((spec) => pathPatterns.length === 0 || pathPatterns.some((pattern) => pattern.test(spec)))
@@ -121,10 +124,24 @@ function run(lane) {
  * CPU the lanes need. Its report is kept apart from the lanes' timings (printTimes).
  */
 function runUnit() {
-  const lane = { name: "unit", print: "at end" }
+  const lane = { name: "unit", print: "at end", nice: true }
   console.log(`[integration] lane unit: the unit tests (test/) on one worker, log ${log(lane)}`)
   return runLogged(lane, [jestBin, "--selectProjects", "unit", "--forceExit", "--maxWorkers=1", "--json", "--outputFile", path.join(logDir, UNIT_REPORT)], {})
 }
+
+/** The type-check (scripts/typecheck.js: three tsc at once), beside the lanes like the unit tests. */
+function runTypecheck() {
+  const lane = { name: "typecheck", print: "at end", nice: true }
+  console.log(`[integration] lane typecheck: scripts/typecheck.js, log ${log(lane)}`)
+  return runLogged(lane, [path.join(__dirname, "typecheck.js")], {})
+}
+
+/**
+ * The priority of a lane that runs beside the Medusa lanes: lower, so that it takes only the CPU
+ * they leave idle and never lengthens them (the lanes are the run's critical path). Its children
+ * (jest's worker, tsc) inherit it.
+ */
+const BESIDE_PRIORITY = 10
 
 const log = (lane) => path.join(logDir, `${lane.name}.log`)
 
@@ -133,6 +150,7 @@ function runLogged(lane, args, env) {
   const started = Date.now()
   const out = fs.openSync(log(lane), "w")
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  if (lane.nice) lowerPriority(child.pid)
   for (const stream of [child.stdout, child.stderr]) {
     stream.on("data", (chunk) => {
       fs.writeSync(out, chunk)
@@ -148,6 +166,14 @@ function runLogged(lane, args, env) {
       resolve(code === 0)
     })
   )
+}
+
+function lowerPriority(pid) {
+  try {
+    os.setPriority(pid, BESIDE_PRIORITY)
+  } catch (error) {
+    console.log(`[integration] could not lower the priority of process ${pid} (${error.message}); it runs at the lanes' priority`)
+  }
 }
 
 if (specs.length === 0) {
@@ -268,6 +294,7 @@ function printFailures(failed) {
 async function main() {
   const started = lanes.filter((lane) => lane.specs.length > 0)
   const unit = withUnit ? runUnit() : Promise.resolve(true)
+  const typecheck = withTypecheck ? runTypecheck() : Promise.resolve(true)
   const lanesDone = Promise.all(started.map(run))
   const oldest = extra.length === 0 ? oldestMedusaWhenReady(lanesDone) : Promise.resolve(true)
   const results = (await lanesDone).map((passed, i) => ({ name: started[i].name, passed }))
@@ -275,6 +302,7 @@ async function main() {
   // resolve() took the check's own promise: this is its result.
   results.push({ name: "oldest-medusa", passed: await oldest })
   if (withUnit) results.push({ name: "unit", passed: await unit })
+  if (withTypecheck) results.push({ name: "typecheck", passed: await typecheck })
   try {
     printTimes()
   } catch (error) {
