@@ -12,8 +12,8 @@
 // as they run, the others when they end; then each spec file's time and the slowest tests.
 // Extra arguments: path patterns narrow the run to the specs they match, flags (`--flag=value`) go to
 // jest; either skips the oldest Medusa's check. `--with-unit` and `--with-typecheck` (`npm test`
-// passes both) run the unit tests (on one jest worker) and the type-check beside the lanes, at a
-// lower CPU priority, in the CPU the lanes' specs leave idle while they wait on Medusa and callbacks
+// passes both) run the unit tests (on one jest worker) and the type-check (at a lower CPU priority)
+// beside the lanes, in the CPU the lanes' specs leave idle while they wait on Medusa and callbacks
 // (before, they ran first on both cores: about three minutes of CI's 20).
 "use strict"
 const { spawn } = require("node:child_process")
@@ -124,7 +124,8 @@ function run(lane) {
  * CPU the lanes need. Its report is kept apart from the lanes' timings (printTimes).
  */
 function runUnit() {
-  const lane = { name: "unit", print: "at end", nice: true }
+  // At the lanes' priority: tests with timeouts (servers, child processes) fail when starved of CPU.
+  const lane = { name: "unit", print: "at end" }
   console.log(`[integration] lane unit: the unit tests (test/) on one worker, log ${log(lane)}`)
   return runLogged(lane, [jestBin, "--selectProjects", "unit", "--forceExit", "--maxWorkers=1", "--json", "--outputFile", path.join(logDir, UNIT_REPORT)], {})
 }
