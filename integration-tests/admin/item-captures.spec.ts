@@ -11,6 +11,7 @@ import { storeSuite, storeSuites } from "../../tools/test-store/store-app/runner
 import captureOnFulfillmentRaces from "./capture-on-fulfillment-races.suite"
 import editsThenItemCaptures from "./edits-then-item-captures.suite"
 import klarnaAfterSale from "./klarna-after-sale.suite"
+import klarnaExchangesClaims from "./klarna-exchanges-claims.suite"
 import { INVOICE_METHOD } from "../../src/sandbox"
 import { API_PASSWORD, API_USER } from "../../tools/test-store/altapay-sandbox"
 import { STORE_APP_DIR, useAltaPayStore } from "../../tools/test-store/store-app/altapay-store"
@@ -332,7 +333,7 @@ const itemCaptures = storeSuite({
   },
 })
 
-// The same store (Klarna, captureOn "shipment") runs the races of capture on shipment, captures after order edits and the refunds after the sale.
+// The same store (Klarna, captureOn "shipment") runs the races of capture on shipment, captures after order edits, the refunds after the sale, and exchanges and claims.
 storeSuites({
   cwd: STORE_APP_DIR,
   suites: {
@@ -340,5 +341,6 @@ storeSuites({
     "capture-on-fulfillment races": captureOnFulfillmentRaces,
     "order edits, then item captures and refunds": editsThenItemCaptures,
     "a Klarna order after the sale": klarnaAfterSale,
+    "Klarna exchanges and claims at two VAT rates": klarnaExchangesClaims,
   },
 })

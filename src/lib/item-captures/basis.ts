@@ -7,7 +7,8 @@ import type { AltaPayPaymentData } from "../payment-data/data"
 import type { AltaPayOptions } from "../registrations/options"
 import { cartToLineSource, type CartForLines } from "../medusa-mapping/cart-lines"
 
-export type ItemCaptureBasis = { ok: true; map: ReservationMap; captured: CapturedSoFar } | { ok: false; reason: string }
+/** `advised`: the reason itself says what to do instead (capture the rest by amount). */
+export type ItemCaptureBasis = { ok: true; map: ReservationMap; captured: CapturedSoFar } | { ok: false; reason: string; advised?: true }
 export type PairedReservationBasis = { ok: true; map: PairedReservation; captured: CapturedSoFar } | { ok: false; reason: string }
 
 const SUMMARY_RESERVATION = "AltaPay reserved one summary line for this payment, not its items"
@@ -35,9 +36,27 @@ export function itemCaptureBasis(order: CartForLines | undefined, data: AltaPayP
   } catch {
     map = undefined
   }
-  if (!map) return { ok: false, reason: "the order's items no longer match the lines AltaPay reserved (the order was edited after payment)" }
+  if (!map) return { ok: false, reason: "the order's items no longer match the lines AltaPay reserved (the order was edited, or items exchanged or claimed, after payment)" }
   const captured = capturedSoFar(data)
-  return typeof captured === "string" ? { ok: false, reason: captured } : { ok: true, map, captured }
+  return typeof captured === "string" ? { ok: false, reason: captured, advised: true } : { ok: true, map, captured }
+}
+
+/**
+ * What the merchant can do instead when a payment cannot be captured by item (itemCaptureBasis not
+ * ok). An invoice payment captured in part before its order changed can capture nothing more: its
+ * reserved lines no longer pair with the order's, Medusa counts only what was captured as paid (it
+ * asks for the rest as an amount due), and AltaPay cannot release part of a reservation
+ * (reservation-left.ts), so the rest lapses.
+ */
+export function insteadOfItemCapture(basis: ItemCaptureBasis, data: Pick<AltaPayPaymentData, "captured_minor">, invoice: boolean): string {
+  if (basis.ok || basis.advised) return ""
+  if (!invoice) return "Capture it by amount instead (Medusa's Capture on the order page)."
+  if ((data.captured_minor ?? 0) === 0)
+    return "Capture all of it instead (Medusa's Capture of the whole amount): an invoice payment (Klarna) is captured only with its lines as reserved."
+  return (
+    "Nothing more can be captured on it: an invoice payment (Klarna) is captured only with its lines as reserved, and part of it was captured before the order changed. " +
+    "Collect what the order still owes, if anything, with a payment link from the order's AltaPay panel; AltaPay cannot release part of a reservation, so the rest lapses by itself."
+  )
 }
 
 /**

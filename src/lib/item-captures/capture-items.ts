@@ -13,7 +13,7 @@ import { loadOrderDue, nothingDue } from "../medusa-mapping/amount-due"
 import type { TrackingInfo } from "../payment-data/data"
 import { newestPaymentData, paymentDataAccess, withPaymentLock } from "../payment-data/writer"
 import { altapayFromConfig } from "../registrations/from-config"
-import { itemCaptureBasis, wholeItemsOnly } from "./basis"
+import { insteadOfItemCapture, itemCaptureBasis, wholeItemsOnly } from "./basis"
 
 export interface ItemCaptureRequest {
   items: Array<{ line_item_id: string; quantity: number }>
@@ -70,7 +70,8 @@ export async function itemCaptureState(scope: MedusaContainer, paymentId: string
     (due && due.dueMinor <= 0 ? `${nothingDue(due)} Nothing more is to be captured on payment ${payment.id}; what AltaPay still reserves lapses by itself.` : undefined)
   const basis = itemCaptureBasis(payment.order, payment.data)
   if (!basis.ok || refusal) {
-    return { available: false, reason: refusal ?? sentence(basis.ok ? "" : basis.reason), whole_items_only: whole, items: [], shipping: null, remaining_minor: remaining }
+    const reason = refusal ?? (basis.ok ? "" : `${sentence(basis.reason)} ${insteadOfItemCapture(basis, payment.data, whole)}`.trim())
+    return { available: false, reason, whole_items_only: whole, items: [], shipping: null, remaining_minor: remaining }
   }
   const shipping = basis.map.entries.filter((e) => e.kind === "shipping")
   return {
@@ -143,8 +144,11 @@ function planFor(scope: MedusaContainer, payment: AltaPayPayment, request: ItemC
   const refusal = stateRefusal(payment)
   if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
   const basis = itemCaptureBasis(payment.order, payment.data)
-  if (!basis.ok) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} cannot be captured by item: ${basis.reason}.`)
   const { options } = altapayFromConfig(scope, payment.provider_id)
+  if (!basis.ok) {
+    const instead = insteadOfItemCapture(basis, payment.data, wholeItemsOnly(payment.data, options))
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment ${payment.id} cannot be captured by item: ${basis.reason}. ${instead}`.trim())
+  }
   try {
     const plan = planItemCapture({
       map: basis.map,

@@ -13,7 +13,7 @@ import { altapayFromConfig, altapayProviderIds } from "../registrations/from-con
 import type { AltaPayOptions } from "../registrations/options"
 import { heldForReview } from "../fraud/policy"
 import { changingOrderMoney, ORDER_MONEY_WAIT_MS } from "../follow-up/medusa-lock"
-import { capturedSoFar, wholeItemsOnly } from "./basis"
+import { capturedSoFar, itemCaptureBasis, wholeItemsOnly } from "./basis"
 import { captureAltaPayItems, type ItemCaptureRequest } from "./capture-items"
 
 export type CaptureTrigger = Exclude<AltaPayOptions["captureOn"], "manual">
@@ -109,9 +109,9 @@ async function captureOnPayment(container: MedusaContainer, { id, options, order
     const capture = await captureAltaPayItems(container, id, request, { fulfillmentId, trackingInfo: trackingOf(fulfillment) })
     logger?.info(`AltaPay: captured ${capture.amount_minor} minor units of payment ${id} for fulfillment ${fulfillmentId} (order ${order.id}).`)
   } catch (error) {
-    logger?.warn(
-      `AltaPay: fulfillment ${fulfillmentId} of order ${order.id} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)} Capture it from the order page ("Capture items").`
-    )
+    // A payment that cannot be captured by item says what to do instead in the error itself.
+    const advice = itemCaptureBasis(payment.order, payment.data).ok ? ' Capture it from the order page ("Capture items").' : ""
+    logger?.warn(`AltaPay: fulfillment ${fulfillmentId} of order ${order.id} was not captured on payment ${id}: ${error instanceof Error ? error.message : String(error)}${advice}`)
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { matchCaptureAmount, minorToDecimal, proportionalAdjustmentLine, type OrderLine } from "../../altapay"
-import { itemCaptureBasis, wholeItemsOnly } from "../../lib/item-captures/basis"
+import { insteadOfItemCapture, itemCaptureBasis, wholeItemsOnly } from "../../lib/item-captures/basis"
 import { loadOrderOfSession } from "../../lib/medusa-mapping/order-of-session"
 import type { AltaPayPaymentData, TrackingInfo } from "../../lib/payment-data/data"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
@@ -44,9 +44,11 @@ export async function captureLines(ctx: ProviderContext, data: AltaPayPaymentDat
   }
   if (invoice) {
     const amount = `${minorToDecimal(amountMinor, data.currency)} ${data.currency}`
+    const instead =
+      insteadOfItemCapture(basis, data, invoice) || `Use "Capture items" on the order page, capture on fulfillment (option captureOn), or capture everything that is left.`
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `AltaPay: this payment (invoice, e.g. Klarna) can only be captured with its order lines exactly as reserved, and a capture of ${amount} cannot be: ${why}. Nothing was sent to AltaPay. Use "Capture items" on the order page, capture on fulfillment (option captureOn), or capture everything that is left.`
+      `AltaPay: this payment (invoice, e.g. Klarna) can only be captured with its order lines exactly as reserved, and a capture of ${amount} cannot be: ${why}. Nothing was sent to AltaPay. ${instead}`
     )
   }
   return {
