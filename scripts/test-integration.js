@@ -138,9 +138,9 @@ function runTypecheck() {
 }
 
 /**
- * The priority of a lane that runs beside the Medusa lanes: lower, so that it takes only the CPU
- * they leave idle and never lengthens them (the lanes are the run's critical path). Its children
- * (jest's worker, tsc) inherit it.
+ * The priority of a lane with no timeouts that runs beside the Medusa lanes (the type-check): lower,
+ * so that it takes only the CPU they leave idle and never lengthens them (the lanes are the run's
+ * critical path). Its children (tsc) inherit it.
  */
 const BESIDE_PRIORITY = 10
 
