@@ -291,7 +291,11 @@ storeTestRunner({
           await browser.close()
           await ui.close()
         }
-      }
+      },
+      // It waits for the admin's Vite build started with the file: 87 s, then past the project's 120 s,
+      // beside the other lane on a machine losing half its CPU to its host (2026-12-01). A bound on a
+      // hung build or browser, not a speed asserted.
+      300_000
     )
   },
 })
