@@ -126,18 +126,21 @@ export default storeSuite({
       return ((await adminOrder(orderId)).items as Array<{ id: string }>).map((i) => i.id).find((i) => !before.has(i))!
     }
 
+    /** The order, paid on Klarna and shipped whole in one fulfillment: captured in full. */
+    async function shippedKlarnaOrder(): Promise<CoffeeTeaOrder> {
+      const order = await klarnaOrder()
+      const all = [
+        { id: order.coffee, quantity: 2 },
+        { id: order.tea, quantity: 1 },
+      ]
+      await fulfilAndShip(order.orderId, all, "PKG-ALL")
+      return order
+    }
+
     const medusaRefund = (paymentId: string, minor: number) => api.post(`/admin/payments/${paymentId}/refund`, { amount: minor / 100 }, as())
 
     it("an exchange of a shipped coffee for a cheaper tea: Medusa's Refund of what the order owes is made at AltaPay once, the new tea's shipment captures nothing, nothing left owed", async () => {
-      const order = await klarnaOrder()
-      await fulfilAndShip(
-        order.orderId,
-        [
-          { id: order.coffee, quantity: 2 },
-          { id: order.tea, quantity: 1 },
-        ],
-        "PKG-ALL"
-      )
+      const order = await shippedKlarnaOrder()
       const captured = store.sandbox().transaction(order.transactionId)!.capturedMinor
       const outbound = await exchangeReceived(order.orderId, order.coffee, shop.seed.products.tea.variantId)
       const owedMinor = dkk(-(await pendingDifference(order.orderId)))
@@ -201,15 +204,7 @@ export default storeSuite({
     })
 
     it("a refund claim of the shipped tea (12 %): Refund items gives back the tea's captured lines at 12 %, which the strict terminal accepts, Medusa records the same, nothing left owed", async () => {
-      const order = await klarnaOrder()
-      await fulfilAndShip(
-        order.orderId,
-        [
-          { id: order.coffee, quantity: 2 },
-          { id: order.tea, quantity: 1 },
-        ],
-        "PKG-ALL"
-      )
+      const order = await shippedKlarnaOrder()
       const claim = expectOk("claim", await api.post("/admin/claims", { order_id: order.orderId, type: "refund" }, as())).claim
       expectOk(
         "claim inbound",
