@@ -12,7 +12,7 @@
  * The jobs are called as Medusa's scheduler calls them, with the time the run is scheduled for:
  * a run "16 minutes later" is past the 15-minute grace period.
  */
-import type { INotificationModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { ILockingModule, INotificationModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { randomBytes } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createInventoryLevelsWorkflow, createProductsWorkflow, updateInventoryLevelsWorkflow } from "@medusajs/medusa/core-flows"
@@ -111,6 +111,23 @@ storeTestRunner({
       return (data[0] as { payment_collection: { payment_sessions: Array<{ id: string }> } }).payment_collection.payment_sessions[0].id
     }
 
+    /** What a completion Medusa's engine stopped after making the order leaves (stopped-completion.ts): the cart's order, linked as Medusa links it, and no payment. */
+    async function orderLeftByStoppedCompletion(cartId: string): Promise<string> {
+      const query = container().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({ entity: "cart", fields: ["email", "currency_code", "region_id", "payment_collection.id"], filters: { id: cartId } })
+      const cart = data[0] as { email: string; currency_code: string; region_id: string; payment_collection: { id: string } }
+      const [order] = await container()
+        .resolve(Modules.ORDER)
+        .createOrders([{ email: cart.email, currency_code: cart.currency_code, region_id: cart.region_id, status: "pending" }])
+      await container()
+        .resolve(ContainerRegistrationKeys.LINK)
+        .create([
+          { [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cartId } },
+          { [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: cart.payment_collection.id } },
+        ])
+      return order.id
+    }
+
     const stockGone = () =>
       updateInventoryLevelsWorkflow(container()).run({
         input: { updates: [{ inventory_item_id: limited.inventoryItemId, location_id: seed.stockLocation.id, stocked_quantity: 0 }] },
@@ -187,6 +204,21 @@ storeTestRunner({
       // Told once; the job goes on trying (it would place the order once restocked).
       expect((await paymentSessionsJob(container(), at(200 * MINUTE))).counts).toEqual({ checked: 1, "retried later": 1 })
       expect(await feed()).toHaveLength(1)
+    })
+
+    it("a completion stopped before authorizing (the cart's order without its payment, the cart's lock still taken): the payment is kept for that order and recorded on it", async () => {
+      const paid = await paidWithoutCallback()
+      const orderId = await orderLeftByStoppedCompletion(paid.cartId)
+      const locking = container().resolve<ILockingModule>(Modules.LOCKING)
+      await locking.acquire(paid.cartId, { ownerId: "stopped-completion", expire: 120 })
+
+      // Not recordable while the lock is taken (the job waits 30 s for it); the order still waits on this payment.
+      expect((await paymentSessionsJob(container(), afterGrace())).counts).toEqual({ checked: 1, "retried later": 1 })
+      await locking.release(paid.cartId, { ownerId: "stopped-completion" })
+      expect((await paymentSessionsJob(container(), at(40 * MINUTE))).counts).toEqual({ checked: 1, "order placed": 1 })
+      expect(ledgerEffects("release", paid.transactionId)).toHaveLength(0)
+      expect((await orderPayments(container(), orderId)).map((p) => p.data.transaction_id)).toEqual([paid.transactionId])
+      expect(await feed()).toHaveLength(0)
     })
 
     it("a payment on another terminal of the API user (the storefront helper's allTerminals): no order, nothing released; the merchant is told why", async () => {

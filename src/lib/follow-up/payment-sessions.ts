@@ -90,6 +90,10 @@ type Outcome =
 /** A collection paid by another session (or given up): nothing will use this session's payment. */
 const DONE_COLLECTION: unknown[] = ["authorized", "completed", "canceled"]
 
+/** Why nothing will use the payment when the order's collection is done by another payment, else undefined. */
+const paidByAnother = (collection: NonNullable<SessionRow["payment_collection"]>, order: string): string | undefined =>
+  DONE_COLLECTION.includes(collection.status) ? `${order}: its payment collection ${collection.id} is ${collection.status} by another payment` : undefined
+
 export async function followUpPaymentSessions(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
   await new SessionFollowUp(container, registration, now, report).run()
   if (!report.stopped) await followUpStrandedSessions(container, registration, now, report)
@@ -208,15 +212,13 @@ class SessionFollowUp {
     const collection = fresh.payment_collection
     const cartId = collection?.cart?.id
     if (cartId) {
+      // An order of the cart that waits on its payment (a completion stopped before authorizing,
+      // its lock still taken) is this payment's to take.
       const orderId = await this.orderOf(cartId)
-      return orderId ? `cart ${cartId} already became order ${orderId}, paid by another payment` : undefined
+      return orderId ? paidByAnother(collection!, `cart ${cartId} already became order ${orderId}`) : undefined
     }
     const order = collection?.order
-    if (order) {
-      if (order.status === "canceled") return `order ${order.id} is canceled`
-      if (DONE_COLLECTION.includes(collection?.status)) return `order ${order.id}'s payment collection ${collection!.id} is ${collection!.status} by another payment`
-      return undefined
-    }
+    if (order) return order.status === "canceled" ? `order ${order.id} is canceled` : paidByAnother(collection!, `order ${order.id}`)
     return `the cart or order of payment collection ${collection?.id ?? "(none)"} is gone`
   }
 
