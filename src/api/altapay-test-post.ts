@@ -9,7 +9,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { isTestPostOrderId, testPostSignature, TEST_POST_FROM_HEADER, TEST_POST_HEADER, type TestPostSignature } from "../lib/callbacks/test-post"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 
-const TARGETS = /^\/(?:hooks\/payment\/altapay_([\w-]+)|altapay\/return\/([\w-]+)\/(?:success|failure))\/?$/
+const TARGETS = /^\/(?:hooks\/payment\/(?:pp_)?altapay_([\w-]+)|altapay\/return\/([\w-]+)\/(?:success|failure))\/?$/
 
 interface NotedTestPost {
   provider: string

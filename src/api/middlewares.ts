@@ -9,6 +9,7 @@ import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 import type { AltaPayOptions } from "../lib/registrations/options"
 import { serverKeys } from "../lib/registrations/server-keys"
 import { ARRIVAL_HEADER, arrivalStamp } from "../lib/callbacks/arrival"
+import { webhookRegistration } from "../lib/callbacks/webhook-provider"
 import { noteSourceRefused } from "../lib/health/hooks"
 import { answerAltaPayTestPost, noteAltaPayTestPost } from "./altapay-test-post"
 import { refundWhenOrderCanceled } from "./canceled-order-refund"
@@ -25,10 +26,10 @@ import { StoreCreateAltaPaySession } from "./store/carts/[id]/altapay-session/va
 export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   delete req.headers[ARRIVAL_HEADER]
   try {
-    const provider = (req.params as Record<string, string | undefined> | undefined)?.provider ?? req.path.split("/").pop() ?? ""
-    if (provider.startsWith("altapay_")) {
-      // Medusa's webhook route serves provider pp_<provider>: stamp with that registration's keys.
-      const { options } = altapayOptionsFromConfig(req.scope, `pp_${provider}`)
+    const registration = webhookRegistration((req.params as Record<string, string | undefined> | undefined)?.provider ?? req.path.split("/").pop())
+    if (registration) {
+      // Stamped with the keys of the registration Medusa hands the post to.
+      const { options } = altapayOptionsFromConfig(req.scope, registration)
       const raw = (req as MedusaRequest & { rawBody?: unknown }).rawBody
       const body = Buffer.isBuffer(raw) ? raw : Buffer.from(typeof raw === "string" ? raw : "", "utf8")
       req.headers[ARRIVAL_HEADER] = arrivalStamp(body, serverKeys(options, "webhook-arrival"))
@@ -41,7 +42,7 @@ export function stampAltaPayWebhookArrival(req: MedusaRequest, _res: MedusaRespo
 
 /**
  * The AltaPay registration a callback or return request is for: `pp_altapay_<id>` from
- * /hooks/payment/altapay_<id>, /altapay/return/<id>/<kind>, /altapay/saved-card-return/<id>/<kind> or
+ * /hooks/payment/altapay_<id> (or its other spelling pp_altapay_<id>), /altapay/return/<id>/<kind>, /altapay/saved-card-return/<id>/<kind> or
  * /altapay/verify-order/<id>; * undefined for other providers. Read as Express routes it: the path it matched (`req.path`, also of
  * an absolute-form request line), its fixed words in any case (Express routes case-insensitively:
  * /HOOKS/payment/… reaches the webhook), each segment decoded as Express decodes the route's params.
@@ -56,7 +57,7 @@ function registrationOf(req: MedusaRequest): string | undefined {
   }
   const [first, second, id] = segments
   const word = (segment: string | undefined) => segment?.toLowerCase()
-  if (word(first) === "hooks" && word(second) === "payment" && id?.startsWith("altapay_")) return `pp_${id}`
+  if (word(first) === "hooks" && word(second) === "payment") return webhookRegistration(id)
   if (word(first) === "altapay" && (word(second) === "return" || word(second) === "saved-card-return" || word(second) === "verify-order") && id) return `pp_altapay_${id}`
   return undefined
 }

@@ -11,6 +11,7 @@ import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/frame
 import { CHARGEBACK_STATUS, parseCallback, SIGNATURE_HEADER, verifyCallbackSignature } from "../altapay"
 import { recordChargebacks } from "../lib/callbacks/chargebacks"
 import { webhookRawBody } from "../lib/callbacks/webhook-body"
+import { webhookRegistration } from "../lib/callbacks/webhook-provider"
 import { altapayOptionsFromConfig } from "../lib/registrations/from-config"
 
 interface WebhookEvent {
@@ -19,22 +20,22 @@ interface WebhookEvent {
 }
 
 export default async function altapayChargebacks({ event, container }: SubscriberArgs<WebhookEvent>): Promise<void> {
-  const provider = event.data?.provider
-  if (typeof provider !== "string" || !provider.startsWith("altapay_")) return
+  const providerId = webhookRegistration(event.data?.provider)
+  if (!providerId) return
   const rawBody = webhookRawBody(event.data.payload?.rawData)
   // Cheap test first: most notifications are not chargebacks.
   if (!/(^|&)status=chargebackevent(&|$)/i.test(rawBody.toString("latin1"))) return
   const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
   let registration
   try {
-    registration = altapayOptionsFromConfig(container, `pp_${provider}`)
+    registration = altapayOptionsFromConfig(container, providerId)
   } catch {
     return
   }
   const secret = registration.options.callbackSecret
   if (!secret) {
     logger.warn(
-      `AltaPay chargeback notification for ${provider} not recorded: it can only be trusted signed, and no callbackSecret is set. See it in AltaPay's merchant interface.`
+      `AltaPay chargeback notification for ${providerId} not recorded: it can only be trusted signed, and no callbackSecret is set. See it in AltaPay's merchant interface.`
     )
     return
   }

@@ -10,6 +10,7 @@ import type { IPaymentModuleService, ProviderWebhookPayload } from "@medusajs/fr
 import { Modules, PaymentActions, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { tellOfFailedPayment } from "../lib/callbacks/failed-payments"
 import { webhookRawBody } from "../lib/callbacks/webhook-body"
+import { webhookRegistration } from "../lib/callbacks/webhook-provider"
 import { altapayFromConfig } from "../lib/registrations/from-config"
 import { processStore } from "../lib/scale-out/shared-state"
 
@@ -17,8 +18,8 @@ import { processStore } from "../lib/scale-out/shared-state"
 const FAILED_STATUS = /(^|&)status=(failed|error|incomplete|declined|cancelled)(&|$)/i
 
 export default async function altapayFailedPayments({ event, container }: SubscriberArgs<ProviderWebhookPayload>): Promise<void> {
-  const provider = event.data?.provider
-  if (typeof provider !== "string" || !provider.startsWith("altapay_")) return
+  const providerId = webhookRegistration(event.data?.provider)
+  if (!providerId) return
   const payload = { ...event.data.payload, rawData: webhookRawBody(event.data.payload?.rawData) }
   // Cheap test first: most notifications are payments that went through. A Medusa that does not
   // keep a form post's raw body (before 2.14.2) hands over only its fields.
@@ -26,12 +27,12 @@ export default async function altapayFailedPayments({ event, container }: Subscr
   if (!FAILED_STATUS.test(status)) return
   let registration
   try {
-    registration = altapayFromConfig(container, `pp_${provider}`)
+    registration = altapayFromConfig(container, providerId)
   } catch {
     return
   }
   // The provider's own verdict (as Medusa's subscriber gets it); a failing look-up throws, and the event is retried.
-  const { action, data } = await container.resolve<IPaymentModuleService>(Modules.PAYMENT).getWebhookActionAndData({ provider, payload })
+  const { action, data } = await container.resolve<IPaymentModuleService>(Modules.PAYMENT).getWebhookActionAndData({ provider: event.data.provider, payload })
   if ((action !== PaymentActions.FAILED && action !== PaymentActions.CANCELED) || !data?.session_id) return
   await tellOfFailedPayment(container, registration.scaleOut.store ?? processStore(), { providerId: registration.providerId, sessionId: data.session_id, action })
 }

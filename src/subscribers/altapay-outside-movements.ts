@@ -8,18 +8,19 @@ import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { mayHaveMovedMoney, tellOfOutsideMovement } from "../lib/callbacks/outside-movements"
 import { webhookRawBody } from "../lib/callbacks/webhook-body"
+import { webhookRegistration } from "../lib/callbacks/webhook-provider"
 import { altapayFromConfig } from "../lib/registrations/from-config"
 
 export default async function altapayOutsideMovements({ event, container }: SubscriberArgs<ProviderWebhookPayload>): Promise<void> {
-  const provider = event.data?.provider
-  if (typeof provider !== "string" || !provider.startsWith("altapay_")) return
+  const providerId = webhookRegistration(event.data?.provider)
+  if (!providerId) return
   const raw = webhookRawBody(event.data.payload?.rawData)
   const fields = raw.length > 0 ? new URLSearchParams(raw.toString("latin1")) : new URLSearchParams(event.data.payload?.data as Record<string, string>)
   const shopOrderId = fields.get("shop_orderid")
   if (!shopOrderId || !mayHaveMovedMoney(fields.get("payment_status") ?? "")) return
   let registration
   try {
-    registration = altapayFromConfig(container, `pp_${provider}`)
+    registration = altapayFromConfig(container, providerId)
   } catch {
     return
   }

@@ -135,6 +135,9 @@ describe("the middleware on the notification webhook and the return posts, behin
     `/hooks/Payment/altapay_${id}/`,
     `/hooks/payment/altapay%5F${id}`,
     `http://shop.example/Hooks/payment/altapay_${id}`,
+    // Medusa's Payment module adds pp_ only to a name without it: this reaches the same provider.
+    `/hooks/payment/pp_altapay_${id}`,
+    `/Hooks/payment/pp_altapay%5F${id}`,
     `/altapay/return/${id}/success`,
     `/AltaPay/return/${id}/success`,
     `/ALTAPAY/RETURN/${id}/failure?x=1`,

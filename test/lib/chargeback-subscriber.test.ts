@@ -62,6 +62,11 @@ it("signed (also long ago) it looks the payment up by the AltaPay order id", asy
   expect(looked).toEqual([{ payment_session_id: "payses_1" }])
 })
 
+it("reads /hooks/payment/pp_altapay_<id> as the same registration: Medusa hands that spelling to the same provider", async () => {
+  const { looked } = await run({ callbackSecret: SECRET }, { provider: "pp_altapay_altapay", rawBody: body, signature: signCallbackBody(body, SECRET, now()) })
+  expect(looked).toEqual([{ payment_session_id: "payses_1" }])
+})
+
 it("leaves other providers and other statuses alone", async () => {
   const paid = body.replace("ChargebackEvent", "succeeded")
   expect((await run({ callbackSecret: SECRET }, { provider: "altapay_altapay", rawBody: paid, signature: signCallbackBody(paid, SECRET, now()) })).looked).toEqual([])
