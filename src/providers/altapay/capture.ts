@@ -11,19 +11,21 @@ import { AltaPayDeclinedError } from "../../altapay"
 import { captureWindowClosed, paymentMethodOf } from "../../lib/payment-methods/methods"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import { happenedOn, recordedIn, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
-import { orderLineSchema, type AltaPayPaymentData } from "../../lib/payment-data/data"
+import { orderLineSchema, type AltaPayPaymentData, type CaptureRecord } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { paymentLockKey } from "../../lib/scale-out/shared-state"
 import { medusaCaptureAmount } from "./capture-amount"
 import { captureLines, type CaptureLines } from "./capture-lines"
 import type { ProviderContext } from "./context"
-import { reconciliationId } from "./reconciliation"
+import { isOwnReconciliationId, reconciliationId } from "./reconciliation"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 
 export async function captureReservation(ctx: ProviderContext, input: CapturePaymentInput, data: AltaPayPaymentData, transactionId: string): Promise<{ data: AltaPayPaymentData }> {
   const captureId = input.context?.idempotency_key
   const reconciliationIdentifier = reconciliationId("capture", captureId)
-  const alreadyCaptured = data.captured_minor ?? 0
+  // A capture of ours whose answer was lost, folded in from AltaPay's record since, is not Medusa's yet:
+  // this capture may be its retry, which adopts it through the door.
+  const alreadyCaptured = (data.captured_minor ?? 0) - unansweredOwnMinor(data)
   if (alreadyCaptured >= data.amount_minor) return { data } // auto-capture, or captured before: never twice
   if (captureId && data.captures.some((c) => c.reconciliation_identifier === reconciliationIdentifier)) return { data }
 
@@ -63,7 +65,8 @@ export async function captureReservation(ctx: ProviderContext, input: CapturePay
         })
         return { data: withTransaction(captured, record.transaction) }
       },
-      prepare: () => ({ beforeMinor: alreadyCaptured, detail: { ...detail }, send }),
+      // AltaPay's own total before this capture: what shows, later, that this one was made.
+      prepare: () => ({ beforeMinor: data.captured_minor ?? 0, detail: { ...detail }, send }),
     })
   } catch (error) {
     throw toMedusaError(error, "capture", ctx.logger)
@@ -122,24 +125,36 @@ interface CaptureSent {
   status?: "open"
 }
 
-/** The capture recorded with the lines and items it took; an item capture's pending lines are used up. */
+/**
+ * Captures of ours that AltaPay's record showed and no answer of ours recorded (a lost answer, folded
+ * in by a later read of the record): the fold keeps only the identifier and amount, never the lines.
+ */
+function unansweredOwnMinor(data: AltaPayPaymentData): number {
+  return data.captures
+    .filter((c) => c.capture_id === null && !c.order_lines && isOwnReconciliationId("capture", c.reconciliation_identifier))
+    .reduce((sum, c) => sum + c.amount_minor, 0)
+}
+
+/**
+ * The capture recorded with the lines and items it took, over the bare copy a fold of AltaPay's
+ * record made of the same capture (one record per AltaPay capture); an item capture's pending lines are used up.
+ */
 function withCapture(data: AltaPayPaymentData, sent: CaptureSent): AltaPayPaymentData {
   const { chosen } = sent
+  const folded = data.captures.find((c) => c.reconciliation_identifier === sent.reconciliationIdentifier)
+  const record: CaptureRecord = {
+    capture_id: sent.captureId ?? null,
+    reconciliation_identifier: sent.reconciliationIdentifier,
+    amount_minor: sent.amountMinor,
+    order_lines: chosen.lines,
+    ...(chosen.items ? { items: chosen.items } : {}),
+    ...(chosen.fulfillmentId ? { fulfillment_id: chosen.fulfillmentId } : {}),
+    ...(sent.status ? { status: sent.status } : {}),
+    created_at: folded?.created_at ?? new Date().toISOString(),
+  }
   return {
     ...data,
     ...(chosen.fromPending ? { pending_capture: null } : {}),
-    captures: [
-      ...data.captures,
-      {
-        capture_id: sent.captureId ?? null,
-        reconciliation_identifier: sent.reconciliationIdentifier,
-        amount_minor: sent.amountMinor,
-        order_lines: chosen.lines,
-        ...(chosen.items ? { items: chosen.items } : {}),
-        ...(chosen.fulfillmentId ? { fulfillment_id: chosen.fulfillmentId } : {}),
-        ...(sent.status ? { status: sent.status } : {}),
-        created_at: new Date().toISOString(),
-      },
-    ],
+    captures: folded ? data.captures.map((c) => (c === folded ? record : c)) : [...data.captures, record],
   }
 }
