@@ -9,6 +9,7 @@
  */
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { SavedCardRecord } from "../../../modules/altapay-saved-cards/types"
 import type { UnscheduledType } from "../../../altapay"
 import { dueCollection, dueOrderLines, loadOrderDue, refusedNewPayment } from "../../medusa-mapping/amount-due"
 import { openPaymentOf } from "../../medusa-mapping/open-payments"
@@ -16,6 +17,7 @@ import { toMinorUnits } from "../../medusa-mapping/amounts"
 import { altapayFromConfig } from "../../registrations/from-config"
 import { moneyDoorFor } from "../../money-door/door"
 import { savedCardById } from "../customer-cards"
+import { registeredSavedCardsModule } from "../module"
 import { chargeAtAltaPay } from "./at-altapay"
 import { chargeLockKey, type MerchantChargeContext } from "./context"
 
@@ -91,6 +93,8 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
         orderLines,
       }
     )
+    // An earlier charge on another of the customer's cards may be the one found (at-altapay.ts): the session names that card.
+    const chargedCard = charged.agreementId === card.agreement_id ? card : await cardOfAgreement(container, providerId, charged.agreementId, charged.transaction.transactionId)
     return {
       order_id: order.id,
       provider_id: providerId,
@@ -104,12 +108,24 @@ export async function chargeOrderOnSavedCard(container: MedusaContainer, request
       context: {
         transaction_id: charged.transaction.transactionId,
         payment_collection_id: collection.id,
-        saved_card_id: card.id,
-        agreement_id: card.agreement_id,
+        saved_card_id: chargedCard.id,
+        agreement_id: chargedCard.agreement_id,
         agreement_order_id: charged.agreementOrderId,
-        customer_id: card.customer_id,
+        customer_id: chargedCard.customer_id,
         order_lines: orderLines,
       },
     }
   })
+}
+
+/** The saved card (deleted ones too) of the agreement an earlier charge was made on. */
+async function cardOfAgreement(container: MedusaContainer, providerId: string, agreementId: string, transactionId: string): Promise<SavedCardRecord> {
+  const [card] = (await registeredSavedCardsModule(container)?.listAltapaySavedCards({ provider_id: providerId, agreement_id: agreementId }, { take: 1, withDeleted: true })) ?? []
+  if (!card) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `AltaPay charge ${transactionId} was made earlier on agreement ${agreementId}, which no saved card in Medusa names: nothing was charged now; record or refund that charge in AltaPay.`
+    )
+  }
+  return card as SavedCardRecord
 }

@@ -168,3 +168,37 @@ describe("a merchant-started charge at AltaPay", () => {
     expect(pair.sandbox.ledger().filter((e) => e.params?.["agreement[id]"] === "abcdef0123456789")).toHaveLength(0)
   })
 })
+
+describe("a merchant charge retried on another of the customer's saved cards", () => {
+  const sinceTimeout = () => new Promise((r) => setTimeout(r, 2 * TIMEOUT_MS + 50))
+
+  it("finds the first card's charge (made, not recorded in Medusa) and charges nothing, however long after", async () => {
+    const [cardA, cardB] = [await agreement(), await agreement()]
+    const store = memoryStore()
+    const request = input(cardA)
+    const first = await chargeAtAltaPay(deps(store), request)
+    // Recording it in Medusa failed ("trying again is safe"); the admin picks card B.
+    await sinceTimeout()
+    const retry = await chargeAtAltaPay(deps(store), { ...request, agreementId: cardB })
+
+    expect(retry).toMatchObject({ found: true, agreementId: cardA, transaction: { transactionId: first.transaction.transactionId } })
+    expect(charges(cardB)).toEqual([])
+    expect(warnings.at(-1)).toMatch(new RegExp(`already charged on saved card agreement ${cardA}.*agreement ${cardB} is not charged`))
+  })
+
+  it("after a lost answer the plugin said was safe to retry, the retry on card B records card A's charge", async () => {
+    const [cardA, cardB] = [await agreement(), await agreement()]
+    const store = memoryStore()
+    const request = input(cardA)
+    pair.sandbox.faults.add({ route: "chargeSubscription", kind: "lost-answer" })
+    pair.sandbox.faults.add({ route: /payments/, kind: "503", skip: 2, times: 6 })
+    await expect(chargeAtAltaPay(deps(store), request)).rejects.toThrow(/trying again is safe/i)
+    pair.sandbox.faults.clear()
+    expect(charges(cardA)).toHaveLength(1)
+
+    await sinceTimeout()
+    const retry = await chargeAtAltaPay(deps(store), { ...request, agreementId: cardB })
+    expect(retry).toMatchObject({ found: true, agreementId: cardA })
+    expect(charges(cardB)).toEqual([])
+  })
+})
