@@ -18,7 +18,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CAPTURED_STATUSES, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
 import { medusaSession, orderOfCart, paymentOfSession } from "../medusa-mapping/medusa-session"
 import { namesSession } from "../medusa-mapping/shop-order-id"
-import { isOpenAtAltaPay, isPaidAtAltaPay, pickTransaction } from "../medusa-mapping/status"
+import { heldElsewhere, isOpenAtAltaPay, isPaidAtAltaPay, pickTransaction } from "../medusa-mapping/status"
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { SessionMemory } from "./attempts"
@@ -121,7 +121,8 @@ class StrandedFollowUp {
     }
     const paid = async () => {
       const found = pickTransaction(await this.registration.client.gateway.payments({ transactionId }))
-      return found && namesSession(found.shopOrderId, note.sessionId) ? found : undefined
+      // Never another Medusa record's (a merchant's charge on the card this session saved keeps its shop_orderid).
+      return found && namesSession(found.shopOrderId, note.sessionId) && !heldElsewhere(found, note.sessionId) ? found : undefined
     }
     const transaction = (await recordedOther()) ? await paid() : undefined
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(note, transaction)
@@ -169,7 +170,7 @@ class StrandedFollowUp {
       const { claimed, orphan } = await this.ownership(note)
       if (claimed) return this.drop(note.sessionId, "retired session: its order's")
       const latest = await this.paymentOf(note)
-      if (!latest || !isPaidAtAltaPay(latest)) return this.drop(note.sessionId, "retired session: never paid")
+      if (!latest || !isPaidAtAltaPay(latest) || heldElsewhere(latest, note.sessionId)) return this.drop(note.sessionId, "retired session: never paid")
       const why =
         note.why === "deleted"
           ? `Medusa deleted payment session ${note.sessionId} (replaced, or retired by the follow-up job) and ${orphan ? `its payment ${orphan} became no order` : "no payment was made from it"}`

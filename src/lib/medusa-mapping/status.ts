@@ -32,17 +32,25 @@ export function chargedSession(transaction: GatewayTransaction): string | undefi
 }
 
 /**
- * Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for
- * `orderId`: a Medusa payment session id or its shop_orderid, in either form (shop-order-id.ts).
+ * Another Medusa record's transaction, never a payment of `sessionId` under its shop_orderid: a
+ * merchant-started charge (it names its payment collection), or any charge on an agreement that does
+ * not name the session (every charge keeps the set-up's shop_orderid; ours name their session).
  */
+export function heldElsewhere(transaction: GatewayTransaction, sessionId: string): boolean {
+  if (transaction.paymentInfos?.some((info) => info.name === "medusa_payment_collection_id" && info.value)) return true
+  if (transaction.authType !== "subscription_payment") return false
+  const charged = chargedSession(transaction)
+  return !charged || !namesSession(charged, sessionId)
+}
+
+/** AltaPay's transactions really for `orderId`: a Medusa payment session id or its shop_orderid, in either form (shop-order-id.ts). */
+function ofOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction[] {
+  return transactions.filter((t) => namesSession(t.shopOrderId, orderId) && !heldElsewhere(t, orderId))
+}
+
+/** Of AltaPay's transactions for a shop_orderid filter, the one that matters among those really for `orderId`. */
 export function transactionForOrder(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
-  // A saved card's later charges keep its set-up's shop_orderid: they are their own sessions' payments.
-  return pickTransaction(
-    transactions.filter((t) => {
-      const charged = chargedSession(t)
-      return namesSession(t.shopOrderId, orderId) && (!charged || namesSession(charged, orderId))
-    })
-  )
+  return pickTransaction(ofOrder(orderId, transactions))
 }
 
 /** This session's charge on a saved card (it keeps the agreement's shop_orderid; its transaction_info names the session). */
