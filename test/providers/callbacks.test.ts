@@ -51,17 +51,18 @@ describe("a signed callback processed ten minutes after it arrived (tolerance 30
   const tenMinutesAgo = () => Math.floor(Date.now() / 1000) - 600
 
   it("is trusted as it stands when the store stamped its arrival: the signature was fresh then", async () => {
-    const provider = new AltaPayProviderService(medusaWithSessions(), options({ callbackSecret: SECRET }))
+    const { provider, warn } = warnedProvider()
     const { data, paymentId } = await paidPayment(provider)
     const signedAt = tenMinutesAgo()
     const arrived = payload(paymentId, signedAt)
     const stamp = arrivalStamp(arrived.rawData, serverKeys(options(), "webhook-arrival"), signedAt * 1000 + 2_000)
-    const before = sandbox.ledger().filter((e) => e.operation === "payments").length
+    // AltaPay's record is not needed: its one look-up (other payments of the session, webhook.ts) is best effort.
+    sandbox.faults.add({ route: "payments", kind: "503", times: 5 })
 
     const result = await provider.getWebhookActionAndData({ ...arrived, headers: { ...arrived.headers, [ARRIVAL_HEADER]: stamp } })
 
     expect(result).toMatchObject({ action: "authorized", data: { session_id: sessionIdOf(data) } })
-    expect(sandbox.ledger().filter((e) => e.operation === "payments").length).toBe(before)
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not ask AltaPay for other payments .*; none noted\./))
   })
 
   it("without a stamp, or with one the sender made, it is not refused: AltaPay's record decides", async () => {

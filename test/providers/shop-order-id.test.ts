@@ -7,7 +7,7 @@ import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import { sealPaymentData, type AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { namesSession, sessionIdFromOrderId, shopOrderIdFor, shopOrderIdToAsk } from "../../src/lib/medusa-mapping/shop-order-id"
-import { chargeForSession, transactionForOrder } from "../../src/lib/medusa-mapping/status"
+import { chargeForSession, heldElsewhere, otherPaymentsFor, transactionForOrder } from "../../src/lib/medusa-mapping/status"
 import { serverKeys } from "../../src/lib/registrations/server-keys"
 import { createAltaPayClient, type GatewayTransaction } from "../../src/altapay"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
@@ -63,6 +63,15 @@ describe("a saved card's transactions under one shop_orderid", () => {
   it("the session that saved the card is paid by its own charge, not the set-up nor a later purchase's charge", () => {
     expect(transactionForOrder(first, [setUp, firstCharge, laterCharge])?.transactionId).toBe("2")
     expect(transactionForOrder(agreementOrder, [laterCharge, setUp])?.transactionId).toBe("1")
+  })
+
+  it("a charge that does not name the session (a merchant's, naming its payment collection) is never the session's payment, nor a second one", () => {
+    const merchantCharge = { ...tx("4", "subscription_payment", "preauth"), paymentInfos: [{ name: "medusa_payment_collection_id", value: "paycol_2" }] } as GatewayTransaction
+    const unnamedCharge = tx("5", "subscription_payment", "preauth")
+    expect(transactionForOrder(first, [setUp, firstCharge, merchantCharge, unnamedCharge])?.transactionId).toBe("2")
+    expect(otherPaymentsFor(first, [setUp, firstCharge, laterCharge, merchantCharge, unnamedCharge])).toEqual([])
+    expect(heldElsewhere(merchantCharge, first)).toBe(true)
+    expect(heldElsewhere(firstCharge, first)).toBe(false)
   })
 
   it("a later purchase's charge belongs to the session its transaction_info names", () => {

@@ -53,6 +53,16 @@ export function transactionForOrder(orderId: string, transactions: GatewayTransa
   return pickTransaction(ofOrder(orderId, transactions))
 }
 
+/**
+ * The paid transactions for `orderId` other than the one transactionForOrder picks, which authorize
+ * records: the customer paid more than once, and these can never be an order's.
+ */
+export function otherPaymentsFor(orderId: string, transactions: GatewayTransaction[]): GatewayTransaction[] {
+  const own = ofOrder(orderId, transactions)
+  const picked = pickTransaction(own)?.transactionId
+  return own.filter((t) => t.transactionId !== picked && !AGREEMENT_SETUP_TYPES.has(t.authType ?? "") && isPaidAtAltaPay(t))
+}
+
 /** This session's charge on a saved card (it keeps the agreement's shop_orderid; its transaction_info names the session). */
 export function chargeForSession(sessionId: string, transactions: GatewayTransaction[]): GatewayTransaction | undefined {
   return pickTransaction(

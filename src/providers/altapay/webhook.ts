@@ -5,7 +5,7 @@
  */
 import type { ProviderWebhookPayload, WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions } from "@medusajs/framework/utils"
-import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback } from "../../altapay"
+import { AltaPayCallbackSignatureError, CHARGEBACK_STATUS, isFreshlySigned, parseCallback, type AltaPayCallback, type GatewayTransaction } from "../../altapay"
 import { arrivalTime } from "../../lib/callbacks/arrival"
 import { chargedSessionAction, confirmedActionFor, statedAction } from "../../lib/callbacks/confirmed-action"
 import type { StrandedNote } from "../../lib/follow-up/stranded"
@@ -15,7 +15,7 @@ import { webhookRawBody } from "../../lib/callbacks/webhook-body"
 import { registrationName } from "../../lib/observability/observer"
 import { countLatePost } from "../../lib/observability/telemetry"
 import { medusaSession, type MedusaSession } from "../../lib/medusa-mapping/medusa-session"
-import { transactionForOrder } from "../../lib/medusa-mapping/status"
+import { otherPaymentsFor, transactionForOrder } from "../../lib/medusa-mapping/status"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { ProviderContext } from "./context"
 
@@ -63,8 +63,8 @@ export async function webhookAction(ctx: ProviderContext, payload: ProviderWebho
   const sessionId = sessionIdFromOrderId(callback.shopOrderId)
   // Signed but without the amount or currency Medusa needs: AltaPay's record supplies them.
   const stated = trusted ? statedAction(callback) : undefined
-  const { result, transactionId } = stated ? { result: stated, transactionId: callback.transactionId } : await confirmedAction(ctx, callback.shopOrderId)
-  return forMedusa(ctx, sessionId, result, { shopOrderId: callback.shopOrderId }, transactionId)
+  const confirmed = stated ? { result: stated, transactionId: callback.transactionId, transactions: undefined } : await confirmedAction(ctx, callback.shopOrderId)
+  return forMedusa(ctx, sessionId, confirmed.result, { shopOrderId: callback.shopOrderId }, confirmed.transactionId, confirmed.transactions)
 }
 
 /**
@@ -91,7 +91,8 @@ async function forMedusa(
   sessionId: string,
   result: WebhookActionResult,
   at: Pick<StrandedNote, "shopOrderId" | "agreementOrderId">,
-  transactionId: string | undefined
+  transactionId: string | undefined,
+  transactions?: GatewayTransaction[]
 ): Promise<WebhookActionResult> {
   if (result.action !== PaymentActions.AUTHORIZED && result.action !== PaymentActions.SUCCESSFUL) return result
   // Medusa runs processPaymentWorkflow on this next: only for a session Medusa has (see strandedSession).
@@ -109,9 +110,32 @@ async function forMedusa(
       )
     return { action: PaymentActions.NOT_SUPPORTED }
   }
+  if (!session.paymentTransactionId && at.shopOrderId) await noteOtherPayments(ctx, sessionId, at.shopOrderId, transactions)
   // Medusa authorizes the session next (processPaymentWorkflow): the payment records the callback did.
   await noteReconciler(ctx.store, sessionId, "callback")
   return result
+}
+
+/**
+ * Before Medusa holds a payment of the session, authorize records the one transactionForOrder picks
+ * (the latest paid), whichever transaction this callback is for: every other paid one under the
+ * shop_orderid is a second payment, noted now since its own callback may be spent already. The
+ * follow-up gives one back only once Medusa holds another. A signed callback asks AltaPay here only;
+ * a failed look-up is logged and the callback still goes on (the session's follow-up remains).
+ */
+async function noteOtherPayments(ctx: ProviderContext, sessionId: string, shopOrderId: string, known: GatewayTransaction[] | undefined): Promise<void> {
+  let transactions = known
+  if (!transactions) {
+    try {
+      transactions = await ctx.lookup({ shopOrderId }, "second-payment check")
+    } catch (error) {
+      ctx.logger?.warn(
+        `AltaPay callback for payment session ${sessionId}: could not ask AltaPay for other payments under ${shopOrderId} (${error instanceof Error ? error.message : String(error)}); none noted.`
+      )
+      return
+    }
+  }
+  for (const other of otherPaymentsFor(shopOrderId, transactions)) await ctx.stranded.noteSecondPayment(sessionId, other.transactionId, "AltaPay callback", ctx.logger, shopOrderId)
 }
 
 /**
@@ -140,9 +164,12 @@ async function medusaHas(ctx: ProviderContext, sessionId: string, at: Pick<Stran
  * Without a callback secret, or with a stale signature, nothing in a callback is trusted: AltaPay's own record decides. A
  * look-up that fails throws, so Medusa's event retry (attempts: 3, Redis event bus) runs again.
  */
-async function confirmedAction(ctx: ProviderContext, shopOrderId: string): Promise<{ result: WebhookActionResult; transactionId: string | undefined }> {
+async function confirmedAction(
+  ctx: ProviderContext,
+  shopOrderId: string
+): Promise<{ result: WebhookActionResult; transactionId: string | undefined; transactions: GatewayTransaction[] }> {
   const transactions = await ctx.lookup({ shopOrderId }, "callback confirmation")
-  return { result: confirmedActionFor(shopOrderId, transactions), transactionId: transactionForOrder(shopOrderId, transactions)?.transactionId }
+  return { result: confirmedActionFor(shopOrderId, transactions), transactionId: transactionForOrder(shopOrderId, transactions)?.transactionId, transactions }
 }
 
 function hasFields(data: unknown): boolean {
