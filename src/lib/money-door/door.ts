@@ -11,6 +11,8 @@
  *    again), refuses a movement of another amount (Medusa has no record of it: the message says
  *    how to record it), and otherwise stays for the follow-up job. One AltaPay does not show yet
  *    refuses every movement for twice the answer timeout: AltaPay may still be working on it.
+ *    A road that looked first may also name earlier attempts of its own the book does not hold
+ *    (unrecordedOn): the same rules apply to them.
  * 3. It records the new attempt (the one cache write a movement costs) and sends it.
  * 4. A lost answer is settled by AltaPay's record when AltaPay can be asked; otherwise the attempt
  *    is marked uncertain and the movement fails with "trying again is safe". A refusal that surely
@@ -53,6 +55,13 @@ export interface Road<Record, Answer> {
    * recorded or sent then). Its `beforeMinor` and `detail` are recorded with the attempt.
    */
   prepare(record: Record | undefined): Prepared<Answer> | Promise<Prepared<Answer>>
+  /**
+   * Earlier attempts of this road that AltaPay's record shows made, that the road's data does not
+   * record and the book does not hold (`held`: the ids it holds): the book was not seen (another
+   * server's memory, a restarted or evicted cache). Asked only when the road looked first; throws to
+   * refuse (nothing sent) when it cannot tell.
+   */
+  unrecordedOn?(record: Record, held: ReadonlySet<string>): Attempt[] | Promise<Attempt[]>
 }
 
 export type Found = "before sending" | "after a lost answer" | "earlier attempt"
@@ -140,6 +149,19 @@ export class MoneyDoor {
           )
         }
         // AltaPay never made it (and has had time to): forgotten.
+      }
+      if (road.lookFirst && road.unrecordedOn) {
+        // The same rules for an attempt the book lost, rebuilt from AltaPay's record (no extra call).
+        const held = new Set(stored.map((a) => a.id))
+        const lost = (await road.unrecordedOn(record, held)).filter((a) => a.kind === me.kind && !held.has(a.id) && !road.recorded(a))
+        const same = lost.find((a) => a.amountMinor === me.amountMinor)
+        if (same) {
+          logger?.warn(
+            `AltaPay ${name} ${same.id} had gone through without an answer (AltaPay shows it; the plugin had no record of it); recorded now as ${me.key ?? "this request"} instead of sending it again.`
+          )
+          return road.adopt(same, record, "earlier attempt")
+        }
+        if (lost[0]) throw unrecordedEarlier(name, lost[0])
       }
     }
     const plan = await road.prepare(record)

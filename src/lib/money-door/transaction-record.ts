@@ -3,7 +3,7 @@
  * read it: what shows that an attempt went through, and what shows Medusa recorded it. Each road of
  * a payment judges the others' attempts too (a refund finds the capture before it uncertain).
  */
-import { RELEASED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
+import { RELEASED_STATUSES, statusIn, type GatewayTransaction, type ReconciliationIdentifier } from "../../altapay"
 import type { AltaPayPaymentData } from "../payment-data/data"
 import { hasReconciliation } from "../payment-data/transaction-state"
 import type { Attempt } from "./attempts"
@@ -59,7 +59,7 @@ export function recordedIn(data: AltaPayPaymentData | undefined, attempt: Attemp
     case "capture":
       return data.captures.some((c) => c.reconciliation_identifier === attempt.id && c.capture_id !== null)
     case "refund":
-      return data.refunds.some((r) => r.reconciliation_identifier === attempt.id && r.refund_id !== null)
+      return refundRecordedIn(data, attempt.id)
     case "release":
       return statusIn(data.transaction_status ?? undefined, RELEASED_STATUSES)
     case "order-update":
@@ -67,4 +67,17 @@ export function recordedIn(data: AltaPayPaymentData | undefined, attempt: Attemp
     default:
       return false
   }
+}
+
+function refundRecordedIn(data: AltaPayPaymentData, id: string): boolean {
+  return data.refunds.some((r) => r.reconciliation_identifier === id && r.refund_id !== null)
+}
+
+/**
+ * The plugin's own refunds (identifier starting with `prefix`) on AltaPay's record that the data does
+ * not record as Medusa's, leaving out the ids in `held`: each is a refund being made right now, or an
+ * earlier attempt whose answer was lost where the attempt book was not seen.
+ */
+export function unrecordedRefunds(record: TransactionRecord, data: AltaPayPaymentData, prefix: string, held: ReadonlySet<string>): ReconciliationIdentifier[] {
+  return (record.transaction?.reconciliationIdentifiers ?? []).filter((r) => r.type === "refunded" && r.id.startsWith(prefix) && !held.has(r.id) && !refundRecordedIn(data, r.id))
 }

@@ -60,7 +60,7 @@ export class ProviderContext {
     this.journal = new PaymentJournal(this.sealKeys, this.store, (m) => this.logger?.warn(m))
     this.client = sharedAltaPayClient(options, { debug: (m) => this.logger?.debug(m), warn: (m) => this.logger?.warn(m) }, this.scaleOut)
     this.door = moneyDoorFor(this.scaleOut, options.headersTimeoutMs, this.logger)
-    this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.door)
+    this.refunds = new RefundFlow(this.client, options, this.logger, (transactionId, action) => this.lookupOne(transactionId, action), this.door, this.query)
   }
 
   seal(data: AltaPayPaymentData): SealedPaymentData {

@@ -7,14 +7,15 @@
  * full: amount, lines, items, note and any return fee kept.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { Logger } from "@medusajs/framework/types"
+import type { Logger, RemoteQueryFunction } from "@medusajs/framework/types"
 import { z } from "zod"
 import { minorToDecimal, proportionalAdjustmentLine, type AltaPayClient, type GatewayTransaction, type OrderLine } from "../../altapay"
 import { wholeItemsOnly } from "../../lib/item-captures/basis"
 import { toMedusaError } from "../../lib/medusa-mapping/errors"
 import type { Attempt } from "../../lib/money-door/attempts"
 import type { MoneyDoor } from "../../lib/money-door/door"
-import { happenedOn, recordedIn, totalMinor, transactionSubject, type TransactionRecord } from "../../lib/money-door/transaction-record"
+import { happenedOn, recordedIn, totalMinor, transactionSubject, unrecordedRefunds, type TransactionRecord } from "../../lib/money-door/transaction-record"
+import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { AltaPayOptions } from "../../lib/registrations/options"
 import { orderLineSchema, returnFeeSchema, type AltaPayPaymentData, type PendingRefund, type RefundRecord } from "../../lib/payment-data/data"
 import { reconciliationId } from "./reconciliation"
@@ -32,6 +33,10 @@ export interface RefundRequest {
 }
 
 type Lookup = (transactionId: string, action: string) => Promise<GatewayTransaction | undefined>
+type Query = Pick<RemoteQueryFunction, "graph">
+
+/** What every identifier of ours starts with: `medusa-refund-<Medusa's refund id>`. */
+const REFUND_PREFIX = reconciliationId("refund", "")
 
 export class RefundFlow {
   constructor(
@@ -39,7 +44,9 @@ export class RefundFlow {
     private readonly options: AltaPayOptions,
     private readonly logger: Logger | undefined,
     private readonly lookupOne: Lookup,
-    private readonly door: MoneyDoor
+    private readonly door: MoneyDoor,
+    /** Medusa's `query`: whether a refund AltaPay shows still has its Medusa row (lostRefunds). */
+    private readonly query?: Query
   ) {}
 
   async run({ data, transactionId, amountMinor, medusaAmount, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
@@ -76,6 +83,7 @@ export class RefundFlow {
         recorded: (a) => recordedIn(data, a),
         look: async () => ({ transaction: await this.lookupOne(transactionId, "refund check") }),
         happened: happenedOn,
+        unrecordedOn: (record, held) => lostRefunds(this.query, data, record, held),
         adopt: (a, record) => {
           // The lines and fee are what AltaPay got; the items and note are what this refund is for, else the attempt's.
           const sent = refundDetailSchema.safeParse(a.detail ?? {})
@@ -124,6 +132,43 @@ export class RefundFlow {
       throw toMedusaError(error, "refund", this.logger)
     }
   }
+}
+
+/**
+ * Refunds of ours AltaPay shows that neither the data nor the attempt book accounts for, as earlier
+ * attempts whose answer was lost (their amount from AltaPay's record): Medusa deleted the row of a
+ * refund whose provider call threw. One whose row Medusa still has is being made by another server
+ * right now and is left alone. When Medusa cannot be asked it refuses: nothing is sent.
+ */
+async function lostRefunds(query: Query | undefined, data: AltaPayPaymentData, record: TransactionRecord, held: ReadonlySet<string>): Promise<Attempt[]> {
+  const found = unrecordedRefunds(record, data, REFUND_PREFIX, held)
+  if (found.length === 0) return []
+  const refuse = (why: string) =>
+    new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `AltaPay refund: AltaPay shows refund ${found.map((r) => r.id).join(", ")}, which this payment's data does not record, and ${why}. Nothing was sent; try again in a moment.`
+    )
+  let medusa: Set<string>
+  try {
+    medusa = await medusaRefundIds(query, sessionIdFromOrderId(data.order_id))
+  } catch (error) {
+    throw refuse(`Medusa could not be asked whether it is a refund still being made (${error instanceof Error ? error.message : String(error)})`)
+  }
+  return found
+    .filter((r) => !medusa.has(r.id.slice(REFUND_PREFIX.length)))
+    .map((r) => {
+      if (!r.amount) throw refuse("AltaPay does not say its amount")
+      return { kind: "refund", id: r.id, amountMinor: r.amount.minor, currency: data.currency, key: r.id.slice(REFUND_PREFIX.length), at: r.date?.getTime() ?? Date.now() }
+    })
+}
+
+/** The ids of the refunds Medusa has on the payment made from the session; throws when it cannot say. */
+async function medusaRefundIds(query: Query | undefined, paymentSessionId: string): Promise<Set<string>> {
+  if (!query) throw new Error("the Payment module has no `query` dependency")
+  const { data } = await query.graph({ entity: "payment", fields: ["id", "refunds.id"], filters: { payment_session_id: paymentSessionId } })
+  const payment = data[0] as { refunds?: Array<{ id: string } | null> } | undefined
+  if (!payment) throw new Error(`Medusa has no payment for payment session ${paymentSessionId}`)
+  return new Set((payment.refunds ?? []).flatMap((r) => (r ? [r.id] : [])))
 }
 
 /** What a refund attempt sent and was for, kept with it so a refund that adopts it records it in full. */
