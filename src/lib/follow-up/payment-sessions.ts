@@ -4,7 +4,8 @@
  *
  * AltaPay is asked by Medusa's own session id (AltaPay's shop_orderid) and what it reserved is
  * compared with Medusa's own amount and currency of the session, so no seal is needed: a session
- * sealed under a previous key is followed up like any other.
+ * sealed under a previous key is followed up like any other. A session carrying an order edit's kept
+ * reservation is asked for by the original's shop_orderid and that transaction (session-payment.ts).
  *
  * - Paid at AltaPay (Medusa's amount and currency, the registration's terminal): Medusa's own
  *   payment processing runs, as the callback would have, so the cart completes into exactly one
@@ -19,7 +20,8 @@
  *   and after `jobs.maxAttempts` tries the merchant is told (admin notification) what to do.
  *   Never released for having failed, never silently.
  * - Never paid, and older than the session lifetime: the session is retired (Medusa deletes it,
- *   and the provider expires its AltaPay pages), so an old amount is never payable.
+ *   and the provider expires its AltaPay pages), so an old amount is never payable. Declined at
+ *   AltaPay while an order waits on it: the merchant is told once first (declined-payments.ts).
  *
  * Each session is handled under a lock of its own, taken without waiting: a second server running
  * the same job skips what the first is doing, and finds it settled afterwards.
@@ -38,7 +40,8 @@ import { paymentLockKey } from "../scale-out/shared-state"
 import { shopOrderIdToAsk } from "../medusa-mapping/shop-order-id"
 import { PENDING_AUTHORIZATION, isOpenAtAltaPay, isPaidAtAltaPay, sessionStatusFor, type ExpectedReservation } from "../medusa-mapping/status"
 import { SessionMemory } from "./attempts"
-import { sessionPayment } from "./session-payment"
+import { sessionAtAltaPay, sessionPayment } from "./session-payment"
+import { tellOfDeclinedPayment } from "./declined-payments"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
 import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
 import { nextBatch } from "./batches"
@@ -151,6 +154,8 @@ class SessionFollowUp {
     const { status, reason, finding } = sessionStatusFor(transaction, expected)
     // Open: the acquirer has not concluded and AltaPay sets no time limit, so it is never retired.
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(session, transaction)
+    // Declined, its callback lost: an order waiting on it is the merchant's to hear of, before the session is retired.
+    if (transaction) await tellOfDeclinedPayment(this.container, this.registration, session, transaction)
     if (!transaction || !(isPaidAtAltaPay(transaction) || status === PaymentSessionStatus.CANCELED)) return this.expired(session) ? this.expire(session) : "waiting"
     // An answer that does not say what was reserved is no evidence of anything: ask again later.
     if (finding === "unknown") return this.retryLater(session, transaction, reason!)
@@ -321,10 +326,11 @@ class SessionFollowUp {
   /**
    * The session's payment at AltaPay: by its shop_orderid, or, for a purchase with a saved card
    * (whose charge keeps the agreement's shop_orderid), by the agreement's, where only a charge whose
-   * transaction_info names this session counts. Unsealed data only says where to ask.
+   * transaction_info names this session counts; an order edit's carried reservation by the
+   * original's shop_orderid and transaction. Unsealed data only says where to ask.
    */
   private paymentOf(session: SessionRow): Promise<GatewayTransaction | undefined> {
-    return sessionPayment(this.registration.client, { sessionId: session.id, shopOrderId: askedAs(session), agreementOrderId: savedCardAgreementOrder(session.data) })
+    return sessionPayment(this.registration.client, sessionAtAltaPay(session, this.registration.keys))
   }
 
   private async expire(session: SessionRow): Promise<Outcome> {
@@ -379,12 +385,6 @@ class SessionFollowUp {
   private orderOf(cartId: string): Promise<string | undefined> {
     return orderOfCart(this.query, cartId)
   }
-}
-
-/** Where a saved card's charge for the session is listed (its agreement's shop_orderid), once authorization tried it. */
-function savedCardAgreementOrder(data: SessionRow["data"]): string | undefined {
-  const agreement = data?.agreement as { mode?: unknown; agreement_order_id?: unknown } | undefined
-  return agreement?.mode === "saved_card" && typeof agreement.agreement_order_id === "string" ? agreement.agreement_order_id : undefined
 }
 
 /** AltaPay shows part of the payment captured, or some refunded: moved in its merchant interface when Medusa has not recorded the payment yet. */
