@@ -43,7 +43,7 @@ import { SessionMemory } from "./attempts"
 import { sessionAtAltaPay, sessionPayment } from "./session-payment"
 import { tellOfDeclinedPayment } from "./declined-payments"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
-import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
+import { RELEASE_REASON_TTL_SECONDS, forgetReleaseReason, releaseReasonKey, releaseReservation } from "./release"
 import { nextBatch } from "./batches"
 import { followUpStrandedSessions } from "./stranded-follow-up"
 import { holdingLock } from "./medusa-lock"
@@ -306,6 +306,7 @@ class SessionFollowUp {
         reserved && reserved.minor > 0 ? `${reserved.decimal} ${reserved.currency || currency}` : `${minorToDecimal(toMinorUnits(session.amount, currency), currency)} ${currency}`,
       why,
     })
+    if (kind === "released") await forgetReleaseReason(this.registration.store, transaction.transactionId)
   }
 
   /** Medusa deletes the session; the provider's deletePayment expires its unpaid AltaPay pages. */

@@ -15,7 +15,7 @@
  */
 import type { ILockingModule, IPaymentModuleService, MedusaContainer, RemoteQueryFunction } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { CAPTURED_STATUSES, REFUNDED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
+import { CAPTURED_STATUSES, REFUNDED_STATUSES, RELEASED_STATUSES, statusIn, type GatewayTransaction } from "../../altapay"
 import { medusaSession, orderOfCart, paymentOfSession } from "../medusa-mapping/medusa-session"
 import { namesSession } from "../medusa-mapping/shop-order-id"
 import { heldElsewhere, isOpenAtAltaPay, isPaidAtAltaPay, pickTransaction } from "../medusa-mapping/status"
@@ -26,7 +26,7 @@ import { agreementOrderIdOf, sessionPayment } from "./session-payment"
 import { nextBatch } from "./batches"
 import { holdingLock } from "./medusa-lock"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
-import { RELEASE_REASON_TTL_SECONDS, releaseReasonKey, releaseReservation } from "./release"
+import { RELEASE_REASON_TTL_SECONDS, forgetReleaseReason, releaseReasonKey, releaseReservation } from "./release"
 import type { RunReport } from "./run-report"
 import { StrandedSessions, type StrandedNote } from "./stranded"
 
@@ -103,6 +103,8 @@ class StrandedFollowUp {
       return this.giveBack(note)
     }
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(note, transaction)
+    const released = await this.releasedUntold(id, note, transaction)
+    if (released) return released
     if (this.now.getTime() - notedAt >= WATCH_UNPAID_MS) return this.drop(sessionId, "retired session: never paid")
     await this.later(note)
     return "retired session: not paid"
@@ -127,6 +129,8 @@ class StrandedFollowUp {
     const transaction = (await recordedOther()) ? await paid() : undefined
     if (transaction && isOpenAtAltaPay(transaction)) return this.open(note, transaction)
     if (!transaction || !isPaidAtAltaPay(transaction)) {
+      const released = await this.releasedUntold(id, note, transaction)
+      if (released) return released
       if (this.now.getTime() - Date.parse(note.noted_at) >= WATCH_UNPAID_MS) return this.drop(id, "retired session: never paid")
       await this.later(note)
       return "retired session: not paid"
@@ -145,6 +149,19 @@ class StrandedFollowUp {
       return this.drop(id, captured ? "retired session: captured without order" : "retired session: released")
     }
     return this.registration.scaleOut.paymentLock(paymentLockKey(transactionId), giveBack)
+  }
+
+  /**
+   * Released by an earlier run that stopped before the merchant was told (the process died, or the
+   * release's answer was lost while AltaPay could not be asked): the reason it stored first says
+   * so, and the merchant is told now. Without it, a released transaction was never this job's.
+   */
+  private async releasedUntold(id: string, note: StrandedNote, transaction: GatewayTransaction | undefined): Promise<Outcome | undefined> {
+    if (!transaction || !statusIn(transaction.transactionStatus, RELEASED_STATUSES)) return undefined
+    const why = await this.registration.store.get<string>(releaseReasonKey(transaction.transactionId))
+    if (!why) return undefined
+    await this.tell(note, transaction, "released", why)
+    return this.drop(id, "retired session: released")
   }
 
   /**
@@ -232,6 +249,7 @@ class StrandedFollowUp {
       amount: reserved ? `${reserved.decimal} ${reserved.currency ?? note.currency ?? ""}`.trim() : "an amount AltaPay does not state",
       why,
     })
+    if (kind === "released") await forgetReleaseReason(this.registration.store, transaction.transactionId)
   }
 }
 
