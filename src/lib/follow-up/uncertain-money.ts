@@ -58,9 +58,7 @@ export async function followUpUncertainMoney(container: MedusaContainer, registr
 /** A capture, refund or release of one payment (undefined: the payment is not this registration's). */
 async function settlePaymentAttempt(container: MedusaContainer, registration: AltaPayRegistration, subject: string, attempt: Attempt, now: Date): Promise<Outcome | undefined> {
   const transactionId = subject.slice(transactionSubject("").length)
-  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const paymentOfTransaction = async () =>
-    (await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, { relations: ["captures", "refunds"], take: 1 }))[0]
+  const paymentOfTransaction = () => medusaPaymentOf(container, registration, transactionId)
   const payment = await paymentOfTransaction()
   if (!payment) return undefined
   const record = { transaction: pickTransaction(await registration.client.gateway.payments({ transactionId })) }
@@ -120,6 +118,15 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
       container,
       detail.order_id,
       async () => {
+        // Another server's run may have recorded it while this one waited (and dropped it, below): charging
+        // again would be refused for want of an amount due, and told as money to settle.
+        const book = new AttemptBook(registration.scaleOut.store)
+        if (!(await book.list(subject)).some((a) => a.id === attempt.id)) return "elsewhere"
+        // The admin's retry adopted and recorded it (the door keeps an attempt it adopts under the same id).
+        if (await medusaPaymentOf(container, registration, charge.transactionId)) {
+          await dropAttempt(book, subject, attempt)
+          return "elsewhere"
+        }
         const found = await chargeOrderOnSavedCard(container, {
           order_id: detail.order_id,
           saved_card_id: card.id,
@@ -127,11 +134,13 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
           unscheduled_type: detail.unscheduled_type as never,
         })
         await recordAgreementCharge(container, found)
-        return true
+        await dropAttempt(book, subject, attempt)
+        return "here"
       },
-      false
+      "busy"
     )
-    if (!recorded) return "still uncertain"
+    if (recorded === "busy") return "still uncertain"
+    if (recorded === "elsewhere") return "recorded"
   } catch (error) {
     return tell(
       container,
@@ -146,6 +155,14 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
     "recorded",
     `${what} (transaction ${charge.transactionId}) went through at AltaPay though nobody heard back; it is now recorded on the order (nothing was charged again).`
   )
+}
+
+/** Medusa's payment holding AltaPay transaction `transactionId`, with its captures and refunds; undefined when none does. */
+async function medusaPaymentOf(container: MedusaContainer, registration: AltaPayRegistration, transactionId: string): Promise<PaymentDTO | undefined> {
+  const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  return (
+    await payments.listPayments({ provider_id: registration.providerId, data: { transaction_id: transactionId } } as never, { relations: ["captures", "refunds"], take: 1 })
+  )[0]
 }
 
 /** Not made: forgotten once AltaPay has had twice the answer timeout; until then looked at again. */
