@@ -12,6 +12,7 @@ import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sharedCache } from "../helpers/cache"
+import { sandboxProviderOptions } from "../helpers/provider"
 
 const USER = "retry-book-user"
 const PASSWORD = "retry-book-password-42"
@@ -41,17 +42,8 @@ afterEach(() => sandbox.close())
 
 /** A server with its own cache module (so its own attempt book); `null`: no `query` dependency. */
 function server(query: Graph | null = medusa, cache: ICacheService = sharedCache()): AltaPayProviderService {
-  return new AltaPayProviderService({ [Modules.CACHE]: cache, ...(query ? { query } : {}) }, {
-    checkoutUrl: sandbox.checkoutUrl,
-    gatewayUrl: sandbox.gatewayUrl,
-    username: USER,
-    password: PASSWORD,
-    backendUrl: "http://127.0.0.1:9",
-    flow: "storefront",
-    headersTimeoutMs: 300,
-    maxRetries: 1,
-    allowInsecureUrls: true,
-  } as never)
+  const options = sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { headersTimeoutMs: 300, maxRetries: 1 })
+  return new AltaPayProviderService({ [Modules.CACHE]: cache, ...(query ? { query } : {}) }, options)
 }
 
 const nextId = (prefix: string) => `${prefix}_rtb${Date.now().toString(36)}${(counter++).toString(36)}`

@@ -6,19 +6,15 @@
  * the follow-up job, even when its own callback came first and is spent.
  */
 import type { RemoteQueryFunction } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createAltaPayClient, type AltaPayClient } from "../../src/altapay"
 import { AltaPayProviderService } from "../../src/providers/altapay"
 import type { AltaPayPaymentData } from "../../src/lib/payment-data/data"
 import { StrandedSessions } from "../../src/lib/follow-up/stranded"
-import { followUpStrandedSessions } from "../../src/lib/follow-up/stranded-follow-up"
-import { RunReport } from "../../src/lib/follow-up/run-report"
-import { parseAltaPayOptions } from "../../src/lib/registrations/options"
-import type { AltaPayRegistration } from "../../src/lib/registrations/registrations"
-import { serverKeys } from "../../src/lib/registrations/server-keys"
 import { paymentLockOn, processStore } from "../../src/lib/scale-out/shared-state"
 import { startSandbox, type Sandbox } from "../../src/sandbox"
 import { sandboxProviderOptions, sessionIdOf } from "../helpers/provider"
+import { strandedFollowUpAnHourLater } from "../helpers/stranded-follow-up"
 
 const USER = "webhook-second-user"
 const PASSWORD = "webhook-second-password-42"
@@ -72,31 +68,7 @@ async function paidTwice(provider: AltaPayProviderService) {
   return { data, sessionId: sessionIdOf(data), t1: { ...t1, transactionId: t1.transactionId! }, t2: { ...t2, transactionId: t2.transactionId! } }
 }
 
-/** The retired-session follow-up, an hour later (past its grace period). */
-async function followUp(): Promise<void> {
-  const parsed = parseAltaPayOptions(rawOptions({}))
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  const registration: AltaPayRegistration = {
-    providerId: "pp_altapay_altapay",
-    options: parsed.options,
-    client,
-    scaleOut: { paymentLock: paymentLockOn(undefined), key: "webhook-second" },
-    store: processStore(),
-    keys: serverKeys(parsed.options, "payment-data-seal"),
-  }
-  const container = {
-    resolve: (key: string) =>
-      key === ContainerRegistrationKeys.QUERY
-        ? query
-        : key === Modules.LOCKING
-          ? { acquire: async () => {}, release: async () => {} }
-          : key === ContainerRegistrationKeys.LOGGER
-            ? logger
-            : undefined,
-    hasRegistration: () => false,
-  }
-  await followUpStrandedSessions(container as never, registration, new Date(Date.now() + 60 * 60_000), new RunReport("webhook-second", logger))
-}
+const followUp = () => strandedFollowUpAnHourLater(client, rawOptions({}), query, logger, "webhook-second")
 
 it("the earlier payment's signed callback, before Medusa records any: the later one is recorded, the earlier noted and released", async () => {
   const provider = providerWith({ callbackSecret: SECRET })

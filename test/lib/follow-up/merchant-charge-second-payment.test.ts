@@ -6,21 +6,17 @@
  * follow-up never releases it (status.ts heldElsewhere, stranded-follow-up.ts).
  */
 import type { Logger } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { createAltaPayClient, type AltaPayClient } from "../../../src/altapay"
-import { followUpStrandedSessions } from "../../../src/lib/follow-up/stranded-follow-up"
 import { StrandedSessions } from "../../../src/lib/follow-up/stranded"
-import { RunReport } from "../../../src/lib/follow-up/run-report"
 import { moneyDoorFor } from "../../../src/lib/money-door/door"
 import type { AltaPayPaymentData } from "../../../src/lib/payment-data/data"
-import { parseAltaPayOptions } from "../../../src/lib/registrations/options"
-import type { AltaPayRegistration } from "../../../src/lib/registrations/registrations"
-import { serverKeys } from "../../../src/lib/registrations/server-keys"
 import { chargeAtAltaPay } from "../../../src/lib/saved-cards/merchant-charge/at-altapay"
 import { memoryStore, paymentLockOn, processStore } from "../../../src/lib/scale-out/shared-state"
 import { AltaPayProviderService } from "../../../src/providers/altapay"
 import { startSandbox, type Sandbox } from "../../../src/sandbox"
 import { sandboxProviderOptions } from "../../helpers/provider"
+import { strandedFollowUpAnHourLater } from "../../helpers/stranded-follow-up"
 
 const USER = "merchant-charge-second-user"
 const PASSWORD = "merchant-charge-second-password-42"
@@ -90,31 +86,7 @@ async function savedThenChargedByMerchant() {
   return { s1, shopOrderId: s1Data.order_id, c1: s1Data.transaction_id!, m: m.transaction.transactionId }
 }
 
-/** The retired-session follow-up, an hour later (past its grace period). */
-async function followUp(): Promise<void> {
-  const parsed = parseAltaPayOptions(rawOptions())
-  if (!("options" in parsed)) throw new Error(parsed.problems.join("; "))
-  const registration: AltaPayRegistration = {
-    providerId: "pp_altapay_altapay",
-    options: parsed.options,
-    client,
-    scaleOut: { paymentLock: paymentLockOn(undefined), key: "merchant-charge-second" },
-    store: processStore(),
-    keys: serverKeys(parsed.options, "payment-data-seal"),
-  }
-  const container = {
-    resolve: (key: string) =>
-      key === ContainerRegistrationKeys.QUERY
-        ? query
-        : key === Modules.LOCKING
-          ? { acquire: async () => {}, release: async () => {} }
-          : key === ContainerRegistrationKeys.LOGGER
-            ? logger
-            : undefined,
-    hasRegistration: () => false,
-  }
-  await followUpStrandedSessions(container as never, registration, new Date(Date.now() + 60 * 60_000), new RunReport("merchant-charge-second", logger))
-}
+const followUp = () => strandedFollowUpAnHourLater(client, rawOptions(), query, logger, "merchant-charge-second")
 
 it("a callback for the session that saved the card takes its own charge, never the merchant's charge as a second payment; the follow-up leaves that reserved", async () => {
   const { s1, shopOrderId, c1, m } = await savedThenChargedByMerchant()
