@@ -25,3 +25,8 @@ it("names every bad job option, and keeps the defaults of those not given", () =
   const partial = parseAltaPayOptions({ ...base, jobs: { graceMinutes: 30 } })
   expect("options" in partial && partial.options.jobs).toMatchObject({ graceMinutes: 30, intervalMinutes: 5 })
 })
+
+it("refuses no grace at all: the two runs that must both find a reservation unused before it is released would be one", () => {
+  const parsed = parseAltaPayOptions({ ...base, jobs: { graceMinutes: 0 } })
+  expect("problems" in parsed && parsed.problems.join("\n")).toMatch(/jobs\.graceMinutes.*at least 1: a reservation is released only when two runs/)
+})

@@ -20,7 +20,11 @@ export const jobOptionsSchema = z
      * How long after its last change a payment session still pending in Medusa is looked up at
      * AltaPay: the callback and the customer's return normally settle it well within this.
      */
-    graceMinutes: minutes.default(15),
+    graceMinutes: z
+      .number()
+      .int()
+      .min(1, "must be at least 1: a reservation is released only when two runs this far apart both find it unused, and 0 would take one run for two")
+      .default(15),
     /** Sessions (and payments with Open results) each run looks at, per registration. */
     batchSize: z.number().int().min(1).max(1000).default(50),
     /** After this long without a change, an unpaid session is retired: its AltaPay pages expire. */
