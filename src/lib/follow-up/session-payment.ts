@@ -18,7 +18,9 @@ export interface SessionAtAltaPay {
   /** The shop_orderid the session was created with. */
   shopOrderId: string
   /** A saved card's agreement set-up shop_orderid, when the session pays with one. */
-  agreementOrderId?: string
+  agreementOrderId?: string | undefined
+  /** A saved card's agreement, when its shop_orderid is not known yet (the charge's answer was lost): AltaPay is asked for it. */
+  agreementId?: string | undefined
   /** The kept reservation an order edit's session carries: AltaPay's shop_orderid it is listed under, and its transaction. */
   carried?: { altapayOrderId: string; transactionId: string }
 }
@@ -28,7 +30,10 @@ export async function sessionPayment(client: AltaPayClient, session: SessionAtAl
     const { altapayOrderId, transactionId } = session.carried
     return (await client.gateway.payments({ shopOrderId: altapayOrderId })).find((t) => t.transactionId === transactionId && t.shopOrderId === altapayOrderId)
   }
-  if (session.agreementOrderId) return chargeForSession(session.sessionId, await client.gateway.payments({ shopOrderId: session.agreementOrderId }))
+  const agreementOrderId = session.agreementOrderId ?? (session.agreementId ? await agreementOrderIdOf(client, session.agreementId) : undefined)
+  // A saved card's session whose agreement AltaPay no longer has: nothing can have been charged on it.
+  if (session.agreementId && !agreementOrderId) return undefined
+  if (agreementOrderId) return chargeForSession(session.sessionId, await client.gateway.payments({ shopOrderId: agreementOrderId }))
   return transactionForOrder(session.sessionId, await client.gateway.payments({ shopOrderId: session.shopOrderId }))
 }
 
@@ -38,23 +43,25 @@ export async function sessionPayment(client: AltaPayClient, session: SessionAtAl
  * so it is asked for only when the provider provably wrote that data for this very session.
  */
 export function sessionAtAltaPay(session: { id: string; data?: Record<string, unknown> | null }, keys: ServerKeys): SessionAtAltaPay {
-  const asked: SessionAtAltaPay = {
-    sessionId: session.id,
-    shopOrderId: shopOrderIdToAsk(session.id, session.data?.order_id),
-    agreementOrderId: savedCardAgreementOrder(session.data),
-  }
+  const asked: SessionAtAltaPay = { sessionId: session.id, shopOrderId: shopOrderIdToAsk(session.id, session.data?.order_id), ...savedCardAgreement(session.data) }
   const carried = session.data?.order_edit ? provenSessionData(session, keys) : undefined
   const from = carried?.order_edit?.carried
   return from && carried.transaction_id ? { ...asked, carried: { altapayOrderId: from.altapay_order_id, transactionId: carried.transaction_id } } : asked
 }
 
-/** Where a saved card's charge for the session is listed (its agreement's shop_orderid), once authorization tried it. */
-function savedCardAgreementOrder(data: Record<string, unknown> | null | undefined): string | undefined {
-  const agreement = data?.agreement as { mode?: unknown; agreement_order_id?: unknown } | undefined
-  return agreement?.mode === "saved_card" && typeof agreement.agreement_order_id === "string" ? agreement.agreement_order_id : undefined
+/**
+ * Where a saved card's charge for the session is listed: its agreement's shop_orderid once
+ * authorization learnt it, else the agreement to ask it of (the data initiatePayment wrote, kept
+ * when the charge's answer was lost and authorization threw).
+ */
+function savedCardAgreement(data: Record<string, unknown> | null | undefined): Pick<SessionAtAltaPay, "agreementOrderId" | "agreementId"> {
+  const agreement = data?.agreement as { mode?: unknown; agreement_order_id?: unknown; agreement_id?: unknown } | undefined
+  if (agreement?.mode !== "saved_card") return {}
+  if (typeof agreement.agreement_order_id === "string") return { agreementOrderId: agreement.agreement_order_id }
+  return typeof agreement.agreement_id === "string" ? { agreementId: agreement.agreement_id } : {}
 }
 
 /** The shop_orderid of an agreement's set-up (its id is the set-up transaction's), or undefined when AltaPay has no such agreement. */
-export async function agreementOrderIdOf(client: AltaPayClient, agreementId: string): Promise<string | undefined> {
+async function agreementOrderIdOf(client: AltaPayClient, agreementId: string): Promise<string | undefined> {
   return (await client.gateway.payments({ transactionId: agreementId })).find((t) => t.transactionId === agreementId)?.shopOrderId
 }

@@ -22,7 +22,7 @@ import { heldElsewhere, isOpenAtAltaPay, isPaidAtAltaPay, pickTransaction } from
 import type { AltaPayRegistration } from "../registrations/registrations"
 import { paymentLockKey } from "../scale-out/shared-state"
 import { SessionMemory } from "./attempts"
-import { agreementOrderIdOf, sessionPayment } from "./session-payment"
+import { sessionPayment } from "./session-payment"
 import { nextBatch } from "./batches"
 import { holdingLock } from "./medusa-lock"
 import { tellMerchant, type UnclaimedPayment } from "./merchant-notice"
@@ -206,12 +206,13 @@ class StrandedFollowUp {
   }
 
   /** The noted session's payment at AltaPay; a saved card's charge under its agreement's shop_orderid (session-payment.ts). */
-  private async paymentOf(note: StrandedNote): Promise<GatewayTransaction | undefined> {
-    const client = this.registration.client
-    const agreementOrderId = note.agreementOrderId ?? (note.agreementId ? await agreementOrderIdOf(client, note.agreementId) : undefined)
-    // A saved card's session whose agreement AltaPay no longer has: nothing can have been charged on it.
-    if (note.agreementId && !agreementOrderId) return undefined
-    return sessionPayment(client, { sessionId: note.sessionId, shopOrderId: askedAs(note), agreementOrderId })
+  private paymentOf(note: StrandedNote): Promise<GatewayTransaction | undefined> {
+    return sessionPayment(this.registration.client, {
+      sessionId: note.sessionId,
+      shopOrderId: askedAs(note),
+      agreementOrderId: note.agreementOrderId,
+      agreementId: note.agreementId,
+    })
   }
 
   private async open(note: StrandedNote, transaction: GatewayTransaction): Promise<Outcome> {
