@@ -223,6 +223,26 @@ export default storeSuite({
       expect(run.counts["needs the merchant"] ?? 0).toBe(0)
     })
 
+    it("a charge Medusa failed to record gets no payment link beside it, and the follow-up job records it once", async () => {
+      const edited = await orderWithDifference()
+      // The agreement and the collection's charges answer; the charge goes through; every look-up after fails, so recording it does.
+      store.sandbox().faults.add({ route: "payments", kind: "503", skip: 2, times: 50 })
+      const charged = await api.post(`/admin/altapay/orders/${edited.orderId}/agreement-charges`, { saved_card_id: edited.cardId, capture: true }, as())
+      store.sandbox().faults.clear()
+      expect(charged.status).toBeGreaterThanOrEqual(400)
+      expect(chargesOn(edited.agreementId)).toHaveLength(1)
+      expect((await orderState(edited.orderId)).pendingMinor).toBe(edited.dueMinor)
+
+      const link = await api.post("/admin/altapay/payment-links", { order_id: edited.orderId }, as())
+      expect([link.status, link.data.message]).toEqual([400, expect.stringMatching(/may have been made without Medusa recording it.*No link was created/)])
+
+      const run = await uncertainMoneyJob(getContainer(), { scheduledFor: new Date(Date.now() + 60 * 60_000) })
+      expect(run.counts.recorded ?? 0).toBeGreaterThanOrEqual(1)
+      expect(run.counts["needs the merchant"] ?? 0).toBe(0)
+      expect((await orderState(edited.orderId)).pendingMinor).toBe(0)
+      expect(chargesOn(edited.agreementId)).toHaveLength(1)
+    })
+
     it("an expired card answers 400 with AltaPay's message, and nothing is recorded", async () => {
       const { orderId, cardId, agreementId, dueMinor } = await orderWithDifference({ expiryMonth: "01", expiryYear: "2030" })
       store.sandbox().setClock(() => Date.UTC(2030, 1, 1))

@@ -118,7 +118,7 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
       container,
       detail.order_id,
       async () => {
-        // Another server's run may have recorded it while this one waited (and dropped it, below): charging
+        // Another server's run may have recorded it while this one waited (which dropped it): charging
         // again would be refused for want of an amount due, and told as money to settle.
         const book = new AttemptBook(registration.scaleOut.store)
         if (!(await book.list(subject)).some((a) => a.id === attempt.id)) return "elsewhere"
@@ -133,8 +133,7 @@ async function settleChargeAttempt(container: MedusaContainer, registration: Alt
           capture: detail.capture,
           unscheduled_type: detail.unscheduled_type as never,
         })
-        await recordAgreementCharge(container, found)
-        await dropAttempt(book, subject, attempt)
+        await recordAgreementCharge(container, found) // which drops the attempt
         return "here"
       },
       "busy"

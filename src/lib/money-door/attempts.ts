@@ -110,8 +110,3 @@ export const sessionSubject = (paymentSessionId: string) => `session:${paymentSe
 
 /** The subject of one Medusa payment collection's charges (merchant charges, payment links). */
 export const collectionSubject = (paymentCollectionId: string) => `collection:${paymentCollectionId}`
-
-/** An attempt on the subject whose outcome the door could not learn (it moves no money until AltaPay is asked). */
-export async function uncertainAttemptOn(book: AttemptBook, subject: string): Promise<Attempt | undefined> {
-  return (await book.list(subject)).find((a) => a.uncertain)
-}

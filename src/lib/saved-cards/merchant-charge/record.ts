@@ -8,9 +8,11 @@
 import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow, processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { AttemptBook, UncertainIndex, collectionSubject } from "../../money-door/attempts"
 import { openPaymentData, provenSessionData } from "../../payment-data/data"
 import { altapayFromConfig } from "../../registrations/from-config"
 import { serverKeys, type ServerKeys } from "../../registrations/server-keys"
+import type { ScaleOut } from "../../scale-out/shared-state"
 import type { AgreementCharge } from "./charge"
 import { chargeLockKey, merchantChargeSessionContext } from "./context"
 
@@ -43,39 +45,80 @@ interface PaymentRow {
 }
 
 export async function recordAgreementCharge(container: MedusaContainer, charge: AgreementCharge): Promise<RecordedAgreementCharge> {
-  const { options, scaleOut } = altapayFromConfig(container, charge.provider_id)
+  const { scaleOut } = altapayFromConfig(container, charge.provider_id)
+  return scaleOut.paymentLock(chargeLockKey(charge.order_id), async () => {
+    let recorded: RecordedAgreementCharge
+    try {
+      recorded = await recordUnderLock(container, charge)
+    } catch (error) {
+      await settleAttempt(scaleOut, charge, "not recorded")
+      throw error
+    }
+    await settleAttempt(scaleOut, charge, "recorded")
+    return recorded
+  })
+}
+
+/**
+ * The door's attempt of the charge, once Medusa's record of it is settled either way. Recorded: it
+ * goes, so the book holds only charges being made or made without a record, on which no payment
+ * link is created (link-sessions.ts). Not recorded: it stays, uncertain, so the follow-up job
+ * records it when nobody tries again (uncertain-money.ts). The cache failing changes neither answer.
+ */
+async function settleAttempt(scaleOut: Pick<ScaleOut, "store" | "paymentLock">, charge: AgreementCharge, outcome: "recorded" | "not recorded"): Promise<void> {
+  const book = new AttemptBook(scaleOut.store)
+  const subject = collectionSubject(charge.payment_collection_id)
+  try {
+    const attempts = await book.list(subject)
+    const mine = attempts.find((a) => a.id === charge.reconciliation_identifier)
+    if (!mine) return
+    if (outcome === "recorded")
+      return await book.save(
+        subject,
+        attempts.filter((a) => a !== mine)
+      )
+    await book.save(
+      subject,
+      attempts.map((a) => (a === mine ? { ...a, uncertain: true } : a))
+    )
+    await new UncertainIndex(book.store, scaleOut.paymentLock).note(subject)
+  } catch {
+    // Recorded: a stale attempt only refuses links for its hour. Not recorded: the error already says to try again.
+  }
+}
+
+async function recordUnderLock(container: MedusaContainer, charge: AgreementCharge): Promise<RecordedAgreementCharge> {
+  const { options } = altapayFromConfig(container, charge.provider_id)
   const keys = serverKeys(options, "payment-data-seal")
   const transactionId = charge.context.transaction_id
-  return scaleOut.paymentLock(chargeLockKey(charge.order_id), async () => {
-    const sessions = await sessionsOf(container, charge.payment_collection_id)
-    let session = sessions.find((s) => s.provider_id === charge.provider_id && provenSessionData(s, keys)?.transaction_id === transactionId)
-    if (!session) {
-      const { result } = await createPaymentSessionsWorkflow(container).run({
-        input: { payment_collection_id: charge.payment_collection_id, provider_id: charge.provider_id, context: merchantChargeSessionContext(charge.context) },
-      })
-      session = { id: result.id, provider_id: result.provider_id, status: result.status, amount: result.amount, data: result.data }
-    }
-    let payment = await paymentOf(container, session.id)
-    if (!payment || (charge.captured && !payment.captured_at)) {
-      const action = charge.captured ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED
-      // Medusa's exact amount, not the charge's minor units: the order's transaction then settles
-      // its pending difference exactly (the charge took the same amount, rounded to the currency).
-      const { errors } = await processPaymentWorkflow(container).run({ input: { action, data: { session_id: session.id, amount: session.amount } }, throwOnError: false })
-      if (errors.length > 0) throw await notRecorded(container, keys, session.id, transactionId, String(errors[0]?.error?.message ?? errors[0]?.error))
-      payment = await paymentOf(container, session.id)
-    }
-    if (!payment) throw await notRecorded(container, keys, session.id, transactionId, "Medusa made no payment of the session")
-    return {
-      payment_id: payment.id,
-      payment_collection_id: charge.payment_collection_id,
-      payment_session_id: session.id,
-      transaction_id: transactionId,
-      amount_minor: charge.amount_minor,
-      currency: charge.currency,
-      status: payment.captured_at ? "captured" : "authorized",
-      charged: !charge.found,
-    }
-  })
+  const sessions = await sessionsOf(container, charge.payment_collection_id)
+  let session = sessions.find((s) => s.provider_id === charge.provider_id && provenSessionData(s, keys)?.transaction_id === transactionId)
+  if (!session) {
+    const { result } = await createPaymentSessionsWorkflow(container).run({
+      input: { payment_collection_id: charge.payment_collection_id, provider_id: charge.provider_id, context: merchantChargeSessionContext(charge.context) },
+    })
+    session = { id: result.id, provider_id: result.provider_id, status: result.status, amount: result.amount, data: result.data }
+  }
+  let payment = await paymentOf(container, session.id)
+  if (!payment || (charge.captured && !payment.captured_at)) {
+    const action = charge.captured ? PaymentActions.SUCCESSFUL : PaymentActions.AUTHORIZED
+    // Medusa's exact amount, not the charge's minor units: the order's transaction then settles
+    // its pending difference exactly (the charge took the same amount, rounded to the currency).
+    const { errors } = await processPaymentWorkflow(container).run({ input: { action, data: { session_id: session.id, amount: session.amount } }, throwOnError: false })
+    if (errors.length > 0) throw await notRecorded(container, keys, session.id, transactionId, String(errors[0]?.error?.message ?? errors[0]?.error))
+    payment = await paymentOf(container, session.id)
+  }
+  if (!payment) throw await notRecorded(container, keys, session.id, transactionId, "Medusa made no payment of the session")
+  return {
+    payment_id: payment.id,
+    payment_collection_id: charge.payment_collection_id,
+    payment_session_id: session.id,
+    transaction_id: transactionId,
+    amount_minor: charge.amount_minor,
+    currency: charge.currency,
+    status: payment.captured_at ? "captured" : "authorized",
+    charged: !charge.found,
+  }
 }
 
 /** The payment sessions of a collection (also used by lib/item-captures/order-edit.ts). */

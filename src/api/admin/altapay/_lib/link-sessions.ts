@@ -11,7 +11,7 @@ import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { minorToDecimal } from "../../../../altapay"
-import { collectionSubject, uncertainAttemptOn, type AttemptBook } from "../../../../lib/money-door/attempts"
+import { collectionSubject, type AttemptBook } from "../../../../lib/money-door/attempts"
 import { orderLinkLockKey } from "../../../../lib/medusa-mapping/stale-link-sessions"
 import { dueCollection, dueOrderLines, loadOrderDue, refusedNewPayment, type DueSessionRow } from "../../../../lib/medusa-mapping/amount-due"
 import { toMinorUnits } from "../../../../lib/medusa-mapping/amounts"
@@ -77,11 +77,12 @@ async function orderSession(container: MedusaContainer, orderId: string, target:
   if (refusal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal)
   const currency = order.currency_code
   const collection = await dueCollection(container, due)
-  const uncertain = await uncertainAttemptOn(target.attempts, collectionSubject(collection.id))
-  if (uncertain) {
+  // A charge of the collection on a saved card that Medusa has not recorded (the record step drops it): being made, or made.
+  const [charge] = await target.attempts.list(collectionSubject(collection.id))
+  if (charge) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `A charge of order ${name} (${uncertain.id}) got no answer from AltaPay and may have been made. No link was created: charge the saved card again first (the plugin asks AltaPay for that charge before sending anything).`
+      `A charge of order ${name} on a saved card (${charge.id}) may have been made without Medusa recording it, or is being made. No link was created: charge the saved card again first (the plugin asks AltaPay for that charge and records it instead of charging again).`
     )
   }
 
