@@ -17,6 +17,7 @@ import { paymentLockKey } from "../../lib/scale-out/shared-state"
 import { medusaCaptureAmount } from "./capture-amount"
 import { captureLines, type CaptureLines } from "./capture-lines"
 import type { ProviderContext } from "./context"
+import { lostMovements } from "./lost-movements"
 import { isOwnReconciliationId, reconciliationId } from "./reconciliation"
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 
@@ -123,6 +124,25 @@ interface CaptureSent {
   amountMinor: number
   chosen: CaptureLines
   status?: "open"
+}
+
+/**
+ * The newest data with the captures Medusa lost (lost-movements.ts) as a fold of AltaPay's record
+ * keeps them, unanswered: this capture may be the retry, which adopts one through the door.
+ */
+export async function withoutLostCaptures(ctx: ProviderContext, newest: AltaPayPaymentData, stored: AltaPayPaymentData): Promise<AltaPayPaymentData> {
+  const lost = await lostMovements(ctx.query, "capture", newest, stored)
+  if (lost.size === 0) return newest
+  ctx.logger?.warn(
+    `AltaPay capture ${[...lost].join(", ")}: made at AltaPay, but Medusa did not keep its record; a capture of the same amount records it instead of sending it again.`
+  )
+  const unanswered = ({ reconciliation_identifier, amount_minor, created_at }: CaptureRecord): CaptureRecord => ({
+    capture_id: null,
+    reconciliation_identifier,
+    amount_minor,
+    created_at,
+  })
+  return { ...newest, captures: newest.captures.map((c) => (lost.has(c.reconciliation_identifier) ? unanswered(c) : c)) }
 }
 
 /**

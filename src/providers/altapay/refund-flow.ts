@@ -18,6 +18,7 @@ import { happenedOn, recordedIn, totalMinor, transactionSubject, unrecordedRefun
 import { sessionIdFromOrderId } from "../../lib/medusa-mapping/shop-order-id"
 import type { AltaPayOptions } from "../../lib/registrations/options"
 import { orderLineSchema, returnFeeSchema, type AltaPayPaymentData, type PendingRefund, type RefundRecord } from "../../lib/payment-data/data"
+import { lostMovements, medusaMovementIds } from "./lost-movements"
 import { reconciliationId } from "./reconciliation"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
 import { paymentLockKey } from "../../lib/scale-out/shared-state"
@@ -48,6 +49,16 @@ export class RefundFlow {
     /** Medusa's `query`: whether a refund AltaPay shows still has its Medusa row (lostRefunds). */
     private readonly query?: Query
   ) {}
+
+  /** The newest data without the refunds Medusa lost (lost-movements.ts): the retry adopts each through the door. */
+  async withoutLost(newest: AltaPayPaymentData, stored: AltaPayPaymentData): Promise<AltaPayPaymentData> {
+    const lost = await lostMovements(this.query, "refund", newest, stored)
+    if (lost.size === 0) return newest
+    this.logger?.warn(
+      `AltaPay refund ${[...lost].join(", ")}: made at AltaPay, but Medusa did not keep its record; a refund of the same amount records it instead of sending it again.`
+    )
+    return { ...newest, refunds: newest.refunds.filter((r) => !lost.has(r.reconciliation_identifier)) }
+  }
 
   async run({ data, transactionId, amountMinor, medusaAmount, refundId }: RefundRequest): Promise<{ data: AltaPayPaymentData }> {
     if (amountMinor <= 0) {
@@ -150,7 +161,7 @@ async function lostRefunds(query: Query | undefined, data: AltaPayPaymentData, r
     )
   let medusa: Set<string>
   try {
-    medusa = await medusaRefundIds(query, sessionIdFromOrderId(data.order_id))
+    medusa = await medusaMovementIds(query, "refund", sessionIdFromOrderId(data.order_id))
   } catch (error) {
     throw refuse(`Medusa could not be asked whether it is a refund still being made (${error instanceof Error ? error.message : String(error)})`)
   }
@@ -160,15 +171,6 @@ async function lostRefunds(query: Query | undefined, data: AltaPayPaymentData, r
       if (!r.amount) throw refuse("AltaPay does not say its amount")
       return { kind: "refund", id: r.id, amountMinor: r.amount.minor, currency: data.currency, key: r.id.slice(REFUND_PREFIX.length), at: r.date?.getTime() ?? Date.now() }
     })
-}
-
-/** The ids of the refunds Medusa has on the payment made from the session; throws when it cannot say. */
-async function medusaRefundIds(query: Query | undefined, paymentSessionId: string): Promise<Set<string>> {
-  if (!query) throw new Error("the Payment module has no `query` dependency")
-  const { data } = await query.graph({ entity: "payment", fields: ["id", "refunds.id"], filters: { payment_session_id: paymentSessionId } })
-  const payment = data[0] as { refunds?: Array<{ id: string } | null> } | undefined
-  if (!payment) throw new Error(`Medusa has no payment for payment session ${paymentSessionId}`)
-  return new Set((payment.refunds ?? []).flatMap((r) => (r ? [r.id] : [])))
 }
 
 /** What a refund attempt sent and was for, kept with it so a refund that adopts it records it in full. */

@@ -55,7 +55,7 @@ import { parseAltaPayOptions, type AltaPayOptions, type RegistrationOf } from ".
 import { notedRegistration } from "../../lib/registrations/registration-id"
 import { AccountHolders } from "./account-holders"
 import { authorizeSession } from "./authorization"
-import { captureReservation } from "./capture"
+import { captureReservation, withoutLostCaptures } from "./capture"
 import { initiateSession, retireSession, updateSession } from "./checkout-session"
 import { ProviderContext, optionalDependency, type Cradle } from "./context"
 import { refuseHeldCapture } from "./fraud-hold"
@@ -165,7 +165,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const { data, transactionId } = await this.ctx.paidPaymentData(input.data, "capture")
     return {
-      data: await this.ctx.serialized(transactionId, data, async (latest) => {
+      data: await this.ctx.serialized(transactionId, data, async (newest) => {
+        const latest = await withoutLostCaptures(this.ctx, newest, data)
         refuseHeldCapture(latest) // read under the lock: an approval just made counts
         return (await captureReservation(this.ctx, input, latest, transactionId)).data
       }),
@@ -176,7 +177,8 @@ export class AltaPayProviderService extends AbstractPaymentProvider<AltaPayOptio
     const { data, transactionId } = await this.ctx.paidPaymentData(input.data, "refund")
     const refundId = input.context?.idempotency_key ?? null
     return {
-      data: await this.ctx.serialized(transactionId, data, async (latest) => {
+      data: await this.ctx.serialized(transactionId, data, async (newest) => {
+        const latest = await this.ctx.refunds.withoutLost(newest, data)
         // The running total is taken from the newest data, under the lock: a concurrent refund is in it.
         const { amountMinor, medusaAmount } = refundAmount(input.amount, latest, this.ctx.logger)
         return (await this.ctx.refunds.run({ data: latest, transactionId, amountMinor, medusaAmount, refundId })).data
