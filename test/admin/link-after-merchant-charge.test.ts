@@ -7,7 +7,6 @@
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { sessionForOrder } from "../../src/api/admin/altapay/_lib/link-sessions"
-import type { OrderLine } from "../../src/altapay"
 import { AttemptBook } from "../../src/lib/money-door/attempts"
 import { moneyDoorFor } from "../../src/lib/money-door/door"
 import { freshPaymentData, sealPaymentData } from "../../src/lib/payment-data/data"
@@ -17,6 +16,7 @@ import { chargeAtAltaPay } from "../../src/lib/saved-cards/merchant-charge/at-al
 import { memoryStore, paymentLockOn } from "../../src/lib/scale-out/shared-state"
 import { startSandboxAndClient, type SandboxPair } from "../helpers/sandbox"
 import { MINIMAL_OPTIONS } from "../helpers/options"
+import { amountDueLine, savedCardAgreement } from "../helpers/agreements"
 
 const TIMEOUT_MS = 150
 let pair: SandboxPair
@@ -26,29 +26,8 @@ beforeAll(async () => {
 })
 afterAll(() => pair.close())
 
-async function agreement(): Promise<string> {
-  const request = await pair.client.agreements.setupAgreement({
-    terminal: "AltaPay Sandbox Test Terminal",
-    shopOrderId: `agr-${Date.now().toString(36)}`,
-    amountMinor: 100,
-    currency: "DKK",
-    agreement: { type: "unscheduled", unscheduledType: "charge" },
-    callbacks: {},
-  })
-  const { agreementId } = await pair.sandbox.agreements.submit(request.paymentRequestId)
-  if (!agreementId) throw new Error("the sandbox declined the set-up")
-  return agreementId
-}
-
-const line = (amountMinor: number): OrderLine => ({
-  description: "Amount due on order #7",
-  itemId: "due-7",
-  quantity: 1,
-  unitPriceMinor: amountMinor,
-  taxAmountMinor: 0,
-  taxPercent: 0,
-  goodsType: "item",
-})
+const agreement = (card?: { expiryMonth?: string; expiryYear?: string }) => savedCardAgreement(pair, card)
+const line = amountDueLine
 
 it("no payment link is created for a collection charged on a saved card that Medusa has not recorded; the refusal says what to do", async () => {
   const parsed = parseAltaPayOptions({ ...MINIMAL_OPTIONS })

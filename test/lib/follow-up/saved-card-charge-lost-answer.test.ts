@@ -7,48 +7,31 @@
  */
 import type { Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { createAltaPayClient, type AltaPayClient } from "../../../src/altapay"
 import { sessionAtAltaPay, sessionPayment } from "../../../src/lib/follow-up/session-payment"
 import { parseAltaPayOptions } from "../../../src/lib/registrations/options"
 import { serverKeys } from "../../../src/lib/registrations/server-keys"
 import { AltaPayProviderService } from "../../../src/providers/altapay"
-import { startSandbox, type Sandbox } from "../../../src/sandbox"
+import { savedCardAgreement } from "../../helpers/agreements"
 import { sandboxProviderOptions } from "../../helpers/provider"
+import { SANDBOX_PASSWORD, SANDBOX_USER, startSandboxAndClient, type SandboxPair } from "../../helpers/sandbox"
 
-const USER = "review-uncertain-user"
-const PASSWORD = "review-uncertain-password-42"
 const TERMINAL = "AltaPay Sandbox Test Terminal"
-
-let sandbox: Sandbox
-let client: AltaPayClient
+let pair: SandboxPair
 const logger = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {} } as unknown as Logger
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, username: USER, password: PASSWORD })
-  client = createAltaPayClient({ checkoutUrl: sandbox.checkoutUrl, gatewayUrl: sandbox.gatewayUrl, username: USER, password: PASSWORD })
-})
-afterAll(async () => {
-  await client.close()
-  await sandbox.close()
-})
+beforeAll(async () => (pair = await startSandboxAndClient()))
+afterAll(() => pair.close())
 
 it("a saved-card charge whose answer was lost is found by the session follow-up's look-up, under the agreement's set-up", async () => {
-  const shopOrderId = `agr-${Date.now().toString(36)}`
-  const request = await client.agreements.setupAgreement({
-    terminal: TERMINAL,
-    shopOrderId,
-    amountMinor: 100,
-    currency: "DKK",
-    agreement: { type: "unscheduled", unscheduledType: "charge" },
-    callbacks: {},
-  })
-  const { agreementId } = await sandbox.agreements.submit(request.paymentRequestId)
+  const { sandbox, client } = pair
+  const agreementId = await savedCardAgreement(pair)
+  const shopOrderId = (await client.gateway.payments({ transactionId: agreementId }))[0]!.shopOrderId
   const sessionId = "payses_01LOSTCHARGE"
   const card = {
     id: "apcard_1",
     customer_id: "cus_karen",
     provider_id: "pp_altapay_altapay",
-    agreement_id: agreementId!,
+    agreement_id: agreementId,
     masked_pan: "411111******1111",
     expiry_month: 12,
     expiry_year: 2035,
@@ -65,7 +48,11 @@ it("a saved-card charge whose answer was lost is found by the session follow-up'
       return { data: [] }
     },
   }
-  const raw = sandboxProviderOptions(sandbox, { username: USER, password: PASSWORD }, { terminal: TERMINAL, savedCards: { enabled: true }, headersTimeoutMs: 150, maxRetries: 0 })
+  const raw = sandboxProviderOptions(
+    sandbox,
+    { username: SANDBOX_USER, password: SANDBOX_PASSWORD },
+    { terminal: TERMINAL, savedCards: { enabled: true }, headersTimeoutMs: 150, maxRetries: 0 }
+  )
   const provider = new AltaPayProviderService({ [ContainerRegistrationKeys.QUERY]: query, logger } as never, raw)
   const created = await provider.initiatePayment({
     amount: 40,

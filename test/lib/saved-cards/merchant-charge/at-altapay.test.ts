@@ -4,11 +4,11 @@
  * never charges the customer twice, and a decline carries AltaPay's own message.
  */
 import { MedusaError } from "@medusajs/framework/utils"
-import type { OrderLine } from "../../../../src/altapay"
 import { chargeAtAltaPay, type ChargeAtAltaPayInput } from "../../../../src/lib/saved-cards/merchant-charge/at-altapay"
 import { moneyDoorFor } from "../../../../src/lib/money-door/door"
 import { memoryStore, paymentLockOn } from "../../../../src/lib/scale-out/shared-state"
 import { startSandboxAndClient, type SandboxPair } from "../../../helpers/sandbox"
+import { amountDueLine, savedCardAgreement } from "../../../helpers/agreements"
 
 const TIMEOUT_MS = 150
 let pair: SandboxPair
@@ -23,29 +23,8 @@ afterEach(() => {
   pair.sandbox.setClock(Date.now)
 })
 
-async function agreement(card: { expiryMonth?: string; expiryYear?: string } = {}): Promise<string> {
-  const request = await pair.client.agreements.setupAgreement({
-    terminal: "AltaPay Sandbox Test Terminal",
-    shopOrderId: `agr-${Date.now().toString(36)}-${counter++}`,
-    amountMinor: 100,
-    currency: "DKK",
-    agreement: { type: "unscheduled", unscheduledType: "charge" },
-    callbacks: {},
-  })
-  const { agreementId } = await pair.sandbox.agreements.submit(request.paymentRequestId, card)
-  if (!agreementId) throw new Error("the sandbox declined the set-up")
-  return agreementId
-}
-
-const line = (amountMinor: number): OrderLine => ({
-  description: "Amount due on order #7",
-  itemId: "due-7",
-  quantity: 1,
-  unitPriceMinor: amountMinor,
-  taxAmountMinor: 0,
-  taxPercent: 0,
-  goodsType: "item",
-})
+const agreement = (card?: { expiryMonth?: string; expiryYear?: string }) => savedCardAgreement(pair, card)
+const line = amountDueLine
 
 function input(agreementId: string, overrides: Partial<ChargeAtAltaPayInput> = {}): ChargeAtAltaPayInput {
   const amountMinor = overrides.amountMinor ?? 12_500
