@@ -45,11 +45,11 @@ interface PaymentRow {
 }
 
 export async function recordAgreementCharge(container: MedusaContainer, charge: AgreementCharge): Promise<RecordedAgreementCharge> {
-  const { scaleOut } = altapayFromConfig(container, charge.provider_id)
+  const { options, scaleOut } = altapayFromConfig(container, charge.provider_id)
   return scaleOut.paymentLock(chargeLockKey(charge.order_id), async () => {
     let recorded: RecordedAgreementCharge
     try {
-      recorded = await recordUnderLock(container, charge)
+      recorded = await recordUnderLock(container, charge, serverKeys(options, "payment-data-seal"))
     } catch (error) {
       await settleAttempt(scaleOut, charge, "not recorded")
       throw error
@@ -87,9 +87,7 @@ async function settleAttempt(scaleOut: Pick<ScaleOut, "store" | "paymentLock">, 
   }
 }
 
-async function recordUnderLock(container: MedusaContainer, charge: AgreementCharge): Promise<RecordedAgreementCharge> {
-  const { options } = altapayFromConfig(container, charge.provider_id)
-  const keys = serverKeys(options, "payment-data-seal")
+async function recordUnderLock(container: MedusaContainer, charge: AgreementCharge, keys: ServerKeys): Promise<RecordedAgreementCharge> {
   const transactionId = charge.context.transaction_id
   const sessions = await sessionsOf(container, charge.payment_collection_id)
   let session = sessions.find((s) => s.provider_id === charge.provider_id && provenSessionData(s, keys)?.transaction_id === transactionId)
