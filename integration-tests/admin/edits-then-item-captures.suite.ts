@@ -16,7 +16,8 @@
  * The order: 2 coffee (89.95) + 1 tea (45.50), 10 % promotion, 25 % VAT, shipping 49.00: 314.83 DKK
  * (a coffee 101.19375, the tea 51.1875, shipping 61.25).
  */
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { altapayStore, cleanSandboxEachTest } from "../../tools/test-store/store-app/altapay-store"
@@ -94,6 +95,17 @@ export default storeSuite({
       )
       await quiet()
       return capture
+    }
+
+    /** Ships both coffees after an edit removed the tea: that shipment captures the whole edited order, `totalMinor`. */
+    async function shipTheCoffees(order: PaidOrder, totalMinor: number) {
+      expect((await fulfilAndShip(order, order.coffee, 2, "PKG-COFFEE")).status).toBe(200)
+      await eventually(
+        async () => capturesSent(),
+        (c) => c.length === 1
+      )
+      await quiet()
+      expect(sum(capturesSent().map((c) => decimalToMinor(c.amount, "DKK")))).toBe(totalMinor)
     }
 
     /** Waits until Medusa's subscribers are done (a capture running in one has ended). */
@@ -194,13 +206,7 @@ export default storeSuite({
       expect(capturesSent()).toEqual([])
 
       // Shipping the coffee captures the coffee and the shipping: all the order now holds.
-      expect((await fulfilAndShip(order, order.coffee, 2, "PKG-COFFEE")).status).toBe(200)
-      await eventually(
-        async () => capturesSent(),
-        (c) => c.length === 1
-      )
-      await quiet()
-      expect(sum(capturesSent().map((c) => decimalToMinor(c.amount, "DKK")))).toBe(total)
+      await shipTheCoffees(order, total)
 
       const teaRefund = await api.post(`/admin/altapay/payments/${carried!.id}/refunds`, { items: [{ line_item_id: order.tea, quantity: 1 }] }, as())
       expect(teaRefund.status).toBe(400)
@@ -328,6 +334,81 @@ export default storeSuite({
         canBeCaptured: false,
         remaining: 0,
       })
+    })
+    /** updateOrder made without an answer, and AltaPay's payments look-up failing meanwhile. */
+    const LOST_WHILE_UNASKABLE = [
+      { route: "updateOrder", kind: "lost-answer" },
+      { route: "payments", kind: "503", skip: 0, times: Infinity },
+    ] as const
+
+    /**
+     * An edit removing the tea, confirmed while AltaPay's updateOrder fails (`faults`), an hour before the follow-up
+     * runs. Medusa's edit goes on when its cancel of the old payment fails: confirmed, the old payment live, a new
+     * collection waiting. Returns the order's new total; AltaPay answers again.
+     */
+    async function editWhileUpdateFails(order: PaidOrder, faults: ReadonlyArray<Parameters<ReturnType<typeof store.sandbox>["faults"]["add"]>[0]>) {
+      for (const fault of faults) store.sandbox().faults.add(fault)
+      const total = await edit(order, [setQuantity(order, order.tea, 0)])
+      await quiet()
+      store.sandbox().faults.clear()
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at).map((p) => dkk(p.amount))).toEqual([31483])
+      const orders = getContainer().resolve(Modules.ORDER)
+      const [change] = (await orders.listOrderChanges({ order_id: order.orderId, status: "confirmed" })).filter((c) => c.change_type === "edit")
+      await orders.updateOrderChanges([{ id: change.id, confirmed_at: new Date(Date.now() - 60 * 60 * 1000) }])
+      return total
+    }
+
+    /**
+     * The follow-up job's run counts `outcome` and completes the edit: the reservation, updated once, pays the edited
+     * order alone, the feed says `notice`, and shipping the coffees captures it.
+     */
+    async function expectFollowUpCompletes(order: PaidOrder, total: number, outcome: "recorded" | "made", notice: string) {
+      const run = await uncertainMoneyJob(getContainer())
+      expect({ outcome: run.counts[outcome], needs: run.counts["needs the merchant"] ?? 0 }).toEqual({ outcome: 1, needs: 0 })
+      const carried = await livePaymentFor(order, total)
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at).map((p) => p.id)).toEqual([carried!.id])
+      expect(store.sandbox().transaction(order.transactionId)!).toMatchObject({ reservedMinor: total, status: expect.not.stringMatching(/released/) })
+      const updatesMade = store
+        .sandbox()
+        .ledger()
+        .filter((e) => e.operation === "updateOrder" && (e.status === 200 || e.fault === "lost-answer"))
+      expect(updatesMade).toHaveLength(1)
+      const notices = await getContainer().resolve(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      expect(notices.map((n) => n.data?.title)).toContain(notice)
+      await shipTheCoffees(order, total)
+      await expectBooksAgree(order)
+    }
+
+    it("an edit whose reservation update got no answer while AltaPay could not be asked: the follow-up completes the edit, sending no second update", async () => {
+      const order = await paidOrder()
+      const total = await editWhileUpdateFails(order, LOST_WHILE_UNASKABLE)
+      await expectFollowUpCompletes(order, total, "recorded", "AltaPay: an unanswered movement recorded")
+    })
+
+    it("an edit whose reservation update AltaPay answered with 503s: the follow-up makes the update once AltaPay answers, and completes the edit", async () => {
+      const order = await paidOrder()
+      const total = await editWhileUpdateFails(order, [{ route: "updateOrder", kind: "503", skip: 0, times: Infinity }])
+      await expectFollowUpCompletes(order, total, "made", "AltaPay: an order edit's reservation update made")
+    })
+
+    it("an edit whose reservation update got no answer, then the merchant cancels the order: the reservation is released and the follow-up neither updates nor alarms", async () => {
+      const order = await paidOrder()
+      await editWhileUpdateFails(order, LOST_WHILE_UNASKABLE)
+      expect((await api.post(`/admin/orders/${order.orderId}/cancel`, {}, as())).status).toBe(200)
+      await quiet()
+      expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
+      const run = await uncertainMoneyJob(getContainer())
+      // The release recorded AltaPay's lowered reservation on the canceled payment: nothing left to do, nothing to tell.
+      expect({ made: run.counts.made ?? 0, needs: run.counts["needs the merchant"] ?? 0 }).toEqual({ made: 0, needs: 0 })
+      const notices = await getContainer().resolve(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      expect(notices.map((n) => n.data?.title)).not.toContain("AltaPay: an unanswered movement needs you")
+      expect(
+        store
+          .sandbox()
+          .ledger()
+          .filter((e) => e.operation === "updateOrder")
+      ).toHaveLength(1)
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at)).toEqual([])
     })
   },
 })

@@ -1,13 +1,15 @@
 /**
  * The follow-up of money attempts the door could not settle (no answer, and AltaPay could not be
- * asked): a capture, refund or release of a payment, a merchant's charge on a saved card. The
- * merchant may never press the button again, so each run asks AltaPay:
+ * asked): a capture, refund, release or order edit's update of a payment, a merchant's charge on a
+ * saved card. The merchant may never press the button again, so each run asks AltaPay:
  *
  * - made at AltaPay, not recorded in Medusa: recorded through Medusa's own workflow for the same
- *   amount (capture, refund, the merchant-charge workflow), whose call into the provider goes
- *   through the door and adopts the attempt: nothing is sent to AltaPay again, and the merchant is
- *   told. What Medusa refuses (the amount no longer fits) is told to the merchant to settle.
- * - not made, and AltaPay has had twice the answer timeout to make it: forgotten.
+ *   amount (capture, refund, the merchant-charge workflow, the edit's cancel of the old payment:
+ *   uncertain-order-edit.ts), whose call into the provider goes through the door and adopts the
+ *   attempt: nothing is sent to AltaPay again, and the merchant is told. What Medusa refuses (the
+ *   amount no longer fits) is told to the merchant to settle.
+ * - not made, and AltaPay has had twice the answer timeout to make it: forgotten; an order edit's
+ *   update, which Medusa's edit waits on, is made now (uncertain-order-edit.ts).
  * - not made yet: looked at again next run.
  *
  * A customer's charge on a saved card is the session follow-up's (it finds the session's charge).
@@ -31,8 +33,10 @@ import { messageOf, type RunReport } from "./run-report"
 import { chargeOrderOnSavedCard } from "../saved-cards/merchant-charge/charge"
 import { recordAgreementCharge } from "../saved-cards/merchant-charge/record"
 import { isCanceledOrder, refundOfCanceledOrder } from "../medusa-mapping/canceled-order-refund"
+import { finishOrderEdit } from "./uncertain-order-edit"
 
-type Outcome = "recorded" | "not made" | "still uncertain" | "needs the merchant"
+/** made: an order edit's update AltaPay never made, made by the follow-up (uncertain-order-edit.ts). */
+type Outcome = "recorded" | "made" | "not made" | "still uncertain" | "needs the merchant"
 
 export async function followUpUncertainMoney(container: MedusaContainer, registration: AltaPayRegistration, now: Date, report: RunReport): Promise<void> {
   const book = new AttemptBook(registration.scaleOut.store)
@@ -62,13 +66,23 @@ async function settlePaymentAttempt(container: MedusaContainer, registration: Al
   const payment = await paymentOfTransaction()
   if (!payment) return undefined
   const record = { transaction: pickTransaction(await registration.client.gateway.payments({ transactionId })) }
-  if (!happenedOn(record, attempt)) return outcomeUnmade(registration, attempt, now)
+  const made = happenedOn(record, attempt)
+  if (!made) {
+    const unmade = attempt.unsent ? "not made" : outcomeUnmade(registration, attempt, now)
+    // An order edit's update AltaPay never made is made now (once AltaPay has had time for the first): Medusa's edit waits on it.
+    if (attempt.kind !== "order-update" || unmade === "still uncertain") return unmade
+  }
   // Medusa's workflows change the order's money: after an admin's capture, refund or cancel of it under way, never beside
   // it, and from the payment as that left it (a retry of the admin's may have recorded the attempt meanwhile).
   const recordInMedusa = async (): Promise<Outcome> => {
     const latest = (await paymentOfTransaction()) ?? payment
     const data = openPaymentData(latest.data, registration.keys)
-    return data.sealed && recordedIn(data.data, attempt) ? "recorded" : recordPaymentAttempt(container, attempt, latest, !!orderId && (await isCanceledOrder(container, orderId)))
+    if (made && data.sealed && recordedIn(data.data, attempt)) return "recorded"
+    if (attempt.kind === "order-update") {
+      const verdict = await finishOrderEdit(container, registration, attempt, latest, data.sealed ? data.data : undefined, orderId, made)
+      return "description" in verdict ? tell(container, attempt, verdict.outcome, verdict.description, latest) : verdict.outcome
+    }
+    return recordPaymentAttempt(container, attempt, latest, !!orderId && (await isCanceledOrder(container, orderId)))
   }
   const orderId = (await altapayPaymentOrder(container, payment.id))?.orderId
   return orderId ? changingOrderMoney(container, orderId, recordInMedusa, "still uncertain") : recordInMedusa()
@@ -87,7 +101,7 @@ async function recordPaymentAttempt(container: MedusaContainer, attempt: Attempt
     else if (attempt.kind === "refund") {
       const refund = { payment_id: payment.id, amount, note: `AltaPay refund ${attempt.id}, recorded by the follow-up job` }
       await (orderCanceled ? refundOfCanceledOrder(container, refund) : refundPaymentWorkflow(container).run({ input: refund }))
-    } else return await tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back: cancel the payment in Medusa to match.`)
+    } else return await tell(container, attempt, "needs the merchant", `${what} went through at AltaPay though nobody heard back: cancel the payment in Medusa to match.`) // a release
   } catch (error) {
     return tell(
       container,
@@ -176,8 +190,10 @@ async function dropAttempt(book: AttemptBook, subject: string, attempt: Attempt)
   )
 }
 
+const TITLES = { recorded: "AltaPay: an unanswered movement recorded", made: "AltaPay: an order edit's reservation update made" }
+
 async function tell(container: MedusaContainer, attempt: Attempt, outcome: Outcome, description: string, payment?: PaymentDTO): Promise<Outcome> {
-  const title = outcome === "recorded" ? "AltaPay: an unanswered movement recorded" : "AltaPay: an unanswered movement needs you"
+  const title = TITLES[outcome as keyof typeof TITLES] ?? "AltaPay: an unanswered movement needs you"
   await postFeedNotice(container, `altapay-uncertain-${outcome}-${attempt.id}`, { title, description }, payment ? `payment ${payment.id}` : `attempt ${attempt.id}`)
   return outcome
 }

@@ -27,11 +27,35 @@ import { openPaymentData, provenSessionData } from "../payment-data/data"
 import { altapayFromConfig, altapayProviderIds } from "../registrations/from-config"
 import { serverKeys } from "../registrations/server-keys"
 import { paymentOf, sessionsOf } from "../saved-cards/merchant-charge/record"
+import type { SharedStore } from "../scale-out/shared-state"
 
 type Query = Pick<RemoteQueryFunction, "graph">
 
 /** How long after an edit's confirmation a cancel of the order's payment counts as Medusa's answer to it. */
 const EDIT_WINDOW_MS = 10 * 60 * 1000
+/** How long the follow-up's mark may outlive its cancel (a crash between): a merchant's cancel after it releases. */
+const FINISHING_TTL_SECONDS = 120
+
+const finishingKey = (transactionId: string) => `altapay:order-edit-finishing:${transactionId}`
+
+/**
+ * Runs `cancel` (Medusa's cancel of the payment holding `transactionId`) as the follow-up's completion
+ * of an order edit whose reservation update failed (lib/follow-up/uncertain-order-edit.ts): the
+ * provider keeps the reservation for an edit to `totalMinor` however long ago it was confirmed. Any
+ * other cancel past the window (the merchant's cancel of the order) releases it.
+ */
+export async function whileFinishingEdit<T>(store: SharedStore, transactionId: string, totalMinor: number, cancel: () => Promise<T>): Promise<T> {
+  await store.set(finishingKey(transactionId), totalMinor, FINISHING_TTL_SECONDS)
+  try {
+    return await cancel()
+  } finally {
+    await store.delete(finishingKey(transactionId)).catch(() => undefined)
+  }
+}
+
+/** The edited total the follow-up's cancel of `transactionId` completes, while it runs (whileFinishingEdit). */
+export const finishingEditTotal = (store: SharedStore, transactionId: string): Promise<number | undefined> => store.get<number>(finishingKey(transactionId))
+
 /** Medusa's collection statuses that still wait for a payment. */
 const AWAITING = new Set(["not_paid", "awaiting"])
 
@@ -48,9 +72,15 @@ const time = (value: unknown): number => (value ? new Date(value as string).getT
  * Whether Medusa cancels the payment of session `sessionId` because an edit of its order was just
  * confirmed: the order (not canceled) has an edit confirmed within the last minutes, and another
  * collection, made since, waiting for exactly the order's new total. A merchant's cancel of the order
- * has neither.
+ * has neither. Past the window it counts only for the follow-up completing that edit, when the order's
+ * new total is `finishingTotal` (whileFinishingEdit).
  */
-export async function orderEditBehindCancel(query: Query, sessionId: string, currency: string, now = Date.now()): Promise<EditBehindCancel | undefined> {
+export async function orderEditBehindCancel(
+  query: Query,
+  sessionId: string,
+  currency: string,
+  { now = Date.now(), finishingTotal }: { now?: number; finishingTotal?: number } = {}
+): Promise<EditBehindCancel | undefined> {
   const session = await medusaSession(query, sessionId)
   if (!session?.collectionId) return undefined
   const order = await orderOfCollection(query, session.collectionId)
@@ -61,12 +91,14 @@ export async function orderEditBehindCancel(query: Query, sessionId: string, cur
     filters: { order_id: order.id, change_type: "edit", status: "confirmed" },
   })
   const confirmedAt = Math.max(-Infinity, ...(changes as Array<{ confirmed_at?: unknown }>).map((c) => time(c.confirmed_at)).filter(Number.isFinite))
-  if (!(now - confirmedAt <= EDIT_WINDOW_MS)) return undefined
+  const late = now - confirmedAt > EDIT_WINDOW_MS
+  if (!Number.isFinite(confirmedAt) || (late && finishingTotal === undefined)) return undefined
   const { data: links } = await query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: order.id } })
   const others = (links as Array<{ payment_collection_id?: string }>).map((l) => l.payment_collection_id).filter((id): id is string => !!id && id !== session.collectionId)
   if (others.length === 0) return undefined
   const { data: collections } = await query.graph({ entity: "payment_collection", fields: ["id", "status", "amount", "created_at"], filters: { id: others } })
   const totalMinor = toMinorUnits(order.total ?? 0, currency)
+  if (late && finishingTotal !== totalMinor) return undefined
   const fresh = (collections as Array<{ id: string; status: string; amount: Parameters<typeof toMinorUnits>[0]; created_at?: unknown }>).find(
     (c) => AWAITING.has(c.status) && toMinorUnits(c.amount, currency) === totalMinor && time(c.created_at) >= confirmedAt - 60_000
   )
@@ -104,9 +136,10 @@ interface CollectionRow {
 /**
  * After Medusa confirmed an edit of order `orderId`: each AltaPay reservation the provider kept for
  * it (a canceled payment whose data says `order_edit.kept`) is recorded as the payment of the new
- * collection. Safe to repeat: a session already carrying it is used, not another.
+ * collection. Safe to repeat: a session already carrying it is used, not another. Returns how many
+ * kept reservations pay their collection now.
  */
-export async function carryKeptReservations(container: MedusaContainer, orderId: string, logger?: Pick<Logger, "info" | "warn">): Promise<void> {
+export async function carryKeptReservations(container: MedusaContainer, orderId: string, logger?: Pick<Logger, "info" | "warn">): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const altapay = new Set(altapayProviderIds(container))
   const { data } = await query.graph({
@@ -126,6 +159,7 @@ export async function carryKeptReservations(container: MedusaContainer, orderId:
   // A reservation kept by an earlier edit was carried then; its collection no longer waits.
   const waiting = new Set(collections.filter((c) => AWAITING.has(c.status)).map((c) => c.id))
   const payments = collections.flatMap((c) => c.payments ?? []).filter((p): p is PaymentRow => !!p && altapay.has(p.provider_id) && !!p.canceled_at)
+  let carried = 0
   for (const payment of payments) {
     const { options, scaleOut } = altapayFromConfig(container, payment.provider_id)
     const keys = serverKeys(options, "payment-data-seal")
@@ -143,18 +177,24 @@ export async function carryKeptReservations(container: MedusaContainer, orderId:
         })
         session = { id: result.id, provider_id: result.provider_id, status: result.status, amount: result.amount, data: result.data }
       }
-      if (await paymentOf(container, session.id)) return
+      if (await paymentOf(container, session.id)) {
+        carried++
+        return
+      }
       const { errors } = await processPaymentWorkflow(container).run({
         input: { action: PaymentActions.AUTHORIZED, data: { session_id: session.id, amount: session.amount } },
         throwOnError: false,
       })
       const recorded = errors.length === 0 && !!(await paymentOf(container, session.id))
       const transaction = from.transaction_id
-      if (recorded) logger?.info(`AltaPay order edit of ${orderId}: reservation ${transaction} (payment ${payment.id}) now pays collection ${kept.payment_collection_id}.`)
-      else
+      if (recorded) {
+        carried++
+        logger?.info(`AltaPay order edit of ${orderId}: reservation ${transaction} (payment ${payment.id}) now pays collection ${kept.payment_collection_id}.`)
+      } else
         logger?.warn(
           `AltaPay order edit of ${orderId}: reservation ${transaction} was updated to ${kept.total_minor} minor units but Medusa did not record it in collection ${kept.payment_collection_id} (${String(errors[0]?.error?.message ?? "no payment made")}). The reservation is kept at AltaPay: capture or release it in AltaPay's merchant interface.`
         )
     })
   }
+  return carried
 }

@@ -31,6 +31,8 @@ export interface Attempt {
   detail?: Record<string, unknown>
   /** Set once the door learned nothing of its outcome (no answer, AltaPay not askable). */
   uncertain?: boolean
+  /** Surely never reached AltaPay, kept for the follow-up to make (a road's `retryUnsent`): nothing to wait for. */
+  unsent?: boolean
 }
 
 /**

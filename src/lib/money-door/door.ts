@@ -16,7 +16,8 @@
  * 3. It records the new attempt (the one cache write a movement costs) and sends it.
  * 4. A lost answer is settled by AltaPay's record when AltaPay can be asked; otherwise the attempt
  *    is marked uncertain and the movement fails with "trying again is safe". A refusal that surely
- *    never reached AltaPay forgets the attempt.
+ *    never reached AltaPay forgets the attempt (a road's `retryUnsent` keeps a passing failure's
+ *    for the follow-up job).
  *
  * The roads (capture, refund, ... beside their hooks) keep only what differs between them: how
  * AltaPay's record is read, what shows an attempt happened, what is sent and what is answered.
@@ -62,6 +63,11 @@ export interface Road<Record, Answer> {
    * refuse (nothing sent) when it cannot tell.
    */
   unrecordedOn?(record: Record, held: ReadonlySet<string>): Attempt[] | Promise<Attempt[]>
+  /**
+   * A movement that surely never reached AltaPay for a passing reason (no answer, a 5xx) stays on
+   * record for the follow-up job to make, where the caller's Medusa flow goes on without it.
+   */
+  retryUnsent?: boolean
 }
 
 export type Found = "before sending" | "after a lost answer" | "earlier attempt"
@@ -91,6 +97,9 @@ const NAMES: Record<MoneyKind, string> = {
   "merchant-charge": "charge",
   "order-update": "order update",
 }
+
+/** AltaPay failures that pass: the same call later may go through (not a refusal, nor a wrong set-up). */
+const PASSING = new Set<AltaPayError["code"]>(["http", "timeout", "network"])
 
 export class MoneyDoor {
   private readonly uncertain: UncertainIndex
@@ -139,7 +148,7 @@ export class MoneyDoor {
           kept.push(earlier) // another kind of movement (a capture seen while refunding): the follow-up records it
           continue
         }
-        const waitMs = earlier.at + 2 * this.options.headersTimeoutMs - Date.now()
+        const waitMs = earlier.unsent ? 0 : earlier.at + 2 * this.options.headersTimeoutMs - Date.now()
         // NOT_ALLOWED, not CONFLICT: Medusa's error handler replaces a CONFLICT's message.
         if (waitMs > 0) {
           throw new MedusaError(
@@ -178,7 +187,10 @@ export class MoneyDoor {
       return await plan.send()
     } catch (error) {
       if (!(error instanceof AltaPayError && error.mayHaveReachedAltaPay)) {
-        await book.save(road.subject, kept).catch(() => undefined) // surely not made: nothing to settle later
+        // Surely not made: nothing to settle later, unless the road's caller goes on without it.
+        const retry = road.retryUnsent && error instanceof AltaPayError && PASSING.has(error.code)
+        await book.save(road.subject, retry ? [...kept, { ...me, uncertain: true, unsent: true }] : kept).catch(() => undefined)
+        if (retry) await this.uncertain.note(road.subject).catch(() => undefined)
         throw error
       }
       const after = await road.look().then(

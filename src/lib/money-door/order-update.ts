@@ -1,7 +1,9 @@
 /**
  * AltaPay's updateOrder through the door: an invoice reservation lowered to an edited order's total
  * and lines (lib/item-captures/order-edit.ts). No idempotency key at AltaPay: a lost answer is settled
- * by AltaPay's record (it reserves exactly the new amount), never by sending again blind.
+ * by AltaPay's record (it reserves exactly the new amount), never by sending again blind. One that
+ * surely failed is kept too: Medusa confirms the edit without it (it goes on when its cancel of the
+ * old payment fails), so the follow-up job makes it (lib/follow-up/uncertain-money.ts).
  */
 import type { AltaPayClient, GatewayTransaction, OrderLine } from "../../altapay"
 import { pickTransaction } from "../medusa-mapping/status"
@@ -30,6 +32,7 @@ export function updateOrderThroughDoor(door: MoneyDoor, client: AltaPayClient, r
     lockKey: paymentLockKey(transactionId),
     attempt: { id: `order-update-${transactionId}-${amountMinor}`, amountMinor, currency, key: null },
     lookFirst: false,
+    retryUnsent: true,
     recorded: (a) => recordedIn(data, a),
     look: async () => ({ transaction: pickTransaction(await client.gateway.payments({ transactionId })) }),
     happened: happenedOn,

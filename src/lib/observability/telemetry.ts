@@ -87,6 +87,7 @@ export const FOLLOW_UP_FINDS: ReadonlySet<string> = new Set([
   "settled as done",
   "recorded as failed",
   "recorded",
+  "made",
   "not made",
   "needs the merchant",
 ])
