@@ -12,7 +12,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { minorToDecimal } from "../../altapay"
 import { carryKeptReservations, orderEditBehindCancel, whileFinishingEdit } from "../item-captures/order-edit"
 import { sessionIdFromOrderId } from "../medusa-mapping/shop-order-id"
-import { AttemptBook, type Attempt } from "../money-door/attempts"
+import type { Attempt } from "../money-door/attempts"
 import { openPaymentData, type AltaPayPaymentData } from "../payment-data/data"
 import type { AltaPayRegistration } from "../registrations/registrations"
 
@@ -49,7 +49,7 @@ export async function finishOrderEdit(
   }
   const happened = made ? `${what} went through at AltaPay though nobody heard back` : `${what} could not be made when the edit was confirmed`
   const cancel = () => container.resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(payment.id)
-  const canceled = await whileFinishingEdit(new AttemptBook(registration.scaleOut.store).store, transactionId, attempt.amountMinor, cancel)
+  const canceled = await whileFinishingEdit(registration.scaleOut.store, transactionId, attempt.amountMinor, cancel)
   const opened = openPaymentData(canceled.data, registration.keys)
   if (!(opened.sealed && opened.data.order_edit?.kept)) {
     // AltaPay refused the update now: the provider released the reservation, as for any edit it refuses.

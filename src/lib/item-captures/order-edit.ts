@@ -28,6 +28,7 @@ import { altapayFromConfig, altapayProviderIds } from "../registrations/from-con
 import { serverKeys } from "../registrations/server-keys"
 import { paymentOf, sessionsOf } from "../saved-cards/merchant-charge/record"
 import type { SharedStore } from "../scale-out/shared-state"
+import { AttemptBook } from "../money-door/attempts"
 
 type Query = Pick<RemoteQueryFunction, "graph">
 
@@ -44,7 +45,8 @@ const finishingKey = (transactionId: string) => `altapay:order-edit-finishing:${
  * provider keeps the reservation for an edit to `totalMinor` however long ago it was confirmed. Any
  * other cancel past the window (the merchant's cancel of the order) releases it.
  */
-export async function whileFinishingEdit<T>(store: SharedStore, transactionId: string, totalMinor: number, cancel: () => Promise<T>): Promise<T> {
+export async function whileFinishingEdit<T>(cache: SharedStore | undefined, transactionId: string, totalMinor: number, cancel: () => Promise<T>): Promise<T> {
+  const store = markStore(cache)
   await store.set(finishingKey(transactionId), totalMinor, FINISHING_TTL_SECONDS)
   try {
     return await cancel()
@@ -54,7 +56,10 @@ export async function whileFinishingEdit<T>(store: SharedStore, transactionId: s
 }
 
 /** The edited total the follow-up's cancel of `transactionId` completes, while it runs (whileFinishingEdit). */
-export const finishingEditTotal = (store: SharedStore, transactionId: string): Promise<number | undefined> => store.get<number>(finishingKey(transactionId))
+export const finishingEditTotal = (cache: SharedStore | undefined, transactionId: string): Promise<number | undefined> => markStore(cache).get<number>(finishingKey(transactionId))
+
+/** Where the mark is kept: the door's store, Medusa's cache (every server) or, without one, this process's. */
+const markStore = (cache: SharedStore | undefined): SharedStore => new AttemptBook(cache).store
 
 /** Medusa's collection statuses that still wait for a payment. */
 const AWAITING = new Set(["not_paid", "awaiting"])

@@ -12,7 +12,6 @@ import { wholeItemsOnly } from "../../lib/item-captures/basis"
 import { medusaSession } from "../../lib/medusa-mapping/medusa-session"
 import { sessionIdFromOrderId, shopOrderIdFor } from "../../lib/medusa-mapping/shop-order-id"
 import { sessionStatusFor } from "../../lib/medusa-mapping/status"
-import { AttemptBook } from "../../lib/money-door/attempts"
 import { updateOrderThroughDoor } from "../../lib/money-door/order-update"
 import { openPaymentData, type AltaPayPaymentData } from "../../lib/payment-data/data"
 import { withTransaction } from "../../lib/payment-data/transaction-state"
@@ -25,8 +24,8 @@ import type { ProviderContext } from "./context"
  */
 export async function keepForOrderEdit(ctx: ProviderContext, data: AltaPayPaymentData): Promise<AltaPayPaymentData | undefined> {
   if (!ctx.query || !data.transaction_id || !data.payment_id || (data.captured_minor ?? 0) > 0 || !wholeItemsOnly(data, ctx.options)) return undefined
-  // The follow-up completing an edit whose update failed marks its cancel in the door's store (shared, or this process's).
-  const finishingTotal = await finishingEditTotal(new AttemptBook(ctx.scaleOut.store).store, data.transaction_id).catch(() => undefined)
+  // The follow-up completing an edit whose update failed marks its cancel (whileFinishingEdit).
+  const finishingTotal = await finishingEditTotal(ctx.scaleOut.store, data.transaction_id).catch(() => undefined)
   const edit = await orderEditBehindCancel(ctx.query, sessionIdFromOrderId(data.order_id), data.currency, { finishingTotal })
   if (!edit) return undefined
   const where = `AltaPay order edit of ${edit.order.id} (transaction ${data.transaction_id})`
