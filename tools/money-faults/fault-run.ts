@@ -225,8 +225,9 @@ export async function runMoneyFaults(options: FaultRunOptions): Promise<FaultRun
       planned.refunded.push(part)
       refundable -= part
     }
-    // An order edit later: the merchant charges the customer's saved card for the difference.
-    if (card && rand() < 0.5) {
+    // An order edit later: the merchant charges the customer's saved card for the difference. The
+    // first saved-card payment to get here always does, so a short run exercises this road too.
+    if (card && (report.merchantCharges === 0 || rand() < 0.5)) {
       const collectionId = `paycol_edit_${index}`
       const extraMinor = 100 + Math.floor(rand() * 5_000)
       const door = moneyDoorFor(options.scaleOut, options.headersTimeoutMs)
