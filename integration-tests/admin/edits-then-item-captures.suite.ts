@@ -18,6 +18,7 @@
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import uncertainMoneyJob from "../../src/jobs/altapay-uncertain-money"
+import paymentSessionsJob from "../../src/jobs/altapay-payment-sessions"
 import { decimalToMinor } from "../../src/altapay"
 import { toMinorUnits } from "../../src/lib/medusa-mapping/amounts"
 import { altapayStore, cleanSandboxEachTest } from "../../tools/test-store/store-app/altapay-store"
@@ -343,15 +344,20 @@ export default storeSuite({
 
     /**
      * An edit removing the tea, confirmed while AltaPay's updateOrder fails (`faults`), an hour before the follow-up
-     * runs. Medusa's edit goes on when its cancel of the old payment fails: confirmed, the old payment live, a new
-     * collection waiting. Returns the order's new total; AltaPay answers again.
+     * runs (`{ justNow: true }`: a moment ago). Medusa's edit goes on when its cancel of the old payment fails:
+     * confirmed, the old payment live, a new collection waiting. Returns the order's new total; AltaPay answers again.
      */
-    async function editWhileUpdateFails(order: PaidOrder, faults: ReadonlyArray<Parameters<ReturnType<typeof store.sandbox>["faults"]["add"]>[0]>) {
+    async function editWhileUpdateFails(
+      order: PaidOrder,
+      faults: ReadonlyArray<Parameters<ReturnType<typeof store.sandbox>["faults"]["add"]>[0]>,
+      { justNow = false }: { justNow?: boolean } = {}
+    ) {
       for (const fault of faults) store.sandbox().faults.add(fault)
       const total = await edit(order, [setQuantity(order, order.tea, 0)])
       await quiet()
       store.sandbox().faults.clear()
       expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at).map((p) => dkk(p.amount))).toEqual([31483])
+      if (justNow) return total
       const orders = getContainer().resolve(Modules.ORDER)
       const [change] = (await orders.listOrderChanges({ order_id: order.orderId, status: "confirmed" })).filter((c) => c.change_type === "edit")
       await orders.updateOrderChanges([{ id: change.id, confirmed_at: new Date(Date.now() - 60 * 60 * 1000) }])
@@ -409,6 +415,38 @@ export default storeSuite({
           .filter((e) => e.operation === "updateOrder")
       ).toHaveLength(1)
       expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at)).toEqual([])
+    })
+
+    it("an edit whose reservation update AltaPay answered with 503s, then the merchant cancels the order minutes later: the reservation is released, not kept for the edit", async () => {
+      const order = await paidOrder()
+      await editWhileUpdateFails(order, [{ route: "updateOrder", kind: "503", skip: 0, times: Infinity }], { justNow: true })
+      // Within the edit's minutes Medusa's cancel of the order looks like the edit's own cancel to the provider.
+      expect((await api.post(`/admin/orders/${order.orderId}/cancel`, {}, as())).status).toBe(200)
+      await quiet()
+      expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at)).toEqual([])
+      const run = await uncertainMoneyJob(getContainer())
+      expect({ made: run.counts.made ?? 0, needs: run.counts["needs the merchant"] ?? 0 }).toEqual({ made: 0, needs: 0 })
+      expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
+    })
+
+    it("an edit whose kept reservation Medusa's new collection did not take, then the merchant cancels the order: the reservation is released", async () => {
+      const order = await paidOrder()
+      // The carried session authorizes only once AltaPay's record is read: unreadable, the new collection stays unpaid.
+      store.sandbox().faults.add({ route: "payments", kind: "503", skip: 0, times: Infinity })
+      const total = await edit(order, [setQuantity(order, order.tea, 0)])
+      await quiet()
+      store.sandbox().faults.clear()
+      expect(store.sandbox().transaction(order.transactionId)!).toMatchObject({ reservedMinor: total, status: "invoice_initialized" })
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at)).toEqual([])
+      expect((await api.post(`/admin/orders/${order.orderId}/cancel`, {}, as())).status).toBe(200)
+      await quiet()
+      expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
+      // Nothing is left for the follow-up to find, nor to tell: the merchant canceled the order.
+      const run = await paymentSessionsJob(getContainer(), { scheduledFor: new Date(Date.now() + 16 * 60_000) })
+      expect(run.counts).toEqual({})
+      const notices = await getContainer().resolve(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
+      expect(notices.map((n) => n.data?.title)).toEqual([])
     })
   },
 })

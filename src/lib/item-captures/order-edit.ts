@@ -11,7 +11,9 @@
  *    payment methods such as KlarnaPayments"), through the money door, and keeps it (`order_edit.kept`);
  * 2. on `order-edit.confirmed` the kept reservation becomes the payment of Medusa's new collection
  *    (carryKeptReservations): a session naming the canceled payment, authorized by Medusa's
- *    processPaymentWorkflow once the provider has checked AltaPay's record (providers/altapay/order-edit.ts).
+ *    processPaymentWorkflow once the provider has checked AltaPay's record (providers/altapay/order-edit.ts);
+ * 3. should the merchant cancel the order instead, `order.canceled` releases what an edit kept
+ *    (kept-on-canceled-order.ts).
  *
  * Card reservations are left to Medusa (released; the customer pays the new total, e.g. a payment link).
  */
