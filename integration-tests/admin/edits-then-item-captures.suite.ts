@@ -430,21 +430,39 @@ export default storeSuite({
       expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
     })
 
-    it("an edit whose kept reservation Medusa's new collection did not take, then the merchant cancels the order: the reservation is released", async () => {
-      const order = await paidOrder()
-      // The carried session authorizes only once AltaPay's record is read: unreadable, the new collection stays unpaid.
+    /**
+     * An edit removing the tea, kept at AltaPay (updateOrder made) while the carried session cannot authorize: it does
+     * so only once AltaPay's record is read, and that look-up answers 503. The new collection waits, unpaid.
+     */
+    async function editWhileCarryFails(order: PaidOrder): Promise<number> {
       store.sandbox().faults.add({ route: "payments", kind: "503", skip: 0, times: Infinity })
       const total = await edit(order, [setQuantity(order, order.tea, 0)])
       await quiet()
       store.sandbox().faults.clear()
       expect(store.sandbox().transaction(order.transactionId)!).toMatchObject({ reservedMinor: total, status: "invoice_initialized" })
       expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at)).toEqual([])
+      return total
+    }
+    const sessionsFollowUp = () => paymentSessionsJob(getContainer(), { scheduledFor: new Date(Date.now() + 16 * 60_000) })
+
+    it("an edit whose kept reservation Medusa's new collection did not take at once: the follow-up records it there, and the shipment captures it", async () => {
+      const order = await paidOrder()
+      const total = await editWhileCarryFails(order)
+      const run = await sessionsFollowUp()
+      expect(run.counts).toMatchObject({ "payment recorded": 1 })
+      expect((await orderPayments(getContainer(), order.orderId)).filter((p) => !p.canceled_at).map((p) => dkk(p.amount))).toEqual([total])
+      await shipTheCoffees(order, total)
+      await expectBooksAgree(order)
+    })
+
+    it("an edit whose kept reservation Medusa's new collection did not take, then the merchant cancels the order: the reservation is released", async () => {
+      const order = await paidOrder()
+      await editWhileCarryFails(order)
       expect((await api.post(`/admin/orders/${order.orderId}/cancel`, {}, as())).status).toBe(200)
       await quiet()
       expect(store.sandbox().transaction(order.transactionId)!.status).toBe("released")
       // Nothing is left for the follow-up to find, nor to tell: the merchant canceled the order.
-      const run = await paymentSessionsJob(getContainer(), { scheduledFor: new Date(Date.now() + 16 * 60_000) })
-      expect(run.counts).toEqual({})
+      expect((await sessionsFollowUp()).counts).toEqual({})
       const notices = await getContainer().resolve(Modules.NOTIFICATION).listNotifications({ channel: "feed" })
       expect(notices.map((n) => n.data?.title)).toEqual([])
     })

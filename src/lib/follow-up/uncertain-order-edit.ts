@@ -61,7 +61,7 @@ export async function finishOrderEdit(
   if ((await carryKeptReservations(container, edit.order.id)) === 0) {
     return {
       outcome: "needs the merchant",
-      description: `${happened}; the reservation is now ${amount} but Medusa did not record it as the payment of collection ${edit.collectionId}. Capture or release it in AltaPay's merchant interface.`,
+      description: `${happened}; the reservation is now ${amount} but Medusa did not record it as the payment of collection ${edit.collectionId} yet. The payment-session follow-up records it there once AltaPay confirms the reservation, and tells you if it cannot; do not capture or release it in AltaPay's merchant interface.`,
     }
   }
   return made

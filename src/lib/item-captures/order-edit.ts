@@ -199,7 +199,7 @@ export async function carryKeptReservations(container: MedusaContainer, orderId:
         logger?.info(`AltaPay order edit of ${orderId}: reservation ${transaction} (payment ${payment.id}) now pays collection ${kept.payment_collection_id}.`)
       } else
         logger?.warn(
-          `AltaPay order edit of ${orderId}: reservation ${transaction} was updated to ${kept.total_minor} minor units but Medusa did not record it in collection ${kept.payment_collection_id} (${String(errors[0]?.error?.message ?? "no payment made")}). The reservation is kept at AltaPay: capture or release it in AltaPay's merchant interface.`
+          `AltaPay order edit of ${orderId}: reservation ${transaction} was updated to ${kept.total_minor} minor units but Medusa did not record it in collection ${kept.payment_collection_id} (${String(errors[0]?.error?.message ?? "no payment made")}). The reservation is kept at AltaPay; the follow-up job records it in that collection once AltaPay confirms it, and tells you if it cannot.`
         )
     })
   }
